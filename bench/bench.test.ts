@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { formatReport } from './report.js';
+import { runBench } from './run.js';
+import { TINY_EVENT } from './seed.js';
+
+/**
+ * Not a benchmark: a quick run of the seed generator and every load scenario on a tiny event, so
+ * `npm run bench` cannot rot unnoticed. No timing is asserted here.
+ */
+describe('benchmark harness', () => {
+  it('seeds a tiny event and runs every scenario end to end', async () => {
+    const report = await runBench({
+      databases: ['sqlite'],
+      size: TINY_EVENT,
+      doubleSize: null,
+      durationSec: 1,
+      connections: [4],
+      workers: false,
+    });
+    const run = report.runs[0]!;
+    expect(run.results.map((r) => r.scenario)).toEqual(['list', 'list-304', 'leaderboard', 'info', 'submit', 'mixed']);
+    for (const r of run.results) {
+      expect(r.total, r.scenario).toBeGreaterThan(0);
+      expect(r.errors, r.scenario).toBe(0);
+    }
+    expect(run.results.find((r) => r.scenario === 'list-304')!.non2xx).toBeGreaterThan(0);
+    // Every acknowledged correct answer is recorded; a few more may be recorded whose answers were
+    // still in flight when the load stopped (at most one per connection and scenario).
+    expect(run.solvesRecorded).toBeGreaterThanOrEqual(run.correctAnswers);
+    expect(run.solvesRecorded - run.correctAnswers).toBeLessThanOrEqual(2 * 4);
+    const md = formatReport(report);
+    expect(md).toContain('# Benchmark results');
+    expect(md).toContain('| list | 4 |');
+  }, 120_000);
+});

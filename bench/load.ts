@@ -1,0 +1,108 @@
+import autocannon from 'autocannon';
+import { readFileSync } from 'node:fs';
+import type { SeededEvent } from './seed.js';
+
+export type ScenarioName = 'hello' | 'list' | 'list-304' | 'leaderboard' | 'info' | 'submit' | 'mixed';
+
+export interface LoadResult {
+  scenario: ScenarioName;
+  connections: number;
+  requestsPerSec: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  total: number;
+  correct: number;
+}
+
+type Req = { method: string; path: string; headers: Record<string, string>; body?: string };
+
+/** Builds the request a scenario sends next; random users, challenges and flags (loopback only). */
+export function requestMaker(name: ScenarioName, event: SeededEvent, origin: string, etag: string) {
+  const { sessions, challengeIds, flags } = event;
+  const rand = (n: number) => Math.floor(Math.random() * n);
+  const cookie = () => `ctf_session=${sessions[rand(sessions.length)]!.token}`;
+  const list = (): Req => ({ method: 'GET', path: '/api/ctf/challenges', headers: {} });
+  const list304 = (): Req => ({ method: 'GET', path: '/api/ctf/challenges', headers: { 'if-none-match': etag } });
+  const board = (): Req => ({ method: 'GET', path: '/api/info/leaderboard', headers: { cookie: cookie() } });
+  const info = (): Req => ({
+    method: 'GET',
+    path: rand(2) ? '/api/user/info' : '/api/team/info',
+    headers: { cookie: cookie() },
+  });
+  const submit = (): Req => {
+    const id = challengeIds[rand(challengeIds.length)]!;
+    const flag = rand(10) === 0 ? flags.get(id)! : `flag{wrong_${rand(1e6)}}`;
+    return {
+      method: 'POST',
+      path: '/api/ctf/submit-flag',
+      headers: { cookie: cookie(), origin, 'content-type': 'application/json' },
+      body: JSON.stringify({ flag, challenge_id: String(id) }),
+    };
+  };
+  switch (name) {
+    case 'hello':
+      return (): Req => ({ method: 'GET', path: '/', headers: {} });
+    case 'list':
+      return list;
+    case 'list-304':
+      return list304;
+    case 'leaderboard':
+      return board;
+    case 'info':
+      return info;
+    case 'submit':
+      return submit;
+    case 'mixed':
+      return (): Req => {
+        const r = rand(100);
+        return r < 60 ? list() : r < 85 ? board() : r < 95 ? info() : submit();
+      };
+  }
+}
+
+/** Runs one scenario with autocannon's programmatic API, bounded in time, against loopback only. */
+export async function runLoad(
+  url: string,
+  name: ScenarioName,
+  make: () => Req,
+  connections: number,
+  durationSec: number,
+): Promise<LoadResult> {
+  if (!/^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?$/.test(url)) throw new Error(`load only against loopback: ${url}`);
+  let correct = 0;
+  const result = await autocannon({
+    url,
+    connections,
+    duration: durationSec,
+    pipelining: 1,
+    timeout: 10,
+    requests: [
+      {
+        setupRequest: (req: any) => ({ ...req, ...make() }),
+        onResponse: (_status: number, body: string) => {
+          if (body && body.includes('Correct Flag!')) correct += 1;
+        },
+      } as any,
+    ],
+  });
+  return {
+    scenario: name,
+    connections,
+    requestsPerSec: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+    total: result.requests.total,
+    correct,
+  };
+}
+
+/** Peak resident memory of a process (VmHWM), in MB. */
+export function peakRssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const m = /VmHWM:\s+(\d+) kB/.exec(status);
+  return m ? Number(m[1]) / 1024 : NaN;
+}

@@ -1,0 +1,109 @@
+import type { LoadResult } from './load.js';
+import type { BenchReport } from './run.js';
+
+/** The targets of the performance issue, as ratios to the bare Fastify server at 100 connections. */
+export const TARGETS = {
+  list: 0.5,
+  leaderboard: 0.5,
+  info: 0.3,
+  submit: 0.2,
+  mixed: 0.35,
+  p99ListMs: 20,
+  peakRssMb: 200,
+  startupMs: 1000,
+  postgresShare: 0.5,
+  workersScale: 1.6,
+  growthTolerance: 0.2,
+} as const;
+
+/**
+ * Each acknowledged correct answer must be recorded (solves are unique per user and challenge, so
+ * never twice); answers still in flight when autocannon stops may be recorded unacknowledged, at
+ * most one per connection in each of the two submitting scenarios.
+ */
+function recordedOnce(run: { solvesRecorded: number; correctAnswers: number; results: { connections: number }[] }): boolean {
+  const inFlight = 2 * run.results.reduce((n, r) => n + r.connections, 0);
+  return run.solvesRecorded >= run.correctAnswers && run.solvesRecorded - run.correctAnswers <= inFlight;
+}
+
+const fmt = (n: number, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
+
+export function formatReport(report: BenchReport): string {
+  const helloAt = (c: number) => report.hello.find((h) => h.connections === c)?.requestsPerSec ?? NaN;
+  const maxC = Math.max(...report.options.connections);
+  const lines: string[] = [];
+  lines.push('# Benchmark results', '');
+  lines.push(`- Date: ${report.date}`);
+  lines.push(`- Machine: ${report.machine}`);
+  lines.push(
+    `- Event: ${report.options.size.users} users, ${report.options.size.teams} teams, ${report.options.size.challenges} challenges, ${report.options.size.solves} solves, ${report.options.size.files} files; ${report.options.durationSec} s per scenario`,
+  );
+  lines.push(`- Command: \`npm run bench\` (load from autocannon in the runner process, server in its own process, loopback only)`, '');
+  lines.push('## Baseline: bare Fastify hello-world', '', '| connections | req/s | p50 ms | p99 ms |', '| --- | --- | --- | --- |');
+  for (const h of report.hello) lines.push(`| ${h.connections} | ${fmt(h.requestsPerSec)} | ${h.p50} | ${h.p99} |`);
+  const sqliteRun = report.runs.find((r) => r.database === 'sqlite');
+  for (const run of report.runs) {
+    lines.push('', `## ${run.database === 'sqlite' ? 'SQLite' : 'PostgreSQL'}, one process`, '');
+    lines.push(`Start-up to ready with the event loaded: ${run.startupMs} ms. Peak RSS: ${fmt(run.peakRssMb, 1)} MB.`);
+    lines.push(
+      `Correct answers acknowledged in the submission scenarios: ${run.correctAnswers}; solves recorded: ${run.solvesRecorded} (${recordedOnce(run) ? 'every acknowledged answer recorded once; the difference is answers still in flight when the load stopped' : 'MISMATCH'}).`,
+      '',
+    );
+    lines.push('| scenario | connections | req/s | ratio to hello | p50 ms | p99 ms | non-2xx | errors |', '| --- | --- | --- | --- | --- | --- | --- | --- |');
+    for (const r of run.results) {
+      lines.push(
+        `| ${r.scenario} | ${r.connections} | ${fmt(r.requestsPerSec)} | ${fmt(r.requestsPerSec / helloAt(r.connections), 2)} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} |`,
+      );
+    }
+    if (run.workers2Mixed) {
+      const one = run.results.find((r) => r.scenario === 'mixed' && r.connections === run.workers2Mixed!.connections);
+      lines.push(
+        '',
+        `WORKERS=2, mixed profile @${run.workers2Mixed.connections}: ${fmt(run.workers2Mixed.requestsPerSec)} req/s = ${fmt(run.workers2Mixed.requestsPerSec / (one?.requestsPerSec ?? NaN), 2)}x one process.`,
+      );
+    }
+    if (run.double.length) {
+      lines.push('', 'Doubled event (cost growth), ratios to hello at the same connections:', '');
+      for (const d of run.double) {
+        const base = run.results.find((r) => r.scenario === d.scenario && r.connections === d.connections);
+        const rb = (base?.requestsPerSec ?? NaN) / helloAt(d.connections);
+        const rd = d.requestsPerSec / helloAt(d.connections);
+        lines.push(`- ${d.scenario}: base ${fmt(rb, 2)}, doubled ${fmt(rd, 2)} (${fmt(((rd - rb) / rb) * 100, 0)}%)`);
+      }
+    }
+  }
+  lines.push('', '## Targets', '', '| target | measured | met |', '| --- | --- | --- |');
+  const at = (run: typeof sqliteRun, s: string): LoadResult | undefined => run?.results.find((r) => r.scenario === s && r.connections === maxC);
+  const ratio = (run: typeof sqliteRun, s: string) => (at(run, s)?.requestsPerSec ?? NaN) / helloAt(maxC);
+  const check = (name: string, value: number, ok: boolean, d = 2) => lines.push(`| ${name} | ${fmt(value, d)} | ${ok ? 'yes' : 'NO'} |`);
+  if (sqliteRun) {
+    for (const s of ['list', 'leaderboard', 'info', 'submit', 'mixed'] as const) {
+      check(`SQLite ${s} @${maxC} >= ${TARGETS[s]} of hello`, ratio(sqliteRun, s), ratio(sqliteRun, s) >= TARGETS[s]);
+    }
+    for (const s of ['list', 'leaderboard'] as const) {
+      const p99 = at(sqliteRun, s)?.p99 ?? NaN;
+      check(`SQLite ${s} p99 < ${TARGETS.p99ListMs} ms`, p99, p99 < TARGETS.p99ListMs, 0);
+    }
+    check(`peak RSS < ${TARGETS.peakRssMb} MB`, sqliteRun.peakRssMb, sqliteRun.peakRssMb < TARGETS.peakRssMb, 1);
+    check(`start-up < ${TARGETS.startupMs} ms`, sqliteRun.startupMs, sqliteRun.startupMs < TARGETS.startupMs, 0);
+    check('acknowledged correct answers recorded exactly once', sqliteRun.solvesRecorded, recordedOnce(sqliteRun), 0);
+    if (sqliteRun.workers2Mixed) {
+      const one = at(sqliteRun, 'mixed')?.requestsPerSec ?? NaN;
+      const k = sqliteRun.workers2Mixed.requestsPerSec / one;
+      check(`WORKERS=2 mixed >= ${TARGETS.workersScale}x`, k, k >= TARGETS.workersScale);
+    }
+    for (const d of sqliteRun.double) {
+      const rb = ratio(sqliteRun, d.scenario);
+      const rd = d.requestsPerSec / helloAt(d.connections);
+      check(`doubled event ${d.scenario} within 20% of base`, rd / rb, rd / rb >= 1 - TARGETS.growthTolerance);
+    }
+  }
+  const pgRun = report.runs.find((r) => r.database === 'postgres');
+  if (pgRun && sqliteRun) {
+    for (const s of ['list', 'leaderboard', 'info', 'submit', 'mixed'] as const) {
+      const share = (at(pgRun, s)?.requestsPerSec ?? NaN) / (at(sqliteRun, s)?.requestsPerSec ?? NaN);
+      check(`PostgreSQL ${s} >= half of SQLite`, share, share >= TARGETS.postgresShare);
+    }
+  }
+  return lines.join('\n') + '\n';
+}

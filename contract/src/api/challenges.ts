@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { IdInput, IdString, MessageResponse, endpoint } from './common.js';
+import { CATEGORIES, DIFFICULTIES, FLAG_MAX_LENGTH } from '../rules/constants.js';
+
+export const Category = z.enum(CATEGORIES);
+export const Difficulty = z.enum(DIFFICULTIES);
+
+/** SPEC.md §3 Challenge as every participant sees it: never a flag. */
+export const PublicChallenge = z.object({
+  _id: IdString,
+  name: z.string(),
+  description: z.string(),
+  category: z.string(),
+  difficulty: z.string(),
+  written_by: z.string(),
+  points: z.number(),
+  rating: z.number(),
+  is_active: z.boolean(),
+  user_completions: z.number(),
+  hlinks: z.array(z.string()),
+});
+export type PublicChallenge = z.infer<typeof PublicChallenge>;
+
+/** GET /api/ctf/challenges answers the list, or {message} while the site is inactive. */
+export const challengeList = endpoint({
+  method: 'GET',
+  path: '/api/ctf/challenges',
+  body: undefined,
+  response: z.union([z.array(PublicChallenge), MessageResponse]),
+});
+
+export const ChallengeDetail = z.object({
+  _id: IdString,
+  name: z.string(),
+  category: z.string(),
+  difficulty: z.string(),
+  description: z.string(),
+  rating: z.number(),
+  points: z.number(),
+  written_by: z.string(),
+  hlinks: z.array(z.string()),
+  user_completions: z.number(),
+});
+export type ChallengeDetail = z.infer<typeof ChallengeDetail>;
+
+export const challengeDetail = endpoint({
+  method: 'POST',
+  path: '/api/ctf/challenge',
+  body: z.object({ challenge_id: IdInput }),
+  response: ChallengeDetail,
+});
+
+export const submitFlag = endpoint({
+  method: 'POST',
+  path: '/api/ctf/submit-flag',
+  body: z.object({
+    flag: z.string().min(1, 'Flag is required').max(FLAG_MAX_LENGTH, 'Flag is too long'),
+    challenge_id: IdInput,
+  }),
+  response: MessageResponse,
+});
+
+const RATING_RANGE = 'rating must be a whole number from 1 to 5';
+
+/**
+ * Integer 1..5; a numeric string is accepted (the rating page sends the select's value). The
+ * server puts 'Error: ' in front of every refusal of the rating call (SPEC.md §8).
+ */
+export const RatingInput = z
+  .union(
+    [
+      z.number(),
+      z
+        .string()
+        .regex(/^\s*[0-9]+\s*$/)
+        .transform(Number),
+    ],
+    { error: RATING_RANGE },
+  )
+  .pipe(z.number().int(RATING_RANGE).min(1, RATING_RANGE).max(5, RATING_RANGE));
+
+export const rateChallenge = endpoint({
+  method: 'POST',
+  path: '/api/ctf/rate-challenge',
+  body: z.object({ challenge_id: IdInput, rating: RatingInput }),
+  response: MessageResponse,
+});
+
+export const DOWNLOAD_PATH_PREFIX = '/api/ctf/download/';

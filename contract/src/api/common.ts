@@ -1,0 +1,51 @@
+import { z } from 'zod';
+
+/** How an endpoint is described once, for the server's route and the web's fetcher alike. */
+export interface Endpoint<
+  M extends 'GET' | 'POST' = 'GET' | 'POST',
+  B extends z.ZodType | undefined = z.ZodType | undefined,
+  R extends z.ZodType = z.ZodType,
+> {
+  method: M;
+  path: string;
+  body: B;
+  response: R;
+}
+
+export function endpoint<M extends 'GET' | 'POST', B extends z.ZodType | undefined, R extends z.ZodType>(
+  e: Endpoint<M, B, R>,
+): Endpoint<M, B, R> {
+  return e;
+}
+
+/** `_id` values are strings of positive integers; input also accepts the number itself. */
+export const IdString = z.string();
+/**
+ * The largest id: ids are PostgreSQL `integer` (serial) columns, where a larger number in a query
+ * is an error rather than "no such row", so it is refused at the door on every database.
+ */
+export const MAX_ID = 2_147_483_647;
+export const IdInput = z
+  .union([z.string().regex(/^[1-9][0-9]{0,9}$/, 'must be an id'), z.number().int().positive()])
+  .transform((v) => Number(v))
+  .pipe(z.number().max(MAX_ID, 'must be an id'));
+
+export const MessageResponse = z.object({ message: z.string(), code: z.string().optional() });
+export type MessageResponse = z.infer<typeof MessageResponse>;
+
+export const AckResponse = z.object({
+  acknowledge: z.boolean(),
+  message: z.string(),
+  code: z.string().optional(),
+});
+export type AckResponse = z.infer<typeof AckResponse>;
+
+/** Error bodies keep SPEC.md's shapes; `code` is the stable outcome the client may act on. */
+export const ErrorResponse = z.object({
+  message: z.string(),
+  code: z.string().optional(),
+  acknowledge: z.boolean().optional(),
+});
+
+/** ISO 8601 UTC timestamp string. */
+export const Timestamp = z.string();

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { endpoint } from './common.js';
+
+export const SiteInfo = z.object({
+  eventStart: z.string(),
+  eventEnd: z.string(),
+  prizeText: z.string(),
+  communityUrl: z.string(),
+  toolsUrl: z.string(),
+  challengeHost: z.string(),
+  challengePort: z.number(),
+  activated: z.boolean(),
+  login: z.object({ discord: z.boolean(), github: z.boolean(), local: z.boolean() }),
+});
+export type SiteInfo = z.infer<typeof SiteInfo>;
+
+/** Public settings the web needs before anyone logs in. */
+export const siteInfo = endpoint({ method: 'GET', path: '/api/info/site', body: undefined, response: SiteInfo });
+
+export const health = endpoint({
+  method: 'GET',
+  path: '/api/health',
+  body: undefined,
+  response: z.object({
+    status: z.enum(['ok', 'degraded']),
+    database: z.boolean(),
+    redis: z.boolean().nullable(),
+    version: z.string(),
+    uptimeSeconds: z.number(),
+  }),
+});

@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { IdString, Timestamp, endpoint } from './common.js';
+
+export const UserCompletion = z.object({ id: IdString, name: z.string(), time: Timestamp });
+export type UserCompletion = z.infer<typeof UserCompletion>;
+
+/** SPEC.md §3 User. `team` is the team's name or the string 'None'. */
+export const User = z.object({
+  _id: IdString,
+  username: z.string(),
+  avatarUrl: z.string(),
+  email: z.string(),
+  team: z.string(),
+  team_id: IdString.nullable(),
+  is_leader: z.boolean(),
+  is_admin: z.boolean(),
+  completions: z.array(UserCompletion),
+  user_rates: z.array(IdString),
+});
+export type User = z.infer<typeof User>;
+
+export const userInfo = endpoint({
+  method: 'GET',
+  path: '/api/user/info',
+  body: undefined,
+  response: User.nullable(),
+});

@@ -1,0 +1,87 @@
+/** Business constants of SPEC.md §9 and DESIGN.md §4/§6: the one place each number lives. */
+
+export const MAX_TEAM_SIZE = 4;
+export const CHALLENGE_PAGE_SIZE = 20;
+export const DESCRIPTION_PREVIEW_LENGTH = 100;
+
+export const CATEGORIES = [
+  'Web Exploitation',
+  'Cryptography',
+  'Reverse Engineering',
+  'Forensics',
+  'Steganography',
+  'Binary Exploitation',
+  'General',
+] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+export const DIFFICULTIES = ['Simple', 'Easy', 'Medium', 'Hard', 'Extreme'] as const;
+export type Difficulty = (typeof DIFFICULTIES)[number];
+
+export const POINTS_BY_DIFFICULTY: Readonly<Record<Difficulty, number>> = {
+  Simple: 50,
+  Easy: 100,
+  Medium: 200,
+  Hard: 300,
+  Extreme: 400,
+};
+
+/** Points are derived from difficulty on the server; whatever a client sends is ignored. */
+export function pointsFor(difficulty: Difficulty): number {
+  return POINTS_BY_DIFFICULTY[difficulty];
+}
+
+export const RATING_MIN = 1;
+export const RATING_MAX = 5;
+export const RATING_LABELS: Readonly<Record<number, string>> = {
+  1: 'Poor',
+  2: 'Fair',
+  3: 'Good',
+  4: 'Very Good',
+  5: 'Excellent',
+};
+export const MIN_RATING_FILTER_OPTIONS = [
+  { value: 4, label: '4.0 Excellent' },
+  { value: 3, label: '3.0 Good' },
+  { value: 2, label: '2.0 Fair' },
+  { value: 1, label: '1.0' },
+  { value: 0, label: '0.0 Any' },
+] as const;
+
+/** Wrong flags allowed per user and challenge within WRONG_FLAG_WINDOW_MS (DESIGN.md §6). */
+export const WRONG_FLAG_LIMIT = 10;
+export const WRONG_FLAG_WINDOW_MS = 60_000;
+
+export const USERNAME_MAX_LENGTH = 39;
+export const TEAM_NAME_MAX_LENGTH = 32;
+export const CHALLENGE_NAME_MAX_LENGTH = 100;
+export const CHALLENGE_AUTHOR_MAX_LENGTH = 100;
+export const CHALLENGE_DESCRIPTION_MAX_LENGTH = 20_000;
+export const FLAG_MAX_LENGTH = 200;
+export const FILE_NAME_MAX_LENGTH = 200;
+
+/** SPEC.md §9 UI constants. */
+export const LOGIN_POPUP = { width: 500, height: 600 } as const;
+export const CHALLENGE_HELP_PORT = 2530;
+export const DELAYS_MS = {
+  afterTeamAction: 200,
+  afterTeamCreate: 300,
+  afterEditSuccess: 1500,
+  copyFeedback: 1200,
+  countdownTick: 1000,
+} as const;
+export const PIE_CHART = {
+  width: 400,
+  height: 400,
+  outerRadius: 100,
+  colors: ['#0088FE', '#00C49F', '#FFBB28', '#FF8042', '#8884D8', '#82CA9D'],
+} as const;
+export const LEADERBOARD_SCROLL_HEIGHT_PX = 400;
+export const PRIZE_POOL_TEXT = '$1000';
+export const KALI_REQUIREMENTS = {
+  ramMinimumGb: 4,
+  ramRecommendedGb: 8,
+  diskGb: 25,
+  cpuCores: '2+',
+  videoMemoryMb: 128,
+} as const;

@@ -1,0 +1,26 @@
+/**
+ * What a challenge description may contain (DESIGN.md §6), as DOMPurify options. One policy for
+ * both passes: the server cleans with it when a description is saved, and the browser cleans with
+ * it again before showing one, so HTML that got into the database some other way is held to the
+ * same rules. It keeps ordinary formatting, links, images, code and tables; everything that can
+ * run code, restyle the page or collect input (script, event handlers, javascript: URLs, style,
+ * class and id, iframes, forms, SVG, MathML) goes.
+ */
+export const DESCRIPTION_HTML_POLICY = {
+  ALLOWED_TAGS: [
+    ...['p', 'br', 'hr', 'div', 'span', 'blockquote', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6'],
+    ...['b', 'strong', 'i', 'em', 'u', 's', 'strike', 'del', 'ins', 'mark', 'small', 'sub', 'sup', 'abbr'],
+    ...['a', 'img', 'code', 'pre', 'kbd', 'samp', 'var', 'ul', 'ol', 'li', 'dl', 'dt', 'dd'],
+    ...['table', 'caption', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td'],
+  ],
+  // No style, class or id: they are how a description would restyle or overlay the page around it.
+  ALLOWED_ATTR: ['href', 'target', 'title', 'src', 'alt', 'width', 'height', 'colspan', 'rowspan', 'start'],
+  /** http, https and mailto, or a URL with no scheme at all (relative, e.g. a download link). */
+  ALLOWED_URI_REGEXP: /^(?:(?:https?|mailto):|[^a-z]|[a-z+.-]+(?:[^a-z+.\-:]|$))/i,
+  ALLOW_DATA_ATTR: false,
+  ALLOW_ARIA_ATTR: false,
+  ALLOW_UNKNOWN_PROTOCOLS: false,
+};
+
+/** Images may not use data: or mailto: (DOMPurify lets data: through for img by default). */
+export const DESCRIPTION_IMAGE_URI = /^(?:https?:|[^a-z]|[a-z+.-]+(?:[^a-z+.\-:]|$))/i;

@@ -1,0 +1,48 @@
+/**
+ * Texts the web keys on (SPEC.md §8, DESIGN.md §5). Server and web import them from here so a
+ * changed word cannot silently break the colour or flow that depends on it.
+ */
+export const MESSAGES = {
+  authorized: 'Authorized',
+  unauthorized: 'Unauthorized',
+  forbidden: 'Forbidden',
+  correctFlag: 'Correct Flag!',
+  incorrectFlag: 'Incorrect Flag!',
+  alreadySolved: 'You have already solved this challenge.',
+  requestSent: 'Request Sent Successfully!',
+  teamCreated: 'Team created Successfully!',
+  teamUpdated: 'Team name updated successfully!',
+  createDisabled: 'Challenge creation is currently disabled during the event.',
+  siteInactive: 'The competition is not active right now. Please check back later.',
+  challengeInactive: 'Challenge is currently Out-of-Order and will be back online soon!',
+} as const;
+
+/** Client-side texts of SPEC.md §2/§5/§8. */
+export const UI_TEXT = {
+  pageLoading: 'Page Loading. . .',
+  noCompletions: 'No completions yet',
+  notOnTeam: "You're not on a Team.",
+  noTeamsToJoin: 'No teams available to join. Create a new team instead!',
+  selectTeam: 'Select a team to join...',
+  noMembers: 'No members',
+  noRequests: 'No Requests at this time',
+  errorAddingMember: 'Error Adding Member!',
+  errorRemovingMember: 'Error Removing Member!',
+  errorSubmittingFlag: 'Error Submitting Flag.',
+  errorRatingPage: 'Error Rating Challenge!',
+  errorRatingChallenge: 'Error submitting rating',
+  selectRating: 'Please select a rating',
+  errorOccured: 'Error Occured!',
+  uploadFailed: 'Upload failed',
+  onlyZip: 'Only ZIP files are allowed. Invalid files: ',
+  selectZip: 'Please select at least one ZIP file.',
+  copyFailed: 'Copy failed — select and copy manually.',
+  noChallenges: 'No challenges found',
+  adjustFilters: 'Try adjusting your filters to see more challenges.',
+  unknownAuthor: 'Unknown Author',
+  eventStartsIn: 'Event Starts In',
+  eventEndsIn: 'Event Ends In',
+  eventEnded: 'Event has ended!',
+  confirmLeave: 'Are you sure you want to leave your team?',
+  confirmAccept: 'Are you sure?',
+} as const;

@@ -1,0 +1,146 @@
+/**
+ * The scoring model of DESIGN.md §4 as a pure reference: the server computes the same ranking with
+ * set-based SQL, and its tests compare the two on generated events.
+ *
+ * - A solve records (user, challenge, the user's team at that moment or null, time) and never moves.
+ * - A competitor is a team, or a user with no team. A team scores each challenge once, from the
+ *   solves recorded with its id, credited to the member who solved it first while on the team.
+ *   A user with no team scores the solves they made with no team.
+ * - Admins' solves count nowhere and admins are not competitors. A solve whose team no longer
+ *   exists counts for nobody; a removed user's solves are gone.
+ * - Only points above 0 are listed: points descending, then the competitor whose last scoring
+ *   solve came first, then the name.
+ */
+
+export interface ScoringSolve {
+  userId: number;
+  challengeId: number;
+  teamId: number | null;
+  /** ISO 8601 UTC. */
+  time: string;
+}
+
+export interface ScoringUser {
+  id: number;
+  name: string;
+  isAdmin: boolean;
+  teamId: number | null;
+}
+
+export interface ScoringTeam {
+  id: number;
+  name: string;
+}
+
+export interface ScoringInput {
+  solves: readonly ScoringSolve[];
+  users: readonly ScoringUser[];
+  teams: readonly ScoringTeam[];
+  /** Points by challenge id (from its difficulty); a solve of a missing challenge counts nothing. */
+  points: ReadonlyMap<number, number>;
+}
+
+/** One challenge credited to a team: the first solve recorded with the team's id. */
+export interface TeamCredit {
+  challengeId: number;
+  userId: number;
+  points: number;
+  time: string;
+}
+
+export interface RankedCompetitor {
+  kind: 'team' | 'user';
+  id: number;
+  name: string;
+  points: number;
+  /** When the last scoring solve happened (for a team: the latest of its first solves). */
+  lastSolveAt: string;
+}
+
+/** Orders strings by code point, as SQLite's BINARY and PostgreSQL's "C" collation do. */
+export function compareCodePoints(a: string, b: string): number {
+  const ia = a[Symbol.iterator]();
+  const ib = b[Symbol.iterator]();
+  for (;;) {
+    const x = ia.next();
+    const y = ib.next();
+    if (x.done || y.done) return x.done && y.done ? 0 : x.done ? -1 : 1;
+    const cx = x.value.codePointAt(0)!;
+    const cy = y.value.codePointAt(0)!;
+    if (cx !== cy) return cx - cy;
+  }
+}
+
+/**
+ * Leaderboard order: points descending, earlier last scoring solve first, then name; a team and a
+ * user of the same name and score are told apart by kind (team first), then id.
+ */
+export function compareCompetitors(a: RankedCompetitor, b: RankedCompetitor): number {
+  if (a.points !== b.points) return b.points - a.points;
+  if (a.lastSolveAt !== b.lastSolveAt) return a.lastSolveAt < b.lastSolveAt ? -1 : 1;
+  const byName = compareCodePoints(a.name, b.name);
+  if (byName !== 0) return byName;
+  if (a.kind !== b.kind) return a.kind === 'team' ? -1 : 1;
+  return a.id - b.id;
+}
+
+function earlier(a: ScoringSolve, b: ScoringSolve): boolean {
+  return a.time < b.time;
+}
+
+/** The challenges a team scores: per challenge, the first solve recorded with its id by a non-admin. */
+export function teamCredits(input: ScoringInput, teamId: number): TeamCredit[] {
+  const users = new Map(input.users.map((u) => [u.id, u]));
+  const first = new Map<number, ScoringSolve>();
+  for (const s of input.solves) {
+    if (s.teamId !== teamId) continue;
+    const user = users.get(s.userId);
+    if (!user || user.isAdmin || !input.points.has(s.challengeId)) continue;
+    const seen = first.get(s.challengeId);
+    if (!seen || earlier(s, seen)) first.set(s.challengeId, s);
+  }
+  return [...first.values()]
+    .sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0))
+    .map((s) => ({
+      challengeId: s.challengeId,
+      userId: s.userId,
+      points: input.points.get(s.challengeId)!,
+      time: s.time,
+    }));
+}
+
+/** Every competitor with points above 0, in leaderboard order. */
+export function rankCompetitors(input: ScoringInput): RankedCompetitor[] {
+  const teamIds = new Set(input.teams.map((t) => t.id));
+  const ranked: RankedCompetitor[] = [];
+
+  for (const team of input.teams) {
+    const credits = teamCredits(input, team.id);
+    const points = credits.reduce((sum, c) => sum + c.points, 0);
+    if (points <= 0) continue;
+    const lastSolveAt = credits.reduce((last, c) => (c.time > last ? c.time : last), '');
+    ranked.push({ kind: 'team', id: team.id, name: team.name, points, lastSolveAt });
+  }
+
+  for (const user of input.users) {
+    // A user whose team id names no team is a user with no team.
+    if (user.isAdmin || (user.teamId !== null && teamIds.has(user.teamId))) continue;
+    let points = 0;
+    let lastSolveAt = '';
+    for (const s of input.solves) {
+      if (s.userId !== user.id || s.teamId !== null) continue;
+      const p = input.points.get(s.challengeId);
+      if (p === undefined) continue;
+      points += p;
+      if (s.time > lastSolveAt) lastSolveAt = s.time;
+    }
+    if (points > 0) ranked.push({ kind: 'user', id: user.id, name: user.name, points, lastSolveAt });
+  }
+
+  return ranked.sort(compareCompetitors);
+}
+
+/** The public leaderboard (SPEC.md §3): name and points. */
+export function leaderboardOf(input: ScoringInput): { name: string; points: number }[] {
+  return rankCompetitors(input).map(({ name, points }) => ({ name, points }));
+}

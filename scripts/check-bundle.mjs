@@ -1,0 +1,106 @@
+#!/usr/bin/env node
+/**
+ * The first page's JavaScript budget, run after `vite build` by the web build script.
+ *
+ * Counts what a visitor's browser downloads to show the home page: index.html's module script,
+ * its modulepreloads, every chunk they import statically, and the lazy home route with its own
+ * static imports. Prints each file's gzipped size and the total, and fails the build when the
+ * total passes the budget, or when the chart library or the admin panel slipped into that set
+ * (both must load only when needed).
+ *
+ * Usage: node scripts/check-bundle.mjs [distDir] (default web/dist); BUNDLE_BUDGET_KB overrides 150.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const dist = path.resolve(process.argv[2] ?? path.join(here, '../web/dist'));
+const budgetKb = Number(process.env.BUNDLE_BUDGET_KB ?? 150);
+/** The lazy route chunk the first page needs (Vite names it after web/src/app/routes/home.tsx). */
+const FIRST_ROUTE = 'home';
+
+const kb = (bytes) => (bytes / 1000).toFixed(2);
+const read = (rel) => readFileSync(path.join(dist, rel.replace(/^\//, '')), 'utf8');
+
+const html = read('index.html');
+const starts = [
+  ...[...html.matchAll(/<script[^>]*type="module"[^>]*src="([^"]+)"/g)].map((m) => m[1]),
+  ...[...html.matchAll(/<link[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g)].map((m) => m[1]),
+].map((p) => p.replace(/^\//, ''));
+if (starts.length === 0) {
+  console.error(`check-bundle: no module script in ${path.join(dist, 'index.html')}`);
+  process.exit(1);
+}
+
+/** Static imports only (`import ... from "./x.js"`, `import "./x.js"`, `export ... from`); never `import("./x.js")`. */
+function staticImports(file) {
+  const code = read(file);
+  const dir = path.posix.dirname(file);
+  const found = new Set();
+  for (const m of code.matchAll(
+    /\bfrom\s*["'](\.{1,2}\/[^"']+\.js)["']|\bimport\s*["'](\.{1,2}\/[^"']+\.js)["']/g,
+  )) {
+    found.add(path.posix.normalize(path.posix.join(dir, m[1] ?? m[2])));
+  }
+  return [...found];
+}
+
+function closure(files) {
+  const seen = new Set();
+  const queue = [...files];
+  while (queue.length > 0) {
+    const f = queue.shift();
+    if (seen.has(f)) continue;
+    seen.add(f);
+    queue.push(...staticImports(f));
+  }
+  return seen;
+}
+
+const entry = closure(starts);
+// The home route is lazy: find its chunk among the entry's dynamic imports.
+const entryCode = [...entry].map(read).join('\n');
+const routeChunk = [...entryCode.matchAll(/["']((?:assets\/|\.\/)[^"']*?\.js)["']/g)]
+  .map((m) => m[1].replace(/^\.\//, 'assets/'))
+  .find((f) => path.posix.basename(f).startsWith(`${FIRST_ROUTE}-`));
+if (!routeChunk) {
+  console.error(`check-bundle: the lazy '${FIRST_ROUTE}' route chunk was not found`);
+  process.exit(1);
+}
+const firstLoad = closure([...entry, routeChunk]);
+
+const rows = [...firstLoad]
+  .map((f) => {
+    const code = read(f);
+    return { file: f, raw: Buffer.byteLength(code), gzip: gzipSync(code).length, code };
+  })
+  .sort((a, b) => b.gzip - a.gzip);
+const total = rows.reduce((s, r) => s + r.gzip, 0);
+const totalRaw = rows.reduce((s, r) => s + r.raw, 0);
+
+console.log(
+  `\nFirst-page JavaScript (home page: entry, modulepreloads, static imports, '${FIRST_ROUTE}' route):`,
+);
+for (const r of rows)
+  console.log(`  ${r.file.padEnd(44)} ${kb(r.raw).padStart(9)} kB │ gzip: ${kb(r.gzip).padStart(7)} kB`);
+console.log(
+  `  ${'total'.padEnd(44)} ${kb(totalRaw).padStart(9)} kB │ gzip: ${kb(total).padStart(7)} kB (budget ${budgetKb} kB)`,
+);
+
+const problems = [];
+if (total > budgetKb * 1000)
+  problems.push(`the first page loads ${kb(total)} kB of gzipped JavaScript, over the ${budgetKb} kB budget`);
+for (const r of rows) {
+  if (/recharts-wrapper|recharts-surface/.test(r.code))
+    problems.push(`${r.file} holds the chart library, which must load only with Team Stats`);
+  // (admin-challenge-row: a test id only the admin panel's challenge table has.)
+  if (/admin-challenge-row/.test(r.code))
+    problems.push(`${r.file} holds the admin panel, which must load only on /admin/panel`);
+}
+if (problems.length > 0) {
+  for (const p of problems) console.error(`check-bundle: FAIL: ${p}`);
+  process.exit(1);
+}
+console.log('check-bundle: OK\n');

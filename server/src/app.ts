@@ -1,0 +1,108 @@
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Config } from './config.js';
+import type { AppContext } from './context.js';
+import { connectDatabase, type DatabaseHandle } from './db/connect.js';
+import { migrateToLatest } from './db/migrate.js';
+import { systemClock, type Clock } from './lib/clock.js';
+import type { InvalidationBus } from './lib/invalidation.js';
+import type { RateLimiter } from './lib/rate-limiter.js';
+import { registerAdminRoutes } from './modules/admin/admin.routes.js';
+import { registerAuthRoutes } from './modules/auth/auth.routes.js';
+import { registerChallengeRoutes } from './modules/challenges/challenges.routes.js';
+import { registerFilesRoutes } from './modules/files/files.routes.js';
+import { registerLeaderboardRoutes } from './modules/leaderboard/leaderboard.routes.js';
+import { registerRatingRoutes } from './modules/ratings/ratings.routes.js';
+import { registerSiteRoutes } from './modules/site/site.routes.js';
+import { registerSubmissionRoutes } from './modules/submissions/submissions.routes.js';
+import { registerTeamRoutes } from './modules/teams/teams.routes.js';
+import { registerUserRoutes } from './modules/users/users.routes.js';
+import { registerErrorHandling } from './plugins/errors.js';
+import { registerIpRateLimit } from './plugins/ip-rate-limit.js';
+import { registerOriginCheck } from './plugins/origin-check.js';
+import { registerSecurityHeaders } from './plugins/security.js';
+import { registerSessions } from './plugins/session.js';
+import { createSharedState } from './plugins/shared-state/index.js';
+import { registerWebApp } from './plugins/web-app.js';
+
+export interface BuildOptions {
+  clock?: Clock;
+  /** Reuse an open database (tests share one per file); otherwise one is opened from config. */
+  database?: DatabaseHandle;
+  bus?: InvalidationBus;
+  limiter?: RateLimiter;
+  logger?: boolean;
+  /** Where log lines go instead of stdout (tests capture them to prove what never gets logged). */
+  logStream?: { write(line: string): void };
+}
+
+/** JSON bodies are small; the upload route raises its own limit. */
+export const JSON_BODY_LIMIT = 64 * 1024;
+
+/** Builds the whole application without listening, so tests can inject or listen as they need. */
+export async function buildApp(
+  config: Config,
+  options: BuildOptions = {},
+): Promise<{ app: FastifyInstance; ctx: AppContext }> {
+  const app = Fastify({
+    logger:
+      options.logger === false || config.logLevel === 'silent'
+        ? false
+        : {
+            level: config.logLevel,
+            redact: ['req.headers.cookie', 'req.headers.authorization'],
+            ...(options.logStream ? { stream: options.logStream } : {}),
+          },
+    // Per-request lines cost throughput at event start; errors are still logged.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: JSON_BODY_LIMIT,
+    // Forwarded headers are believed only from a proxy on this machine or a private network.
+    trustProxy: 'loopback,linklocal,uniquelocal',
+    return503OnClosing: true,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const ownsDatabase = !options.database;
+  const database = options.database ?? (await connectDatabase(config.database));
+  await migrateToLatest(database.db as never);
+  const clock = options.clock ?? systemClock;
+  const shared = await createSharedState(config, database, clock, app.log);
+  const ctx: AppContext = {
+    config,
+    database,
+    clock,
+    bus: options.bus ?? shared.bus,
+    limiter: options.limiter ?? shared.limiter,
+    log: app.log,
+    redisReady: shared.redisReady,
+  };
+
+  registerErrorHandling(app);
+  await registerSecurityHeaders(app);
+  await registerIpRateLimit(app, config);
+  registerOriginCheck(app, config.publicOrigin);
+  await registerSessions(app, ctx);
+
+  registerAuthRoutes(app, ctx);
+  registerUserRoutes(app, ctx);
+  registerSiteRoutes(app, ctx);
+  registerTeamRoutes(app, ctx);
+  registerAdminRoutes(app, ctx);
+  registerFilesRoutes(app, ctx);
+  registerChallengeRoutes(app, ctx);
+  registerSubmissionRoutes(app, ctx);
+  registerRatingRoutes(app, ctx);
+  registerLeaderboardRoutes(app, ctx);
+
+  await registerWebApp(app, config.webDist);
+
+  app.addHook('onClose', async () => {
+    await ctx.bus.close();
+    await ctx.limiter.close();
+    await shared.bus.close();
+    await shared.close();
+    if (ownsDatabase) await database.close();
+  });
+  return { app, ctx };
+}

@@ -1,0 +1,237 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+/** Thrown for a bad setting; main.ts prints its message as one line and exits non-zero. */
+export class ConfigError extends Error {}
+
+const url = (name: string) =>
+  z.string().refine((v) => {
+    try {
+      const u = new URL(v);
+      return u.protocol === 'http:' || u.protocol === 'https:';
+    } catch {
+      return false;
+    }
+  }, `${name} must be an absolute http(s) URL`);
+
+const isoDate = (name: string) =>
+  z.string().refine((v) => !Number.isNaN(Date.parse(v)), `${name} must be an ISO 8601 date`);
+
+const optionalNonEmpty = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+
+/** The environment, one variable a line; every one optional (DESIGN.md §2). */
+const EnvSchema = z.object({
+  /** TCP port to listen on. */
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /** Interface to listen on. */
+  HOST: z.string().min(1).default('127.0.0.1'),
+  /** The site's origin as browsers see it (default http://localhost:PORT). */
+  PUBLIC_URL: optionalNonEmpty.pipe(url('PUBLIC_URL').optional()),
+  /** Folder for the SQLite file, uploads and the generated secret. */
+  DATA_DIR: z.string().min(1).default('./data'),
+  /** Folder for uploaded challenge files (default DATA_DIR/uploads); a shared volume for several machines. */
+  UPLOAD_DIR: optionalNonEmpty,
+  /** Largest accepted upload in bytes (default 100 MB). */
+  UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(100 * 1024 * 1024),
+  /** postgres://... selects PostgreSQL; unset means SQLite in DATA_DIR. */
+  DATABASE_URL: optionalNonEmpty.pipe(
+    z
+      .string()
+      .refine((v) => {
+        try {
+          const u = new URL(v);
+          return (u.protocol === 'postgres:' || u.protocol === 'postgresql:') && u.host !== '';
+        } catch {
+          return false;
+        }
+      }, 'DATABASE_URL must be a postgres:// URL with a host')
+      .optional(),
+  ),
+  /** SQLite synchronous mode: NORMAL (default; a power loss may drop the last commits) or FULL. */
+  SQLITE_SYNCHRONOUS: z.enum(['NORMAL', 'FULL']).default('NORMAL'),
+  /** redis://... for shared rate limits and cache invalidation across processes. */
+  REDIS_URL: optionalNonEmpty.pipe(
+    z
+      .string()
+      .refine((v) => /^rediss?:\/\/./.test(v), 'REDIS_URL must be a redis:// or rediss:// URL')
+      .optional(),
+  ),
+  /** Prefix of every Redis key and channel, so several sites (or tests) can share one Redis. */
+  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]{0,64}$/, 'REDIS_PREFIX may use letters, digits, : _ -').default('ctf:'),
+  /** Key for signatures (join-request checksums); generated into DATA_DIR when unset. */
+  SESSION_SECRET: optionalNonEmpty.pipe(z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional()),
+  DISCORD_CLIENT_ID: optionalNonEmpty,
+  DISCORD_CLIENT_SECRET: optionalNonEmpty,
+  GITHUB_CLIENT_ID: optionalNonEmpty,
+  GITHUB_CLIENT_SECRET: optionalNonEmpty,
+  DISCORD_AUTH_URL: url('DISCORD_AUTH_URL').default('https://discord.com/oauth2/authorize'),
+  DISCORD_TOKEN_URL: url('DISCORD_TOKEN_URL').default('https://discord.com/api/oauth2/token'),
+  DISCORD_API_URL: url('DISCORD_API_URL').default('https://discord.com/api'),
+  GITHUB_AUTH_URL: url('GITHUB_AUTH_URL').default('https://github.com/login/oauth/authorize'),
+  GITHUB_TOKEN_URL: url('GITHUB_TOKEN_URL').default('https://github.com/login/oauth/access_token'),
+  GITHUB_API_URL: url('GITHUB_API_URL').default('https://api.github.com'),
+  /** Comma list of discord:NAME, github:LOGIN, local:NAME: admins from their next login. */
+  ADMINS: z.string().default(''),
+  EVENT_START: isoDate('EVENT_START').default('2025-10-14T21:00:00-04:00'),
+  EVENT_END: isoDate('EVENT_END').default('2025-10-21T21:00:00-04:00'),
+  COMMUNITY_URL: url('COMMUNITY_URL').default('https://discord.com/'),
+  TOOLS_URL: url('TOOLS_URL').default('https://gchq.github.io/CyberChef/'),
+  CHALLENGE_HOST: z
+    .string()
+    .regex(/^[A-Za-z0-9.-]+$/, 'CHALLENGE_HOST must be a host name')
+    .default('challenges.example.org'),
+  /** Processes to run on one port (node:cluster). */
+  WORKERS: z.coerce.number().int().min(1).max(64).default(1),
+  /** Log level: fatal, error, warn, info, debug, trace or silent. */
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Optional per-address limit on all API calls per minute (0 = off; a campus may share one address). */
+  IP_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(0),
+});
+
+export type AdminSpec = { provider: 'discord' | 'github' | 'local'; name: string };
+
+export interface OAuthProviderConfig {
+  clientId: string;
+  clientSecret: string;
+  authorizeUrl: string;
+  tokenUrl: string;
+  apiUrl: string;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  publicUrl: string;
+  publicOrigin: string;
+  secureCookies: boolean;
+  dataDir: string;
+  uploadDir: string;
+  uploadMaxBytes: number;
+  database: { kind: 'sqlite'; file: string; synchronous: 'NORMAL' | 'FULL' } | { kind: 'postgres'; url: string };
+  redisUrl: string | undefined;
+  redisPrefix: string;
+  sessionSecret: string;
+  oauth: { discord: OAuthProviderConfig | null; github: OAuthProviderConfig | null };
+  /** Local sign-in: only with no OAuth provider and a loopback PUBLIC_URL (DESIGN.md §3). */
+  localLogin: boolean;
+  admins: AdminSpec[];
+  eventStart: Date;
+  eventEnd: Date;
+  communityUrl: string;
+  toolsUrl: string;
+  challengeHost: string;
+  workers: number;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  ipRateLimitPerMinute: number;
+  /** Where the built web app lives (web/dist). */
+  webDist: string;
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+function isLoopback(hostname: string): boolean {
+  return LOOPBACK_HOSTS.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+}
+
+function parseAdmins(raw: string): AdminSpec[] {
+  return raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '')
+    .map((entry) => {
+      const m = /^(discord|github|local):(.+)$/.exec(entry);
+      if (!m) throw new ConfigError(`ADMINS: '${entry}' must be discord:NAME, github:LOGIN or local:NAME`);
+      return { provider: m[1] as AdminSpec['provider'], name: m[2]!.trim() };
+    });
+}
+
+function provider(
+  name: 'DISCORD' | 'GITHUB',
+  env: z.infer<typeof EnvSchema>,
+): OAuthProviderConfig | null {
+  const id = env[`${name}_CLIENT_ID`];
+  const secret = env[`${name}_CLIENT_SECRET`];
+  if (!id && !secret) return null;
+  if (!id || !secret) {
+    throw new ConfigError(`${name}_CLIENT_ID and ${name}_CLIENT_SECRET must be set together`);
+  }
+  return {
+    clientId: id,
+    clientSecret: secret,
+    authorizeUrl: env[`${name}_AUTH_URL`],
+    tokenUrl: env[`${name}_TOKEN_URL`],
+    apiUrl: env[`${name}_API_URL`].replace(/\/+$/, ''),
+  };
+}
+
+/** The secret kept in DATA_DIR, made once with mode 0600 when SESSION_SECRET is not set. */
+function secretFromDataDir(dataDir: string): string {
+  const file = path.join(dataDir, 'session-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('base64url');
+  try {
+    writeFileSync(file, secret + '\n', { mode: 0o600, flag: 'wx' });
+  } catch {
+    // Another process made it first: use theirs.
+    return readFileSync(file, 'utf8').trim();
+  }
+  chmodSync(file, 0o600);
+  return secret;
+}
+
+/** Reads and validates the environment; throws ConfigError naming the first bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const variable = String(issue.path[0] ?? 'environment');
+    throw new ConfigError(`Invalid configuration: ${variable}: ${issue.message}`);
+  }
+  const e = parsed.data;
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  const pub = new URL(publicUrl);
+  const dataDir = path.resolve(e.DATA_DIR);
+  const eventStart = new Date(e.EVENT_START);
+  const eventEnd = new Date(e.EVENT_END);
+  if (eventEnd <= eventStart) throw new ConfigError('Invalid configuration: EVENT_END must be after EVENT_START');
+  const oauth = { discord: provider('DISCORD', e), github: provider('GITHUB', e) };
+  if (e.DATABASE_URL && !e.SESSION_SECRET) {
+    // Several processes share a PostgreSQL database; a secret generated per machine would differ.
+    throw new ConfigError('Invalid configuration: SESSION_SECRET must be set when DATABASE_URL is PostgreSQL');
+  }
+  const database: Config['database'] = e.DATABASE_URL
+    ? { kind: 'postgres', url: e.DATABASE_URL }
+    : { kind: 'sqlite', file: path.join(dataDir, 'ctf.sqlite'), synchronous: e.SQLITE_SYNCHRONOUS };
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl,
+    publicOrigin: pub.origin,
+    secureCookies: pub.protocol === 'https:',
+    dataDir,
+    uploadDir: path.resolve(e.UPLOAD_DIR ?? path.join(dataDir, 'uploads')),
+    uploadMaxBytes: e.UPLOAD_MAX_BYTES,
+    database,
+    redisUrl: e.REDIS_URL,
+    redisPrefix: e.REDIS_PREFIX,
+    sessionSecret: e.SESSION_SECRET ?? secretFromDataDir(dataDir),
+    oauth,
+    localLogin: !oauth.discord && !oauth.github && isLoopback(pub.hostname),
+    admins: parseAdmins(e.ADMINS),
+    eventStart,
+    eventEnd,
+    communityUrl: e.COMMUNITY_URL,
+    toolsUrl: e.TOOLS_URL,
+    challengeHost: e.CHALLENGE_HOST,
+    workers: e.WORKERS,
+    logLevel: e.LOG_LEVEL,
+    ipRateLimitPerMinute: e.IP_RATE_LIMIT_PER_MINUTE,
+    webDist: path.resolve(import.meta.dirname, '../../web/dist'),
+  };
+}

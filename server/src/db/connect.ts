@@ -1,0 +1,87 @@
+import SQLite from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
+import type { Config } from '../config.js';
+import type { Database, DB } from './schema.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface DatabaseHandle {
+  db: DB;
+  dialect: Dialect;
+  /** Runs fn in one transaction; on SQLite it begins IMMEDIATE so writers queue instead of failing. */
+  transaction<T>(fn: (trx: Transaction<Database> | DB) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+  /** The raw SQLite handle (for data_version polling and online backup); null on PostgreSQL. */
+  sqlite: SQLite.Database | null;
+  /** A parameterised statement outside Kysely (PostgreSQL NOTIFY); not for application queries. */
+  rawQuery(text: string, values: unknown[]): Promise<unknown>;
+}
+
+/**
+ * Opens the configured database. The PostgreSQL driver is imported only when it is used, so a
+ * SQLite site does not pay for it at start-up.
+ */
+export async function connectDatabase(database: Config['database']): Promise<DatabaseHandle> {
+  if (database.kind === 'postgres') {
+    const { default: pg } = await import('pg');
+    // PostgreSQL's BIGINT and COUNT(*) come back as strings by default; our counts fit in a double.
+    pg.types.setTypeParser(20, (v) => Number(v));
+    pg.types.setTypeParser(1700, (v) => Number(v));
+    const pool = new pg.Pool({ connectionString: database.url, max: 20 });
+    // NOTE: an idle client's error (server restart) must not crash the process; the next query retries.
+    pool.on('error', () => {});
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return {
+      db,
+      dialect: 'postgres',
+      sqlite: null,
+      rawQuery: (text, values) => pool.query(text, values),
+      transaction: (fn) => db.transaction().execute(fn),
+      close: () => db.destroy(),
+    };
+  }
+
+  mkdirSync(path.dirname(database.file), { recursive: true });
+  const sqlite = new SQLite(database.file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma(`synchronous = ${database.synchronous}`);
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return {
+    db,
+    dialect: 'sqlite',
+    sqlite,
+    rawQuery: async (text, values) => sqlite.prepare(text).all(...(values as never[])),
+    // Kysely's SQLite driver holds one connection behind a mutex; connection() keeps every
+    // statement of fn on it, and BEGIN IMMEDIATE takes the write lock up front so another
+    // process sharing the file waits (busy_timeout) instead of failing with SQLITE_BUSY mid-way.
+    transaction: (fn) =>
+      db.connection().execute(async (conn) => {
+        await sql`begin immediate`.execute(conn);
+        try {
+          const result = await fn(conn);
+          await sql`commit`.execute(conn);
+          return result;
+        } catch (err) {
+          await sql`rollback`.execute(conn).catch(() => {});
+          throw err;
+        }
+      }),
+    close: () => db.destroy(),
+  };
+}
+
+/** True when err is a uniqueness violation on either dialect. */
+export function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
+}
+
+/** True when err is a CHECK constraint violation on either dialect. */
+export function isCheckViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_CHECK' || code === '23514';
+}

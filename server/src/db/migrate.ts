@@ -1,0 +1,21 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import * as m0001 from './migrations/0001_initial.js';
+import * as m0002 from './migrations/0002_files_name_case_unique.js';
+
+/** Append-only, numbered. Kysely's migrator takes a lock, so one process migrates and others wait. */
+const MIGRATIONS: Record<string, Migration> = {
+  '0001_initial': m0001,
+  '0002_files_name_case_unique': m0002,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
+
+export async function migrateToLatest(db: Kysely<unknown>): Promise<void> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    const reason = error instanceof Error ? error.message : String(error ?? failed?.migrationName);
+    throw new Error(`Database migration failed: ${reason}`);
+  }
+}

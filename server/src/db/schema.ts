@@ -1,0 +1,138 @@
+import type { Generated, Insertable, Kysely, Selectable, Transaction } from 'kysely';
+
+/**
+ * The database as Kysely sees it. Names are snake_case; times are ISO 8601 UTC strings
+ * (sortable as text on both dialects); booleans are 0/1 integers (portable).
+ */
+export interface UsersTable {
+  id: Generated<number>;
+  username: string;
+  /** nameKey(username): unique, so look-alike names collide (DESIGN.md §3). */
+  username_key: string;
+  avatar_url: string;
+  email: string;
+  is_admin: number;
+  team_id: number | null;
+  /** When the user joined their current team: the longest-standing member inherits leadership. */
+  team_joined_at: string | null;
+  created_at: string;
+}
+
+export interface IdentitiesTable {
+  id: Generated<number>;
+  user_id: number;
+  provider: string;
+  provider_user_id: string;
+  created_at: string;
+}
+
+export interface SessionsTable {
+  /** sha256 of the cookie token; the token itself is never stored. */
+  token_hash: string;
+  user_id: number;
+  expires_at: string;
+  created_at: string;
+}
+
+export interface OAuthStatesTable {
+  /** sha256 of the state value; single use. */
+  state_hash: string;
+  provider: string;
+  code_verifier: string;
+  expires_at: string;
+}
+
+export interface TeamsTable {
+  id: Generated<number>;
+  name: string;
+  name_key: string;
+  leader_id: number;
+  /** The cap is claimed here with a conditional update (DESIGN.md §6). */
+  member_count: number;
+  created_at: string;
+}
+
+export interface JoinRequestsTable {
+  id: Generated<number>;
+  team_id: number;
+  user_id: number;
+  created_at: string;
+}
+
+export interface ChallengesTable {
+  id: Generated<number>;
+  name: string;
+  description: string;
+  category: string;
+  difficulty: string;
+  written_by: string;
+  flag: string;
+  points: number;
+  is_active: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface FilesTable {
+  id: Generated<number>;
+  name: string;
+  size: number;
+  created_at: string;
+}
+
+export interface ChallengeFilesTable {
+  challenge_id: number;
+  file_id: number;
+}
+
+export interface SolvesTable {
+  id: Generated<number>;
+  user_id: number;
+  challenge_id: number;
+  /** The solver's team at that moment, or null. No foreign key: a removed team's solves stay its own. */
+  team_id: number | null;
+  created_at: string;
+}
+
+export interface RatingsTable {
+  user_id: number;
+  challenge_id: number;
+  rating: number;
+  created_at: string;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: string;
+}
+
+export interface RateLimitsTable {
+  key: string;
+  window_start: number;
+  count: number;
+}
+
+export interface Database {
+  users: UsersTable;
+  identities: IdentitiesTable;
+  sessions: SessionsTable;
+  oauth_states: OAuthStatesTable;
+  teams: TeamsTable;
+  join_requests: JoinRequestsTable;
+  challenges: ChallengesTable;
+  files: FilesTable;
+  challenge_files: ChallengeFilesTable;
+  solves: SolvesTable;
+  ratings: RatingsTable;
+  settings: SettingsTable;
+  rate_limits: RateLimitsTable;
+}
+
+export type DB = Kysely<Database>;
+/** Repo functions take either the database or a transaction first. */
+export type Executor = Kysely<Database> | Transaction<Database>;
+
+export type UserRow = Selectable<UsersTable>;
+export type TeamRow = Selectable<TeamsTable>;
+export type ChallengeRow = Selectable<ChallengesTable>;
+export type NewUser = Insertable<UsersTable>;

@@ -1,0 +1,51 @@
+/**
+ * A refusal a service makes on purpose. The one error handler turns it into the status and the
+ * SPEC.md body shape ({message} or {acknowledge, message}) with its stable code.
+ */
+export type DomainErrorCode =
+  | 'bad_input'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'team_full'
+  | 'name_taken'
+  | 'already_solved'
+  | 'too_large'
+  | 'rate_limited'
+  | 'site_inactive'
+  | 'unavailable';
+
+const STATUS: Record<DomainErrorCode, number> = {
+  bad_input: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  team_full: 409,
+  name_taken: 409,
+  already_solved: 409,
+  too_large: 413,
+  rate_limited: 429,
+  site_inactive: 403,
+  unavailable: 503,
+};
+
+export class DomainError extends Error {
+  readonly statusCode: number;
+  constructor(
+    readonly code: DomainErrorCode,
+    message: string,
+    /** Seconds until a retry may succeed (sent as Retry-After). */
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+    this.name = 'DomainError';
+    this.statusCode = STATUS[code];
+  }
+}
+
+export const badInput = (message: string) => new DomainError('bad_input', message);
+export const notFound = (message: string) => new DomainError('not_found', message);
+export const forbidden = (message: string) => new DomainError('forbidden', message);
+export const conflict = (message: string) => new DomainError('conflict', message);

@@ -1,0 +1,75 @@
+// First of all: Node's fetch dispatcher must be registered before jsdom loads (see the module).
+import './lib/native-fetch-first.js';
+import cluster from 'node:cluster';
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { connectDatabase } from './db/connect.js';
+import { migrateToLatest } from './db/migrate.js';
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
+}
+
+function readConfig(): Config {
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) fail(err.message);
+    throw err;
+  }
+}
+
+/** One serving process: build the app, listen, close gracefully on SIGTERM/SIGINT. */
+async function serve(config: Config): Promise<void> {
+  const { app } = await buildApp(config);
+  const close = async () => {
+    await app.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void close());
+  process.once('SIGINT', () => void close());
+  await app.listen({ port: config.port, host: config.host });
+  if (cluster.isPrimary) {
+    app.log.info(`CTF site ready at ${config.publicUrl}${config.localLogin ? ' (local sign-in is on)' : ''}`);
+  }
+}
+
+/**
+ * WORKERS=N: the primary migrates once, then forks N processes that share the port (node:cluster)
+ * and restarts any that dies. Every piece of state lives in the database (and Redis), so the
+ * workers behave as one process.
+ */
+async function supervise(config: Config): Promise<void> {
+  const database = await connectDatabase(config.database);
+  await migrateToLatest(database.db as never);
+  await database.close();
+  let stopping = false;
+  for (let i = 0; i < config.workers; i++) cluster.fork();
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) return;
+    process.stderr.write(`worker ${worker.process.pid} exited (${signal ?? code}); starting another\n`);
+    setTimeout(() => cluster.fork(), 500);
+  });
+  let ready = 0;
+  cluster.on('listening', () => {
+    ready += 1;
+    if (ready === config.workers) {
+      process.stdout.write(`CTF site ready at ${config.publicUrl} with ${config.workers} workers\n`);
+    }
+  });
+  const stop = () => {
+    stopping = true;
+    for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
+    setTimeout(() => process.exit(0), 5000).unref();
+    cluster.on('exit', () => {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+    });
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
+const config = readConfig();
+const run = config.workers > 1 && cluster.isPrimary ? supervise(config) : serve(config);
+run.catch((err: unknown) => fail(`Start-up failed: ${err instanceof Error ? err.message : String(err)}`));

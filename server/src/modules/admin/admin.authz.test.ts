@@ -1,0 +1,170 @@
+import { adminApi, authApi, type Endpoint } from '@ctf/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp, type TestClient } from '../../../test/build-test-app.js';
+import { addChallenge, addFileRow, makeTeam } from '../../../test/compete.js';
+import { testDatabaseKinds } from '../../../test/databases.js';
+
+/**
+ * The authorization matrix of every admin endpoint, generated from the contract's ADMIN_ENDPOINTS:
+ * a visitor gets 401 and a participant 403 before anything happens; an admin gets through. A route
+ * registered under /api/admin/ that the list lacks fails the last test, so it cannot go untested.
+ */
+
+/** The admin check of the navbar guard has the same rule, though it lives in the auth contract. */
+const GUARDED: readonly Endpoint[] = [...adminApi.ADMIN_ENDPOINTS, authApi.adminAuthenticated];
+
+const EMPTY_ZIP = Buffer.from([0x50, 0x4b, 0x05, 0x06, ...new Array<number>(18).fill(0)]);
+const BOUNDARY = 'authzBoundary';
+const UPLOAD_BODY = Buffer.concat([
+  Buffer.from(
+    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="authz.zip"\r\nContent-Type: application/zip\r\n\r\n`,
+  ),
+  EMPTY_ZIP,
+  Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
+]);
+
+interface Fixtures {
+  victimId: number;
+  deputyName: string;
+  teamId: number;
+  challengeId: number;
+  doomedChallengeId: number;
+  fileName: string;
+}
+
+/** A valid request for each POST endpoint, so a refusal can only come from the guard. */
+function sampleRequest(
+  path: string,
+  f: Fixtures,
+): { payload: unknown; headers?: Record<string, string> } | undefined {
+  const form = {
+    name: 'Authz',
+    description: '',
+    category: 'General',
+    difficulty: 'Simple',
+    written_by: 'club',
+    flag: 'flag{authz}',
+    files: [],
+  };
+  const samples: Record<string, { payload: unknown; headers?: Record<string, string> }> = {
+    '/api/admin/remove_team': { payload: { team_id: String(f.teamId) } },
+    '/api/admin/remove_user': { payload: { user_id: String(f.victimId) } },
+    '/api/admin/remove_admin': { payload: { username: f.deputyName } },
+    '/api/admin/ctf/update_challenge': {
+      payload: { ...form, name: 'Authz edit', challenge_id: String(f.challengeId) },
+    },
+    '/api/admin/ctf/create_challenge': { payload: form },
+    '/api/admin/ctf/toggle_status': { payload: { challenge_id: String(f.challengeId) } },
+    '/api/admin/ctf/delete_challenge': { payload: { challenge_id: String(f.doomedChallengeId) } },
+    '/api/admin/ctf/upload': {
+      payload: UPLOAD_BODY,
+      headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+    },
+    '/api/admin/ctf/delete_file': { payload: { filename: f.fileName } },
+    '/api/admin/update_site_info': { payload: { activated: true } },
+  };
+  return samples[path];
+}
+
+/** Reads every registered path out of Fastify's route tree (printRoutes without common prefixes). */
+function registeredPaths(tree: string): Set<string> {
+  const paths = new Set<string>();
+  const stack: string[] = [];
+  for (const line of tree.split('\n')) {
+    const m = /^([│ ]*)(?:[└├]── )?(.+?) \(([A-Z, ]+)\)$/.exec(line.replace(/\s+$/, ''));
+    if (!m) continue;
+    const depth = m[1]!.length / 4;
+    stack.length = depth;
+    const full = (depth === 0 ? '' : stack[depth - 1]!) + m[2]!;
+    stack[depth] = full;
+    paths.add(full);
+  }
+  return paths;
+}
+
+function call(client: TestClient, ep: Endpoint, sample: ReturnType<typeof sampleRequest>) {
+  return ep.method === 'GET'
+    ? client.get(ep.path)
+    : client.post(ep.path, sample?.payload ?? {}, sample?.headers ?? {});
+}
+
+for (const kind of testDatabaseKinds()) {
+  describe(`admin authorization on ${kind}`, () => {
+    let t: TestApp;
+    let admin: TestClient;
+    let player: TestClient;
+    let fixtures: Fixtures;
+
+    beforeAll(async () => {
+      t = await buildTestApp(kind);
+      admin = await t.login('boss', { admin: true });
+      player = await t.login('player');
+      const victim = await t.login('victim');
+      await t.login('deputy', { admin: true });
+      const leader = await t.login('leader');
+      const teamId = await makeTeam(t, 'Target', [leader.user!.id]);
+      const challenge = await addChallenge(t, { name: 'Kept' });
+      const doomed = await addChallenge(t, { name: 'Doomed' });
+      await addFileRow(t, 'doomed.zip');
+      fixtures = {
+        victimId: victim.user!.id,
+        deputyName: 'deputy',
+        teamId,
+        challengeId: challenge.id,
+        doomedChallengeId: doomed.id,
+        fileName: 'doomed.zip',
+      };
+    });
+    afterAll(async () => {
+      await t.close();
+    });
+
+    /** What a refused call must not have changed. */
+    async function snapshot() {
+      const db = t.ctx.database.db;
+      const [users, teams, challenges, files, settings] = await Promise.all([
+        db.selectFrom('users').select(['id', 'is_admin', 'team_id']).orderBy('id').execute(),
+        db.selectFrom('teams').select(['id', 'name', 'member_count']).orderBy('id').execute(),
+        db.selectFrom('challenges').select(['id', 'name', 'is_active']).orderBy('id').execute(),
+        db.selectFrom('files').select(['id', 'name']).orderBy('id').execute(),
+        db.selectFrom('settings').select(['key', 'value']).orderBy('key').execute(),
+      ]);
+      return { users, teams, challenges, files, settings };
+    }
+
+    for (const ep of GUARDED) {
+      it(`${ep.method} ${ep.path}: visitor 401, participant 403, admin allowed`, async () => {
+        const sample = sampleRequest(ep.path, fixtures);
+        if (ep.method === 'POST')
+          expect(sample, `add a sample body for ${ep.path} to this test`).toBeDefined();
+        const before = await snapshot();
+
+        const asVisitor = await call(t.visitor(), ep, sample);
+        expect(asVisitor.status).toBe(401);
+        const asPlayer = await call(player, ep, sample);
+        expect(asPlayer.status).toBe(403);
+        if (ep.path !== authApi.adminAuthenticated.path) {
+          expect(asVisitor.body).toMatchObject({ acknowledge: false });
+          expect(asPlayer.body).toMatchObject({ acknowledge: false });
+        }
+        expect(await snapshot()).toEqual(before);
+
+        const asAdmin = await call(admin, ep, sample);
+        expect(asAdmin.status, JSON.stringify(asAdmin.body)).not.toBe(401);
+        expect(asAdmin.status, JSON.stringify(asAdmin.body)).not.toBe(403);
+        expect(asAdmin.status, JSON.stringify(asAdmin.body)).toBe(200);
+      });
+    }
+
+    it('covers every route registered under /api/admin/', () => {
+      const paths = registeredPaths(t.app.printRoutes({ commonPrefix: false }));
+      // The parser must see the tree as it is, or the check below would pass vacuously.
+      expect(paths).toContain('/api/admin/ctf/upload');
+      expect(paths).toContain('/api/auth/github/callback');
+      const admins = [...paths].filter((p) => p.startsWith('/api/admin'));
+      const known = new Set(GUARDED.map((e) => e.path));
+      expect(admins.filter((p) => !known.has(p))).toEqual([]);
+      expect(admins.length).toBe(known.size);
+    });
+  });
+}

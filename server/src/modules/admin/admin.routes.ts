@@ -1,0 +1,72 @@
+import { adminApi } from '@ctf/contract';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { route } from '../../plugins/route.js';
+import { requireAdmin } from '../../plugins/session.js';
+import {
+  deleteChallenge,
+  listChallengesForAdmin,
+  listSolversByChallenge,
+  toggleChallengeStatus,
+} from '../challenges/challenges.service.js';
+import { isSiteActive, setSiteActive } from '../site/site.service.js';
+import { deleteTeam, listTeamsForAdmin } from '../teams/teams.service.js';
+import { listUsersOfRole } from '../users/users.service.js';
+import {
+  createChallengeOutsideEvent,
+  forceUpdate,
+  removeAdminRole,
+  removeUser,
+  saveChallenge,
+} from './admin.service.js';
+
+/**
+ * SPEC.md §7 Admin calls. Each is guarded as 'admin' (a visitor gets 401, a participant 403 before
+ * anything runs) and answers {acknowledge, message} unless SPEC.md names another shape. The file
+ * calls (upload, get_uploads, delete_file) live in the files module.
+ */
+export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void {
+  route(app, adminApi.getUsers, 'admin', async () => listUsersOfRole(ctx, 'participants'));
+  route(app, adminApi.fetchAdmins, 'admin', async () => listUsersOfRole(ctx, 'admins'));
+  route(app, adminApi.getTeams, 'admin', async () => listTeamsForAdmin(ctx));
+
+  route(app, adminApi.removeUser, 'admin', async (request) =>
+    removeUser(ctx, requireAdmin(request), request.body.user_id),
+  );
+  route(app, adminApi.removeAdmin, 'admin', async (request) => removeAdminRole(ctx, request.body.username));
+  route(app, adminApi.removeTeam, 'admin', async (request) => {
+    await deleteTeam(ctx, request.body.team_id);
+    return { acknowledge: true, message: 'Team removed successfully.' };
+  });
+
+  route(app, adminApi.fetchChallenges, 'admin', async () => listChallengesForAdmin(ctx));
+  route(app, adminApi.createChallenge, 'admin', async (request) =>
+    createChallengeOutsideEvent(ctx, request.body),
+  );
+  route(app, adminApi.updateChallenge, 'admin', async (request) => {
+    const { challenge_id, ...input } = request.body;
+    return saveChallenge(ctx, challenge_id, input);
+  });
+  route(app, adminApi.toggleStatus, 'admin', async (request) => {
+    const { is_active } = await toggleChallengeStatus(ctx, request.body.challenge_id);
+    return { acknowledge: true, message: is_active ? 'Challenge enabled.' : 'Challenge disabled.' };
+  });
+  route(app, adminApi.deleteChallenge, 'admin', async (request) => {
+    await deleteChallenge(ctx, request.body.challenge_id);
+    return { acknowledge: true, message: 'Challenge deleted successfully.' };
+  });
+  route(app, adminApi.getSolvers, 'admin', async () => ({
+    acknowledge: true,
+    solvers: await listSolversByChallenge(ctx),
+  }));
+
+  route(app, adminApi.getSiteInfo, 'admin', async () => ({ activated: await isSiteActive(ctx) }));
+  route(app, adminApi.updateSiteInfo, 'admin', async (request) => {
+    await setSiteActive(ctx, request.body.activated);
+    return {
+      acknowledge: true,
+      message: request.body.activated ? 'The site is now active.' : 'The site is now inactive.',
+    };
+  });
+  route(app, adminApi.forceUpdate, 'admin', async () => forceUpdate(ctx));
+}

@@ -1,0 +1,101 @@
+import { MESSAGES, nameKey, type AckResponse, type ChallengeInput } from '@ctf/contract';
+import type { AppContext } from '../../context.js';
+import type { UserRow } from '../../db/schema.js';
+import { DomainError, badInput, conflict, notFound } from '../../lib/errors.js';
+import type { Topic } from '../../lib/invalidation.js';
+import { createChallenge, updateChallenge } from '../challenges/challenges.service.js';
+import { isDuringEvent } from '../site/site.service.js';
+import { removeMembershipInTransaction } from '../teams/teams.service.js';
+import { isConfiguredAdmin, type IdentityProvider } from '../users/users.service.js';
+import {
+  deleteUserRow,
+  findUserBrief,
+  findUserBriefByKey,
+  listIdentities,
+  lockAdminIds,
+  setAdminFlag,
+} from './admin.repo.js';
+
+const ack = (message: string): AckResponse => ({ acknowledge: true, message });
+
+/**
+ * Removes a user: out of their team (leadership passes on, an emptied team goes) and deleted with
+ * their sessions, solves, ratings, identities and requests in one transaction. Every score is
+ * recomputed from what remains; the user's next request finds no session.
+ */
+export async function removeUser(ctx: AppContext, caller: UserRow, userId: number): Promise<AckResponse> {
+  if (userId === caller.id) throw badInput('You cannot remove yourself.');
+  const username = await ctx.database.transaction(async (trx) => {
+    const user = await findUserBrief(trx, userId);
+    if (!user) throw notFound('User not found');
+    await removeMembershipInTransaction(ctx, trx, userId);
+    await deleteUserRow(trx, userId);
+    return user.username;
+  });
+  for (const topic of ['users', 'teams', 'solves', 'ratings'] as const) ctx.bus.publish(topic);
+  return ack(`User '${username}' was removed.`);
+}
+
+/** Whether ADMINS names one of this user's login identities (they regain the role at login). */
+async function namedInAdmins(ctx: AppContext, userId: number, username: string): Promise<boolean> {
+  const identities = await listIdentities(ctx.database.db, userId);
+  return identities.some((i) => {
+    const provider = i.provider as IdentityProvider;
+    // The handle is not stored; the username began as it, and a local identity's id is the name.
+    return (
+      isConfiguredAdmin(ctx, provider, username) ||
+      (provider === 'local' && isConfiguredAdmin(ctx, provider, i.provider_user_id))
+    );
+  });
+}
+
+/** Takes the admin role away; never from the last admin, so the panel always has someone. */
+export async function removeAdminRole(ctx: AppContext, username: string): Promise<AckResponse> {
+  const target = await ctx.database.transaction(async (trx) => {
+    const user = await findUserBriefByKey(trx, nameKey(username));
+    if (!user) throw notFound(`No user named '${username}'.`);
+    const adminIds = await lockAdminIds(trx, ctx.database.dialect);
+    if (!adminIds.includes(user.id)) throw badInput(`'${user.username}' is not an admin.`);
+    if (adminIds.length <= 1) throw conflict('The last admin cannot be removed.');
+    await setAdminFlag(trx, user.id, false);
+    return user;
+  });
+  ctx.bus.publish('users');
+  const message = `'${target.username}' is no longer an admin.`;
+  if (await namedInAdmins(ctx, target.id, target.username)) {
+    return ack(
+      `${message} The ADMINS setting names this account, so it gets the admin role back at its next login.`,
+    );
+  }
+  return ack(message);
+}
+
+/** Create Challenge is refused while the event runs (SPEC.md §4); otherwise it creates. */
+export async function createChallengeOutsideEvent(
+  ctx: AppContext,
+  input: ChallengeInput,
+): Promise<AckResponse> {
+  if (isDuringEvent(ctx)) throw new DomainError('forbidden', MESSAGES.createDisabled);
+  await createChallenge(ctx, input);
+  return ack(`Challenge '${input.name}' created successfully.`);
+}
+
+export async function saveChallenge(
+  ctx: AppContext,
+  id: number,
+  input: ChallengeInput,
+): Promise<AckResponse> {
+  await updateChallenge(ctx, id, input);
+  return ack(`Challenge '${input.name}' updated successfully.`);
+}
+
+const ALL_TOPICS: readonly Topic[] = ['challenges', 'solves', 'ratings', 'teams', 'users', 'site', 'files'];
+
+/**
+ * Force update: every cache (in this process and, through the bus, in every other one) drops its
+ * value, so scores, lists and counts are rebuilt from the stored solves and ratings on next read.
+ */
+export function forceUpdate(ctx: AppContext): AckResponse {
+  for (const topic of ALL_TOPICS) ctx.bus.publish(topic);
+  return ack('Every cached figure will be rebuilt from the stored solves and ratings.');
+}

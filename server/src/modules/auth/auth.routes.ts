@@ -1,0 +1,104 @@
+import { MESSAGES, OAUTH_PROVIDERS, authApi, type OAuthMessage, type OAuthProvider } from '@ctf/contract';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { DomainError } from '../../lib/errors.js';
+import { route } from '../../plugins/route.js';
+import { clearSessionCookie, requireAdmin, requireUser, sessionToken, setSessionCookie } from '../../plugins/session.js';
+import { findOrCreateUser } from '../users/users.service.js';
+import { POPUP_SCRIPT, callbackPage } from './callback-page.js';
+import { LoginError, OAUTH_STATE_TTL_MS, beginLogin, completeLogin } from './oauth.service.js';
+import { createSession, endSession } from './sessions.service.js';
+
+const STATE_COOKIE = 'ctf_oauth_state';
+
+function sendCallbackPage(reply: FastifyReply, message: OAuthMessage): FastifyReply {
+  return reply
+    .header('Referrer-Policy', 'no-referrer')
+    .header('Cache-Control', 'no-store')
+    .type('text/html; charset=utf-8')
+    .send(callbackPage(message));
+}
+
+export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const stateCookie = { path: '/api/auth', httpOnly: true, sameSite: 'lax' as const, secure: ctx.config.secureCookies };
+
+  route(app, authApi.authenticated, 'public', async (request) => {
+    requireUser(request);
+    return { message: MESSAGES.authorized };
+  });
+
+  route(app, authApi.adminAuthenticated, 'public', async (request) => {
+    requireAdmin(request);
+    return { message: MESSAGES.authorized };
+  });
+
+  route(app, authApi.logout, 'public', async (request, reply) => {
+    const token = sessionToken(ctx, request);
+    if (token) await endSession(ctx, token);
+    clearSessionCookie(ctx, reply);
+    return { message: 'Logged out' };
+  });
+
+  route(app, authApi.localLogin, 'public', async (request, reply) => {
+    if (!ctx.config.localLogin) {
+      throw new DomainError('forbidden', 'Local sign-in is only available on a local trial without OAuth providers.');
+    }
+    const user = await findOrCreateUser(
+      ctx,
+      { provider: 'local', providerUserId: request.body.username.toLowerCase(), handle: request.body.username, avatarUrl: '', email: '' },
+      { grantAdmin: request.body.admin },
+    );
+    await startSession(request.cookies, reply, user.id);
+    return { message: MESSAGES.authorized };
+  });
+
+  async function startSession(cookies: Record<string, string | undefined>, reply: FastifyReply, userId: number) {
+    // A new token at every login, and the old session (if any) ended: no session fixation.
+    const previous = cookies[ctx.config.secureCookies ? '__Host-ctf_session' : 'ctf_session'];
+    if (previous) await endSession(ctx, previous);
+    const { token, expires } = await createSession(ctx, userId);
+    setSessionCookie(ctx, reply, token, expires);
+  }
+
+  app.get('/api/auth/popup.js', async (_request, reply) =>
+    reply.type('text/javascript; charset=utf-8').header('Cache-Control', 'no-cache').send(POPUP_SCRIPT),
+  );
+
+  for (const provider of OAUTH_PROVIDERS) {
+    app.get(`/api/auth/${provider}`, async (_request, reply) => {
+      try {
+        const { url, state } = await beginLogin(ctx, provider);
+        void reply.setCookie(STATE_COOKIE, state, { ...stateCookie, maxAge: OAUTH_STATE_TTL_MS / 1000 });
+        return reply.header('Cache-Control', 'no-store').redirect(url, 302);
+      } catch (err) {
+        if (err instanceof LoginError) return sendCallbackPage(reply, { type: 'OAUTH_ERROR', message: err.message });
+        throw err;
+      }
+    });
+
+    app.get<{ Querystring: Record<string, string | string[] | undefined> }>(
+      `/api/auth/${provider}/callback`,
+      async (request, reply) => {
+        const q = request.query;
+        const one = (v: string | string[] | undefined) => (typeof v === 'string' && v.length <= 2048 ? v : undefined);
+        void reply.clearCookie(STATE_COOKIE, stateCookie);
+        try {
+          const user = await completeLogin(ctx, provider as OAuthProvider, {
+            code: one(q.code),
+            state: one(q.state),
+            error: one(q.error),
+            cookieState: request.cookies[STATE_COOKIE],
+          });
+          await startSession(request.cookies, reply, user.id);
+          return sendCallbackPage(reply, { type: 'OAUTH_SUCCESS' });
+        } catch (err) {
+          if (err instanceof LoginError) {
+            return sendCallbackPage(reply.status(400), { type: 'OAUTH_ERROR', message: err.message });
+          }
+          request.log.error({ err }, 'oauth callback failed');
+          return sendCallbackPage(reply.status(500), { type: 'OAUTH_ERROR', message: 'Login failed. Please try again.' });
+        }
+      },
+    );
+  }
+}

@@ -1,0 +1,98 @@
+import { CodeChallengeMethod, OAuth2Client, generateCodeVerifier } from 'arctic';
+import type { OAuthProvider } from '@ctf/contract';
+import type { AppContext } from '../../context.js';
+import type { UserRow } from '../../db/schema.js';
+import { constantTimeEqual, randomToken, sha256 } from '../../lib/crypto.js';
+import { findOrCreateUser } from '../users/users.service.js';
+import { providerSpec } from './oauth.providers.js';
+import { deleteExpiredOAuthStates, insertOAuthState, takeOAuthState } from './oauth.repo.js';
+
+export const OAUTH_STATE_TTL_MS = 10 * 60 * 1000;
+
+/** A login that cannot go on; its message is shown to the person in the login page. */
+export class LoginError extends Error {}
+
+function redirectUri(ctx: AppContext, provider: OAuthProvider): string {
+  return `${ctx.config.publicUrl}/api/auth/${provider}/callback`;
+}
+
+function client(ctx: AppContext, provider: OAuthProvider) {
+  const spec = providerSpec(ctx.config, provider);
+  if (!spec) throw new LoginError(`${provider === 'github' ? 'GitHub' : 'Discord'} login is not enabled on this site.`);
+  return { spec, oauth: new OAuth2Client(spec.config.clientId, spec.config.clientSecret, redirectUri(ctx, provider)) };
+}
+
+/**
+ * Starts a login: a single-use state (stored hashed, with the PKCE verifier) and the provider's
+ * authorize URL. The caller puts the state in a short-lived HttpOnly cookie too, binding the
+ * callback to this browser.
+ */
+export async function beginLogin(ctx: AppContext, provider: OAuthProvider): Promise<{ url: string; state: string }> {
+  const { spec, oauth } = client(ctx, provider);
+  const state = randomToken(32);
+  const verifier = generateCodeVerifier();
+  const now = ctx.clock.now();
+  await deleteExpiredOAuthStates(ctx.database.db, now.toISOString());
+  await insertOAuthState(ctx.database.db, {
+    state_hash: sha256(state),
+    provider,
+    code_verifier: spec.pkce ? verifier : '',
+    expires_at: new Date(now.getTime() + OAUTH_STATE_TTL_MS).toISOString(),
+  });
+  const url = spec.pkce
+    ? oauth.createAuthorizationURLWithPKCE(spec.config.authorizeUrl, state, CodeChallengeMethod.S256, verifier, spec.scopes)
+    : oauth.createAuthorizationURL(spec.config.authorizeUrl, state, spec.scopes);
+  return { url: url.toString(), state };
+}
+
+/**
+ * Finishes a login: the state must match the browser's cookie, exist, be unexpired, be for this
+ * provider (no mix-up) and is consumed; then the code is exchanged and the profile read.
+ */
+export async function completeLogin(
+  ctx: AppContext,
+  provider: OAuthProvider,
+  input: { code?: string; state?: string; cookieState?: string; error?: string },
+): Promise<UserRow> {
+  if (input.error) {
+    throw new LoginError(input.error === 'access_denied' ? 'Login was cancelled.' : 'The provider refused the login.');
+  }
+  if (!input.state || !input.cookieState || !constantTimeEqual(input.state, input.cookieState)) {
+    throw new LoginError('This login attempt is not valid any more. Please try again.');
+  }
+  const stored = await takeOAuthState(ctx.database.db, sha256(input.state));
+  if (!stored || stored.provider !== provider || stored.expires_at <= ctx.clock.now().toISOString()) {
+    throw new LoginError('This login attempt has expired or was already used. Please try again.');
+  }
+  if (!input.code) throw new LoginError('The provider did not send a login code. Please try again.');
+  const { spec, oauth } = client(ctx, provider);
+  let accessToken: string;
+  try {
+    const tokens = await oauth.validateAuthorizationCode(
+      spec.config.tokenUrl,
+      input.code,
+      spec.pkce ? stored.code_verifier : null,
+    );
+    // NOTE: GitHub reports token errors with status 200 and an `error` field.
+    if ('error' in (tokens.data as Record<string, unknown>)) throw new Error('token error');
+    accessToken = tokens.accessToken();
+  } catch (err) {
+    ctx.log.warn({ provider, reason: err instanceof Error ? err.message : 'unknown' }, 'oauth code exchange failed');
+    throw new LoginError(`${spec.label} did not accept the login. Please try again.`);
+  }
+  let profile;
+  try {
+    profile = await spec.fetchProfile(accessToken);
+  } catch (err) {
+    ctx.log.warn({ provider, reason: err instanceof Error ? err.message : 'unknown' }, 'oauth profile failed');
+    throw new LoginError(`Could not read your ${spec.label} profile. Please try again.`);
+  }
+  if (!profile.id || !profile.handle) throw new LoginError(`${spec.label} sent an incomplete profile.`);
+  return findOrCreateUser(ctx, {
+    provider,
+    providerUserId: profile.id,
+    handle: profile.handle,
+    avatarUrl: profile.avatarUrl,
+    email: profile.email,
+  });
+}

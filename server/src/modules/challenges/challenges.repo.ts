@@ -1,0 +1,202 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../db/schema.js';
+
+/** The stored fields of a challenge an admin writes (points already derived, HTML already clean). */
+export interface ChallengeFields {
+  name: string;
+  description: string;
+  category: string;
+  difficulty: string;
+  written_by: string;
+  flag: string;
+  points: number;
+}
+
+/** A challenge as the lists show it, with its solve count and rating sum (no flag). */
+export interface ChallengeSummaryRow {
+  id: number;
+  name: string;
+  description: string;
+  category: string;
+  difficulty: string;
+  written_by: string;
+  points: number;
+  is_active: number;
+  solve_count: number;
+  rating_sum: number;
+  rating_count: number;
+}
+
+/**
+ * Every challenge with its solve count (admins' solves excluded: they count nowhere) and its
+ * rating sum and count. Two grouped sub-queries, no per-row work. Unordered: the service orders by
+ * name the same way on both dialects.
+ */
+export async function listChallengeSummaries(db: Executor): Promise<ChallengeSummaryRow[]> {
+  const solveCounts = db
+    .selectFrom('solves')
+    .innerJoin('users', 'users.id', 'solves.user_id')
+    .where('users.is_admin', '=', 0)
+    .groupBy('solves.challenge_id')
+    .select(['solves.challenge_id', (eb) => eb.fn.countAll<number>().as('solve_count')])
+    .as('sc');
+  const ratingTotals = db
+    .selectFrom('ratings')
+    .groupBy('ratings.challenge_id')
+    .select([
+      'ratings.challenge_id',
+      (eb) => eb.fn.sum<number>('ratings.rating').as('rating_sum'),
+      (eb) => eb.fn.countAll<number>().as('rating_count'),
+    ])
+    .as('rt');
+  const rows = await db
+    .selectFrom('challenges')
+    .leftJoin(solveCounts, 'sc.challenge_id', 'challenges.id')
+    .leftJoin(ratingTotals, 'rt.challenge_id', 'challenges.id')
+    .select([
+      'challenges.id',
+      'challenges.name',
+      'challenges.description',
+      'challenges.category',
+      'challenges.difficulty',
+      'challenges.written_by',
+      'challenges.points',
+      'challenges.is_active',
+      sql<number>`coalesce(sc.solve_count, 0)`.as('solve_count'),
+      sql<number>`coalesce(rt.rating_sum, 0)`.as('rating_sum'),
+      sql<number>`coalesce(rt.rating_count, 0)`.as('rating_count'),
+    ])
+    .execute();
+  // PostgreSQL answers sums and counts as strings or bigints; keep them numbers.
+  return rows.map((r) => ({
+    ...r,
+    solve_count: Number(r.solve_count),
+    rating_sum: Number(r.rating_sum),
+    rating_count: Number(r.rating_count),
+  }));
+}
+
+/** Every challenge's flag by id (admin views only). */
+export async function listChallengeFlags(db: Executor): Promise<Map<number, string>> {
+  const rows = await db.selectFrom('challenges').select(['id', 'flag']).execute();
+  return new Map(rows.map((r) => [r.id, r.flag]));
+}
+
+/** Attached file names per challenge, in name order. */
+export async function listAttachedFileNames(db: Executor): Promise<Map<number, string[]>> {
+  const rows = await db
+    .selectFrom('challenge_files')
+    .innerJoin('files', 'files.id', 'challenge_files.file_id')
+    .select(['challenge_files.challenge_id', 'files.name'])
+    .orderBy('files.name')
+    .execute();
+  const byChallenge = new Map<number, string[]>();
+  for (const r of rows) {
+    const list = byChallenge.get(r.challenge_id);
+    if (list) list.push(r.name);
+    else byChallenge.set(r.challenge_id, [r.name]);
+  }
+  return byChallenge;
+}
+
+/** What flag submission needs to know about one challenge. */
+export async function findChallengeForPlay(
+  db: Executor,
+  id: number,
+): Promise<{ id: number; flag: string; is_active: number } | null> {
+  return (
+    (await db
+      .selectFrom('challenges')
+      .select(['id', 'flag', 'is_active'])
+      .where('id', '=', id)
+      .executeTakeFirst()) ?? null
+  );
+}
+
+export async function challengeExists(db: Executor, id: number): Promise<boolean> {
+  const row = await db.selectFrom('challenges').select('id').where('id', '=', id).executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function listChallengeNames(db: Executor): Promise<{ id: number; name: string }[]> {
+  return db.selectFrom('challenges').select(['id', 'name']).execute();
+}
+
+export async function insertChallenge(
+  db: Executor,
+  fields: ChallengeFields & { is_active: number; created_at: string },
+): Promise<number> {
+  const row = await db
+    .insertInto('challenges')
+    .values({ ...fields, updated_at: fields.created_at })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** Updates a challenge; false when there is no such challenge. */
+export async function updateChallengeRow(
+  db: Executor,
+  id: number,
+  fields: ChallengeFields & { updated_at: string },
+): Promise<boolean> {
+  const result = await db.updateTable('challenges').set(fields).where('id', '=', id).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Flips is_active in one statement; null when there is no such challenge. */
+export async function toggleChallengeActive(
+  db: Executor,
+  id: number,
+  updatedAt: string,
+): Promise<number | null> {
+  const row = await db
+    .updateTable('challenges')
+    .set({ is_active: sql<number>`1 - is_active`, updated_at: updatedAt })
+    .where('id', '=', id)
+    .returning('is_active')
+    .executeTakeFirst();
+  return row ? row.is_active : null;
+}
+
+/** Deletes a challenge; its files links, solves and ratings go with it (ON DELETE CASCADE). */
+export async function deleteChallengeRow(db: Executor, id: number): Promise<boolean> {
+  const result = await db.deleteFrom('challenges').where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** Ids of stored files by exact name. */
+export async function findFileIdsByName(
+  db: Executor,
+  names: readonly string[],
+): Promise<Map<string, number>> {
+  if (names.length === 0) return new Map();
+  const rows = await db.selectFrom('files').select(['id', 'name']).where('name', 'in', names).execute();
+  return new Map(rows.map((r) => [r.name, r.id]));
+}
+
+export async function replaceChallengeFiles(
+  db: Executor,
+  challengeId: number,
+  fileIds: readonly number[],
+): Promise<void> {
+  await db.deleteFrom('challenge_files').where('challenge_id', '=', challengeId).execute();
+  if (fileIds.length === 0) return;
+  await db
+    .insertInto('challenge_files')
+    .values(fileIds.map((file_id) => ({ challenge_id: challengeId, file_id })))
+    .execute();
+}
+
+/** Who solved what, in solve order: challenge name and username per solve (admin Solvers tab). */
+export async function listSolvesWithNames(
+  db: Executor,
+): Promise<{ challenge_id: number; username: string }[]> {
+  return db
+    .selectFrom('solves')
+    .innerJoin('users', 'users.id', 'solves.user_id')
+    .select(['solves.challenge_id', 'users.username'])
+    .orderBy('solves.created_at')
+    .orderBy('solves.id')
+    .execute();
+}

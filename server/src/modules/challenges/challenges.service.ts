@@ -1,0 +1,134 @@
+import { nameKey, pointsFor, type AdminChallenge, type ChallengeInput } from '@ctf/contract';
+import type { AppContext } from '../../context.js';
+import type { Executor } from '../../db/schema.js';
+import { badInput, conflict, notFound } from '../../lib/errors.js';
+import { sanitizeHtml } from '../../lib/sanitize-html.js';
+import { presentAdminChallenge } from './challenges.presenter.js';
+import {
+  challengeExists,
+  deleteChallengeRow,
+  findFileIdsByName,
+  insertChallenge,
+  listChallengeFlags,
+  listChallengeNames,
+  listSolvesWithNames,
+  replaceChallengeFiles,
+  toggleChallengeActive,
+  updateChallengeRow,
+  type ChallengeFields,
+} from './challenges.repo.js';
+import { buildPublicChallenges, compareChallenges } from './public-challenges.js';
+
+export {
+  getChallengeDetail,
+  getPublicChallengeList,
+  openChallengeForSubmission,
+  type PublicChallengeList,
+} from './public-challenges.js';
+
+const CHALLENGE_NOT_FOUND = 'Challenge not found';
+
+/** The stored form of the admin's input: points from difficulty, whatever was sent; clean HTML. */
+async function toFields(input: ChallengeInput): Promise<ChallengeFields> {
+  return {
+    name: input.name,
+    description: await sanitizeHtml(input.description),
+    category: input.category,
+    difficulty: input.difficulty,
+    written_by: input.written_by,
+    flag: input.flag.trim(),
+    points: pointsFor(input.difficulty),
+  };
+}
+
+/** Resolves attached file names to stored files; an unknown name is the admin's mistake (400). */
+async function resolveFiles(trx: Executor, names: readonly string[]): Promise<number[]> {
+  const unique = [...new Set(names)];
+  const ids = await findFileIdsByName(trx, unique);
+  return unique.map((name) => {
+    const id = ids.get(name);
+    if (id === undefined) throw badInput(`Unknown file: ${name}`);
+    return id;
+  });
+}
+
+/**
+ * Names are unique (case- and look-alike-insensitively) because the Solvers view and the
+ * completions lists name challenges by name. Checked inside the write transaction.
+ */
+async function assertNameFree(trx: Executor, name: string, exceptId: number | null): Promise<void> {
+  const key = nameKey(name);
+  const taken = (await listChallengeNames(trx)).some((c) => c.id !== exceptId && nameKey(c.name) === key);
+  if (taken) throw conflict('A challenge with this name already exists.');
+}
+
+/** Creates a challenge (active from the start). The event-window lock is the admin module's. */
+export async function createChallenge(ctx: AppContext, input: ChallengeInput): Promise<{ id: number }> {
+  const fields = await toFields(input);
+  const now = ctx.clock.now().toISOString();
+  const id = await ctx.database.transaction(async (trx) => {
+    await assertNameFree(trx, fields.name, null);
+    const fileIds = await resolveFiles(trx, input.files);
+    const challengeId = await insertChallenge(trx, { ...fields, is_active: 1, created_at: now });
+    await replaceChallengeFiles(trx, challengeId, fileIds);
+    return challengeId;
+  });
+  ctx.bus.publish('challenges');
+  return { id };
+}
+
+/** Replaces a challenge's fields and attached files; its solves and ratings stay (404 unknown). */
+export async function updateChallenge(ctx: AppContext, id: number, input: ChallengeInput): Promise<void> {
+  const fields = await toFields(input);
+  const now = ctx.clock.now().toISOString();
+  await ctx.database.transaction(async (trx) => {
+    await assertNameFree(trx, fields.name, id);
+    const fileIds = await resolveFiles(trx, input.files);
+    if (!(await updateChallengeRow(trx, id, { ...fields, updated_at: now })))
+      throw notFound(CHALLENGE_NOT_FOUND);
+    await replaceChallengeFiles(trx, id, fileIds);
+  });
+  ctx.bus.publish('challenges');
+}
+
+/** Enables a disabled challenge or disables an enabled one; answers the new state. */
+export async function toggleChallengeStatus(ctx: AppContext, id: number): Promise<{ is_active: boolean }> {
+  const active = await toggleChallengeActive(ctx.database.db, id, ctx.clock.now().toISOString());
+  if (active === null) throw notFound(CHALLENGE_NOT_FOUND);
+  ctx.bus.publish('challenges');
+  return { is_active: active === 1 };
+}
+
+/** Deletes a challenge with its solves and ratings; every score is recomputed from what remains. */
+export async function deleteChallenge(ctx: AppContext, id: number): Promise<void> {
+  if (!(await deleteChallengeRow(ctx.database.db, id))) throw notFound(CHALLENGE_NOT_FOUND);
+  ctx.bus.publish('challenges');
+  ctx.bus.publish('solves');
+  ctx.bus.publish('ratings');
+}
+
+/** Whether a challenge with this id exists (other modules' 404s). */
+export async function isKnownChallenge(ctx: AppContext, id: number): Promise<boolean> {
+  return challengeExists(ctx.database.db, id);
+}
+
+/** Every challenge with its flag, in list order (admin View Challenges). */
+export async function listChallengesForAdmin(ctx: AppContext): Promise<AdminChallenge[]> {
+  const db = ctx.database.db;
+  const [challenges, flags] = await Promise.all([buildPublicChallenges(db), listChallengeFlags(db)]);
+  return challenges.map((c) => presentAdminChallenge(c, flags.get(Number(c._id)) ?? ''));
+}
+
+/**
+ * Challenge name -> usernames who solved it, in solve order (admin Solvers tab). Every challenge
+ * is listed, unsolved ones with an empty list; admins' own solves are shown too.
+ */
+export async function listSolversByChallenge(ctx: AppContext): Promise<Record<string, string[]>> {
+  const db = ctx.database.db;
+  const [names, solves] = await Promise.all([listChallengeNames(db), listSolvesWithNames(db)]);
+  const byId = new Map<number, string[]>(names.map((c) => [c.id, []]));
+  for (const s of solves) byId.get(s.challenge_id)?.push(s.username);
+  const sorted = [...names].sort((a, b) => compareChallenges({ ...a, points: 0 }, { ...b, points: 0 }));
+  // Object.fromEntries defines own properties, so a challenge named "__proto__" stays a key.
+  return Object.fromEntries(sorted.map((c) => [c.name, byId.get(c.id) ?? []]));
+}

@@ -1,0 +1,104 @@
+import { MESSAGES, type ChallengeDetail, type PublicChallenge } from '@ctf/contract';
+import type { AppContext } from '../../context.js';
+import type { Executor, UserRow } from '../../db/schema.js';
+import { sha256 } from '../../lib/crypto.js';
+import { DomainError, forbidden, notFound } from '../../lib/errors.js';
+import { CachedValue } from '../../lib/invalidation.js';
+import { isSiteActive } from '../site/site.service.js';
+import { presentChallengeDetail, presentPublicChallenge } from './challenges.presenter.js';
+import { findChallengeForPlay, listAttachedFileNames, listChallengeSummaries } from './challenges.repo.js';
+
+/** The public list, serialised once per change: every caller gets the same bytes and ETag. */
+export interface PublicChallengeList {
+  json: string;
+  /** A strong validator: the quoted hash of exactly these bytes. */
+  etag: string;
+  byId: ReadonlyMap<string, PublicChallenge>;
+}
+
+/** Challenge names in list order: case-insensitive, the same on SQLite and PostgreSQL. */
+const byName = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
+
+/** Orders challenges by points, then name, then id (for names that compare equal). */
+export function compareChallenges(
+  a: { points: number; name: string; id: number },
+  b: { points: number; name: string; id: number },
+): number {
+  return a.points - b.points || byName.compare(a.name, b.name) || a.id - b.id;
+}
+
+/** Every challenge as participants see it (no flag), ordered by points then name. */
+export async function buildPublicChallenges(db: Executor): Promise<PublicChallenge[]> {
+  const [rows, files] = await Promise.all([listChallengeSummaries(db), listAttachedFileNames(db)]);
+  return rows.sort(compareChallenges).map((row) => presentPublicChallenge(row, files.get(row.id) ?? []));
+}
+
+const caches = new WeakMap<AppContext, CachedValue<PublicChallengeList>>();
+
+function listCache(ctx: AppContext): CachedValue<PublicChallengeList> {
+  let cache = caches.get(ctx);
+  if (!cache) {
+    // Names, flags' absence, solve counts, ratings, attached files and who counts as an admin all
+    // show in the list, so any of those writes drops it.
+    cache = new CachedValue(ctx.bus, ['challenges', 'solves', 'ratings', 'files', 'users'], async () => {
+      const list = await buildPublicChallenges(ctx.database.db);
+      const json = JSON.stringify(list);
+      return { json, etag: `"${sha256(json)}"`, byId: new Map(list.map((c) => [c._id, c])) };
+    });
+    caches.set(ctx, cache);
+  }
+  return cache;
+}
+
+function siteInactive(): DomainError {
+  return new DomainError('site_inactive', MESSAGES.siteInactive);
+}
+
+/** While the site switch is off, participants may not play; admins work through their own calls. */
+async function assertSiteOpenFor(ctx: AppContext, user: UserRow): Promise<void> {
+  if (user.is_admin === 1) return;
+  if (!(await isSiteActive(ctx))) throw siteInactive();
+}
+
+/** Whether this user may open a challenge in this state (participants only active ones). */
+function assertChallengeOpenFor(user: UserRow, isActive: boolean): void {
+  if (!isActive && user.is_admin !== 1) throw forbidden(MESSAGES.challengeInactive);
+}
+
+/**
+ * The public challenge list, the same for every caller (GET /api/ctf/challenges). While the site
+ * is inactive it is refused to everyone, admins included: they have their own list.
+ */
+export async function getPublicChallengeList(ctx: AppContext): Promise<PublicChallengeList> {
+  if (!(await isSiteActive(ctx))) throw siteInactive();
+  return listCache(ctx).get();
+}
+
+/** One challenge's page for a logged-in user: site open (or admin), known, active (or admin). */
+export async function getChallengeDetail(
+  ctx: AppContext,
+  user: UserRow,
+  id: number,
+): Promise<ChallengeDetail> {
+  await assertSiteOpenFor(ctx, user);
+  const challenge = (await listCache(ctx).get()).byId.get(String(id));
+  if (!challenge) throw notFound('Challenge not found');
+  assertChallengeOpenFor(user, challenge.is_active);
+  return presentChallengeDetail(challenge);
+}
+
+/**
+ * The gate before a flag is compared: site open (or admin), challenge known (404), active (or
+ * admin). Answers the stored flag, read fresh so an edit takes effect at once.
+ */
+export async function openChallengeForSubmission(
+  ctx: AppContext,
+  user: UserRow,
+  id: number,
+): Promise<{ id: number; flag: string }> {
+  await assertSiteOpenFor(ctx, user);
+  const challenge = await findChallengeForPlay(ctx.database.db, id);
+  if (!challenge) throw notFound('Challenge not found');
+  assertChallengeOpenFor(user, challenge.is_active === 1);
+  return { id: challenge.id, flag: challenge.flag };
+}

@@ -1,0 +1,54 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../db/schema.js';
+
+export async function insertFile(
+  db: Executor,
+  row: { name: string; size: number; created_at: string },
+): Promise<number> {
+  const inserted = await db.insertInto('files').values(row).returning('id').executeTakeFirstOrThrow();
+  return inserted.id;
+}
+
+/** The stored name equal to `name` ignoring case, if any (so two names differing in case never coexist). */
+export async function findFileNameLike(db: Executor, name: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('files')
+    .select('name')
+    .where(sql<string>`lower(name)`, '=', name.toLowerCase())
+    .executeTakeFirst();
+  return row?.name ?? null;
+}
+
+/** The row of exactly this stored name. */
+export async function findFileByName(
+  db: Executor,
+  name: string,
+): Promise<{ id: number; name: string } | null> {
+  return (
+    (await db.selectFrom('files').select(['id', 'name']).where('name', '=', name).executeTakeFirst()) ?? null
+  );
+}
+
+export async function listFileNames(db: Executor): Promise<string[]> {
+  const rows = await db.selectFrom('files').select('name').orderBy('name').execute();
+  return rows.map((r) => r.name);
+}
+
+/** Deletes the row; challenge_files rows go with it (ON DELETE CASCADE). True when a row existed. */
+export async function deleteFileById(db: Executor, id: number): Promise<boolean> {
+  const result = await db.deleteFrom('files').where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** Whether this stored file is attached to at least one active challenge (what participants may fetch). */
+export async function isAttachedToActiveChallenge(db: Executor, fileId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('challenge_files')
+    .innerJoin('challenges', 'challenges.id', 'challenge_files.challenge_id')
+    .select('challenge_files.file_id')
+    .where('challenge_files.file_id', '=', fileId)
+    .where('challenges.is_active', '=', 1)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}

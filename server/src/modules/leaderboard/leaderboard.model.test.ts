@@ -1,0 +1,167 @@
+import { DIFFICULTIES, pointsFor, rankCompetitors, type ScoringInput } from '@ctf/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../../../test/build-test-app.js';
+import { addChallenge } from '../../../test/compete.js';
+import { testDatabaseKinds } from '../../../test/databases.js';
+import { listCompetitors } from './leaderboard.repo.js';
+import { getLeaderboard } from './leaderboard.service.js';
+
+/** A small seeded generator, so a failing event can be replayed. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let x = Math.imul(a ^ (a >>> 15), 1 | a);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const T0 = Date.parse('2025-10-15T01:00:00Z');
+
+/**
+ * Fills the database with a random event (teams removed mid-way, admins on teams, solves credited
+ * to any team, many equal scores and instants) and answers the model's view of the same rows.
+ */
+async function generateEvent(t: TestApp, seed: number): Promise<ScoringInput> {
+  const rnd = random(seed);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
+  const db = t.ctx.database.db;
+  const now = t.clock.now().toISOString();
+
+  const challenges = [];
+  for (let i = 0; i < 8; i++) {
+    challenges.push(await addChallenge(t, { name: `s${seed}-c${i}`, difficulty: pick(DIFFICULTIES) }));
+  }
+  const letters = ['a', 'B', 'b', 'Z', 'é', 'ｚ', '_'];
+  const userIds: number[] = [];
+  for (let i = 0; i < 30; i++) {
+    const username = `${pick(letters)}${pick(letters)}-${seed}-${i}`;
+    const row = await db
+      .insertInto('users')
+      .values({
+        username,
+        username_key: username.toLowerCase(),
+        avatar_url: '',
+        email: '',
+        is_admin: rnd() < 0.1 ? 1 : 0,
+        team_id: null,
+        team_joined_at: null,
+        created_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    userIds.push(row.id);
+  }
+  const teamIds: number[] = [];
+  for (let i = 0; i < 8; i++) {
+    // Some team names equal a user's name pattern, so a team and a user can tie on everything.
+    const name = i === 0 ? `aa-${seed}-0` : `${pick(letters)}-team-${seed}-${i}`;
+    const row = await db
+      .insertInto('teams')
+      .values({
+        name,
+        name_key: `${name.toLowerCase()}-${i}`,
+        leader_id: pick(userIds),
+        member_count: 1,
+        created_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    teamIds.push(row.id);
+  }
+  // Solves: each (user, challenge) at most once, credited to no team, the user's team or any team.
+  const solved = new Set<string>();
+  for (let i = 0; i < 150; i++) {
+    const userId = pick(userIds);
+    const challenge = pick(challenges);
+    const key = `${userId}:${challenge.id}`;
+    if (solved.has(key)) continue;
+    solved.add(key);
+    await db
+      .insertInto('solves')
+      .values({
+        user_id: userId,
+        challenge_id: challenge.id,
+        team_id: rnd() < 0.35 ? null : pick(teamIds),
+        // Few distinct instants, so ties on time are common.
+        created_at: new Date(T0 + Math.floor(rnd() * 12) * 60_000).toISOString(),
+      })
+      .execute();
+  }
+  // Current memberships, then remove two teams (their members become teamless; solves stay).
+  for (const id of userIds) {
+    const teamId = rnd() < 0.4 ? null : pick(teamIds);
+    await db.updateTable('users').set({ team_id: teamId }).where('id', '=', id).execute();
+  }
+  for (const removed of teamIds.slice(-2)) {
+    await db.updateTable('users').set({ team_id: null }).where('team_id', '=', removed).execute();
+    await db.updateTable('teams').set({ leader_id: userIds[0]! }).where('id', '=', removed).execute();
+    await db.deleteFrom('teams').where('id', '=', removed).execute();
+  }
+  // One user keeps a team id that names no team (a dangling reference counts as none).
+  await db
+    .updateTable('users')
+    .set({ team_id: teamIds.at(-1)! })
+    .where('id', '=', userIds[1]!)
+    .execute();
+  // And one removed user: their solves go with them.
+  await db
+    .updateTable('teams')
+    .set({ leader_id: userIds[0]! })
+    .where('leader_id', '=', userIds[2]!)
+    .execute();
+  await db.deleteFrom('users').where('id', '=', userIds[2]!).execute();
+  for (const topic of ['users', 'teams', 'solves'] as const) t.ctx.bus.publish(topic);
+
+  const [users, teams, solves, points] = await Promise.all([
+    db.selectFrom('users').select(['id', 'username', 'is_admin', 'team_id']).execute(),
+    db.selectFrom('teams').select(['id', 'name']).execute(),
+    db.selectFrom('solves').select(['user_id', 'challenge_id', 'team_id', 'created_at']).execute(),
+    db.selectFrom('challenges').select(['id', 'difficulty']).execute(),
+  ]);
+  return {
+    users: users.map((u) => ({ id: u.id, name: u.username, isAdmin: u.is_admin === 1, teamId: u.team_id })),
+    teams,
+    solves: solves.map((s) => ({
+      userId: s.user_id,
+      challengeId: s.challenge_id,
+      teamId: s.team_id,
+      time: s.created_at,
+    })),
+    points: new Map(points.map((c) => [c.id, pointsFor(c.difficulty as (typeof DIFFICULTIES)[number])])),
+  };
+}
+
+for (const kind of testDatabaseKinds()) {
+  describe(`leaderboard SQL against the scoring model on ${kind}`, () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await buildTestApp(kind);
+    });
+    afterAll(async () => {
+      await t.close();
+    });
+
+    for (const seed of [1, 2, 3, 4, 5]) {
+      it(`ranks generated event ${seed} exactly as the model does`, async () => {
+        // Each event adds to the same database, so later seeds also check a busier one.
+        const model = rankCompetitors(await generateEvent(t, seed));
+        expect(model.length).toBeGreaterThan(3);
+        const rows = await listCompetitors(t.ctx.database.db, t.ctx.database.dialect);
+        expect(
+          rows.map((r) => ({
+            kind: r.kind,
+            id: r.id,
+            name: r.name,
+            points: r.points,
+            lastSolveAt: r.last_solve_at,
+          })),
+        ).toEqual(model);
+        expect((await getLeaderboard(t.ctx)).entries).toEqual(
+          model.map(({ name, points }) => ({ name, points })),
+        );
+      });
+    }
+  });
+}

@@ -1,0 +1,79 @@
+import { sql } from 'kysely';
+import type { Dialect } from '../../db/connect.js';
+import type { Executor } from '../../db/schema.js';
+
+export interface CompetitorRow {
+  kind: 'team' | 'user';
+  id: number;
+  name: string;
+  points: number;
+  last_solve_at: string;
+}
+
+/**
+ * The leaderboard in three grouped queries and a union (DESIGN.md §4, §7), ranked by the database:
+ * - teams: per (team, challenge) the first solve recorded with the team by a non-admin, joined to
+ *   teams that still exist, summed per team; the tie time is the latest of those first solves;
+ * - users with no team (or whose team is gone), not admins: their solves recorded with no team.
+ * Names are ordered by code point on both dialects (PostgreSQL's "C" collation = SQLite's BINARY),
+ * as the reference model in contract/src/rules/scoring.ts does.
+ */
+export async function listCompetitors(db: Executor, dialect: Dialect): Promise<CompetitorRow[]> {
+  const teamFirsts = db
+    .selectFrom('solves')
+    .innerJoin('users', 'users.id', 'solves.user_id')
+    .where('solves.team_id', 'is not', null)
+    .where('users.is_admin', '=', 0)
+    .groupBy(['solves.team_id', 'solves.challenge_id'])
+    .select([
+      'solves.team_id',
+      'solves.challenge_id',
+      (eb) => eb.fn.min<string>('solves.created_at').as('first_at'),
+    ])
+    .as('tf');
+
+  const teams = db
+    .selectFrom(teamFirsts)
+    .innerJoin('teams', 'teams.id', 'tf.team_id')
+    .innerJoin('challenges', 'challenges.id', 'tf.challenge_id')
+    .groupBy(['teams.id', 'teams.name'])
+    .having((eb) => eb.fn.sum('challenges.points'), '>', 0)
+    .select([
+      sql<'team' | 'user'>`'team'`.as('kind'),
+      'teams.id as id',
+      'teams.name as name',
+      (eb) => eb.fn.sum<number>('challenges.points').as('points'),
+      (eb) => eb.fn.max<string>('tf.first_at').as('last_solve_at'),
+    ]);
+
+  const soloUsers = db
+    .selectFrom('solves')
+    .innerJoin('users', 'users.id', 'solves.user_id')
+    .innerJoin('challenges', 'challenges.id', 'solves.challenge_id')
+    .leftJoin('teams', 'teams.id', 'users.team_id')
+    .where('solves.team_id', 'is', null)
+    .where('users.is_admin', '=', 0)
+    .where('teams.id', 'is', null)
+    .groupBy(['users.id', 'users.username'])
+    .having((eb) => eb.fn.sum('challenges.points'), '>', 0)
+    .select([
+      sql<'team' | 'user'>`'user'`.as('kind'),
+      'users.id as id',
+      'users.username as name',
+      (eb) => eb.fn.sum<number>('challenges.points').as('points'),
+      (eb) => eb.fn.max<string>('solves.created_at').as('last_solve_at'),
+    ]);
+
+  const byName = dialect === 'postgres' ? sql`c.name collate "C"` : sql`c.name`;
+  const rows = await db
+    .selectFrom(teams.unionAll(soloUsers).as('c'))
+    .select(['c.kind', 'c.id', 'c.name', 'c.points', 'c.last_solve_at'])
+    .orderBy('c.points', 'desc')
+    .orderBy('c.last_solve_at')
+    .orderBy(byName)
+    .orderBy('c.kind')
+    .orderBy('c.id')
+    .execute();
+  return rows.map((r) => ({ ...r, points: Number(r.points) }));
+}
+

@@ -1,0 +1,50 @@
+import { CHALLENGE_HELP_PORT, PRIZE_POOL_TEXT, type SiteInfo } from '@ctf/contract';
+import type { AppContext } from '../../context.js';
+import { CachedValue } from '../../lib/invalidation.js';
+import { readSetting, writeSetting } from './site.repo.js';
+
+const ACTIVATED_KEY = 'site_activated';
+
+const activationCaches = new WeakMap<AppContext, CachedValue<boolean>>();
+
+function activationCache(ctx: AppContext): CachedValue<boolean> {
+  let cache = activationCaches.get(ctx);
+  if (!cache) {
+    // A new database starts inactive so nothing leaks while a club prepares (DESIGN.md §4).
+    cache = new CachedValue(ctx.bus, ['site'], async () => (await readSetting(ctx.database.db, ACTIVATED_KEY)) === 'true');
+    activationCaches.set(ctx, cache);
+  }
+  return cache;
+}
+
+/** Whether participants may see challenges and submit flags (the admin's site switch). */
+export async function isSiteActive(ctx: AppContext): Promise<boolean> {
+  return activationCache(ctx).get();
+}
+
+export async function setSiteActive(ctx: AppContext, activated: boolean): Promise<void> {
+  await writeSetting(ctx.database.db, ACTIVATED_KEY, activated ? 'true' : 'false');
+  ctx.bus.publish('site');
+}
+
+/** Whether now is inside the event window (drives the countdown and the create lock only). */
+export function isDuringEvent(ctx: AppContext): boolean {
+  const now = ctx.clock.now().getTime();
+  return now >= ctx.config.eventStart.getTime() && now < ctx.config.eventEnd.getTime();
+}
+
+/** Public settings for the web: event window, links, login methods. */
+export async function getSiteInfo(ctx: AppContext): Promise<SiteInfo> {
+  const c = ctx.config;
+  return {
+    eventStart: c.eventStart.toISOString(),
+    eventEnd: c.eventEnd.toISOString(),
+    prizeText: PRIZE_POOL_TEXT,
+    communityUrl: c.communityUrl,
+    toolsUrl: c.toolsUrl,
+    challengeHost: c.challengeHost,
+    challengePort: CHALLENGE_HELP_PORT,
+    activated: await isSiteActive(ctx),
+    login: { discord: c.oauth.discord !== null, github: c.oauth.github !== null, local: c.localLogin },
+  };
+}

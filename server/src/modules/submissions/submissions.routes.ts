@@ -1,0 +1,11 @@
+import { challengesApi } from '@ctf/contract';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { route } from '../../plugins/route.js';
+import { submitFlag } from './submissions.service.js';
+
+export function registerSubmissionRoutes(app: FastifyInstance, ctx: AppContext): void {
+  route(app, challengesApi.submitFlag, 'user', async (request) =>
+    submitFlag(ctx, request.user!, { challengeId: request.body.challenge_id, flag: request.body.flag }),
+  );
+}

@@ -1,0 +1,72 @@
+import { MESSAGES, WRONG_FLAG_LIMIT, WRONG_FLAG_WINDOW_MS } from '@ctf/contract';
+import type { AppContext } from '../../context.js';
+import { isUniqueViolation } from '../../db/connect.js';
+import type { UserRow } from '../../db/schema.js';
+import { constantTimeEqual } from '../../lib/crypto.js';
+import { DomainError } from '../../lib/errors.js';
+import { openChallengeForSubmission } from '../challenges/challenges.service.js';
+import { findSolverTeam, hasSolved, insertSolve } from './submissions.repo.js';
+
+/** One counter per user and challenge: guessing one challenge never locks another. */
+function wrongFlagKey(userId: number, challengeId: number): string {
+  return `wrong-flag:${userId}:${challengeId}`;
+}
+
+function alreadySolved(): DomainError {
+  return new DomainError('already_solved', MESSAGES.alreadySolved);
+}
+
+function rateLimited(seconds: number): DomainError {
+  return new DomainError('rate_limited', `Too many wrong flags. Try again in ${seconds} seconds.`, seconds);
+}
+
+/**
+ * Checks a submitted flag (DESIGN.md §4, §6). Wrong attempts are limited per user and challenge,
+ * and the limit is checked before the comparison, so once it is reached even the right flag waits.
+ * A wrong flag is an ordinary answer ('Incorrect Flag!'), not an HTTP error: the web keys on the
+ * message. The submitted flag is never logged or stored.
+ */
+export async function submitFlag(
+  ctx: AppContext,
+  user: UserRow,
+  input: { challengeId: number; flag: string },
+): Promise<{ message: string }> {
+  const challenge = await openChallengeForSubmission(ctx, user, input.challengeId);
+  if (await hasSolved(ctx.database.db, user.id, challenge.id)) throw alreadySolved();
+
+  // NOTE: the attempt is counted before the comparison in one atomic step (not peek-then-hit),
+  // so a burst of parallel guesses cannot all slip under the limit. A correct flag ends the game
+  // for this challenge, so counting it too changes nothing for honest players.
+  const key = wrongFlagKey(user.id, challenge.id);
+  const attempt = await ctx.limiter.hit(key, WRONG_FLAG_LIMIT, WRONG_FLAG_WINDOW_MS);
+  if (!attempt.allowed) throw rateLimited(attempt.retryAfterSeconds);
+
+  if (!constantTimeEqual(input.flag.trim(), challenge.flag.trim())) {
+    return { message: MESSAGES.incorrectFlag };
+  }
+
+  const now = ctx.clock.now().toISOString();
+  try {
+    await ctx.database.transaction(async (trx) => {
+      const solver = await findSolverTeam(trx, user.id);
+      if (!solver) throw new DomainError('unauthenticated', MESSAGES.unauthorized);
+      await insertSolve(trx, {
+        user_id: user.id,
+        challenge_id: challenge.id,
+        team_id: solver.team_id,
+        created_at: now,
+      });
+    });
+  } catch (err) {
+    // Concurrent correct submissions: the database keeps exactly one solve.
+    if (isUniqueViolation(err)) throw alreadySolved();
+    throw err;
+  }
+  ctx.bus.publish('solves');
+  return { message: MESSAGES.correctFlag };
+}
+
+/** Whether the user has solved the challenge (ratings are for solvers only). */
+export async function hasUserSolved(ctx: AppContext, userId: number, challengeId: number): Promise<boolean> {
+  return hasSolved(ctx.database.db, userId, challengeId);
+}

@@ -1,0 +1,289 @@
+import {
+  MAX_TEAM_SIZE,
+  MESSAGES,
+  cleanName,
+  nameKey,
+  teamsApi,
+  type Team,
+  type TeamCompletion,
+  type TeamListEntry,
+} from '@ctf/contract';
+import type { AppContext } from '../../context.js';
+import { isUniqueViolation } from '../../db/connect.js';
+import type { Executor, TeamRow, UserRow } from '../../db/schema.js';
+import { constantTimeEqual, hmac } from '../../lib/crypto.js';
+import { DomainError, badInput, conflict, forbidden, notFound } from '../../lib/errors.js';
+import { departCurrentTeam, departTeam } from './teams.membership.js';
+import { presentCompletions, presentJoinRequest, presentListEntry, presentTeam } from './teams.presenter.js';
+import {
+  attachUserToTeam,
+  claimTeamSpot,
+  deleteJoinRequest,
+  deleteJoinRequestsOfTeam,
+  deleteJoinRequestsOfUser,
+  detachAllMembers,
+  deleteTeamRow,
+  findJoinRequest,
+  findMemberByUsernameKey,
+  findTeamById,
+  findTeamByNameKey,
+  findUserTeamId,
+  findUsernameById,
+  insertJoinRequest,
+  insertTeam,
+  listAllTeams,
+  listJoinRequests,
+  listMembers,
+  listTeamSolves,
+  listTeamsWithRoom,
+  renameTeam as renameTeamRow,
+} from './teams.repo.js';
+
+const TEXT = teamsApi.TEAM_MESSAGES;
+
+/**
+ * The checksum the leader sends back with an accept: it binds the request id to its team and
+ * sender, so an id alone (guessable) cannot be accepted.
+ */
+export function joinRequestChecksum(
+  ctx: AppContext,
+  requestId: number,
+  teamId: number,
+  userId: number,
+): string {
+  return hmac(ctx.config.sessionSecret, 'join-request', requestId, teamId, userId);
+}
+
+/** The display form and the uniqueness key of a team name, re-checked after normalisation. */
+function normaliseTeamName(raw: string): { name: string; key: string } {
+  const name = cleanName(raw);
+  // NFKC can change the length (ligatures expand), so the contract's rules run once more.
+  const checked = teamsApi.TeamName.safeParse(name);
+  if (!checked.success) throw badInput(checked.error.issues[0]?.message ?? 'Invalid team name');
+  return { name: checked.data, key: nameKey(checked.data) };
+}
+
+function nameTaken(): DomainError {
+  return new DomainError('name_taken', TEXT.nameTaken);
+}
+
+/** The team the caller leads, or 403. */
+async function requireLedTeam(db: Executor, user: UserRow): Promise<TeamRow> {
+  const membership = await findUserTeamId(db, user.id);
+  const team = membership?.team_id ? await findTeamById(db, membership.team_id) : null;
+  if (!team || team.leader_id !== user.id) throw forbidden(TEXT.leaderOnly);
+  return team;
+}
+
+/** Teams in SPEC.md's shape; checksums of join requests only when `checksums` says so. */
+async function buildTeams(ctx: AppContext, teams: readonly TeamRow[], checksums: boolean): Promise<Team[]> {
+  const db = ctx.database.db;
+  const ids = teams.map((t) => t.id);
+  const [members, requests, solves] = await Promise.all([
+    listMembers(db, ids),
+    listJoinRequests(db, ids),
+    listTeamSolves(db, ids),
+  ]);
+  const result: Team[] = [];
+  for (const team of teams) {
+    const own = members.filter((m) => m.team_id === team.id);
+    const leaderName =
+      own.find((m) => m.id === team.leader_id)?.username ?? (await findUsernameById(db, team.leader_id));
+    const joinRequests = requests
+      .filter((r) => r.team_id === team.id)
+      .map((r) =>
+        presentJoinRequest(r, checksums ? joinRequestChecksum(ctx, r.id, r.team_id, r.user_id) : ''),
+      );
+    const completions = presentCompletions(solves.filter((s) => s.team_id === team.id));
+    result.push(presentTeam(team, own, leaderName ?? '', joinRequests, completions));
+  }
+  return result;
+}
+
+/**
+ * A team's completions as the scoring counts them (DESIGN.md §4): each challenge once, credited
+ * to the member whose solve recorded with the team came first. Empty for a vanished team.
+ */
+export async function listTeamCompletions(ctx: AppContext, teamId: number): Promise<TeamCompletion[]> {
+  return presentCompletions(await listTeamSolves(ctx.database.db, [teamId]));
+}
+
+/** The caller's team (SPEC.md §3), null when teamless; join requests are shown to the leader only. */
+export async function getTeamInfo(ctx: AppContext, user: UserRow): Promise<Team | null> {
+  const membership = await findUserTeamId(ctx.database.db, user.id);
+  if (!membership?.team_id) return null;
+  const team = await findTeamById(ctx.database.db, membership.team_id);
+  if (!team) return null;
+  const [built] = await buildTeams(ctx, [team], true);
+  if (!built) return null;
+  return team.leader_id === user.id ? built : { ...built, join_requests: [] };
+}
+
+/** Teams a player could still join, by name. */
+export async function listJoinableTeams(ctx: AppContext): Promise<TeamListEntry[]> {
+  return (await listTeamsWithRoom(ctx.database.db, MAX_TEAM_SIZE)).map(presentListEntry);
+}
+
+/** Every team for the admin panel; checksums are for the leader only, so they are blank here. */
+export async function listTeamsForAdmin(ctx: AppContext): Promise<Team[]> {
+  return buildTeams(ctx, await listAllTeams(ctx.database.db), false);
+}
+
+/** Creates a team led by the caller, who must be teamless; their pending requests go. */
+export async function createTeam(ctx: AppContext, user: UserRow, rawName: string): Promise<string> {
+  const { name, key } = normaliseTeamName(rawName);
+  const now = ctx.clock.now().toISOString();
+  await ctx.database.transaction(async (trx) => {
+    let teamId: number;
+    try {
+      teamId = await insertTeam(trx, {
+        name,
+        name_key: key,
+        leader_id: user.id,
+        member_count: 1,
+        created_at: now,
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw nameTaken();
+      throw err;
+    }
+    // NOTE: the conditional update, not the session's copy of the user, decides "already in a team".
+    if (!(await attachUserToTeam(trx, user.id, teamId, now))) throw conflict(TEXT.alreadyInTeam);
+    await deleteJoinRequestsOfUser(trx, user.id);
+  });
+  ctx.bus.publish('teams');
+  return MESSAGES.teamCreated;
+}
+
+/** Asks to join a team by name; the leader accepts with the request's id and checksum. */
+export async function requestToJoin(ctx: AppContext, user: UserRow, rawName: string): Promise<string> {
+  const db = ctx.database.db;
+  const membership = await findUserTeamId(db, user.id);
+  if (membership?.team_id) throw conflict(TEXT.alreadyInTeam);
+  const team = await findTeamByNameKey(db, nameKey(rawName));
+  if (!team) throw notFound(TEXT.teamNotFound);
+  if (team.member_count >= MAX_TEAM_SIZE) throw new DomainError('team_full', TEXT.teamFull);
+  try {
+    await insertJoinRequest(db, {
+      team_id: team.id,
+      user_id: user.id,
+      created_at: ctx.clock.now().toISOString(),
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict(TEXT.alreadyRequested);
+    throw err;
+  }
+  ctx.bus.publish('teams');
+  return MESSAGES.requestSent;
+}
+
+/** Renames the caller's team (leader only); the new name must be free. */
+export async function renameTeam(ctx: AppContext, user: UserRow, rawName: string): Promise<string> {
+  const { name, key } = normaliseTeamName(rawName);
+  const team = await requireLedTeam(ctx.database.db, user);
+  try {
+    await renameTeamRow(ctx.database.db, team.id, name, key);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw nameTaken();
+    throw err;
+  }
+  ctx.bus.publish('teams');
+  return MESSAGES.teamUpdated;
+}
+
+/**
+ * Leave Team (SPEC.md's replace-leader call): any member may leave the team the body names, which
+ * must be their own. Leadership passes on; an emptied team is deleted.
+ */
+export async function leaveTeam(ctx: AppContext, user: UserRow, teamName: string): Promise<string> {
+  const deleted = await ctx.database.transaction(async (trx) => {
+    const membership = await findUserTeamId(trx, user.id);
+    if (!membership?.team_id) throw badInput(TEXT.notInTeam);
+    const team = await findTeamById(trx, membership.team_id);
+    if (!team || team.name_key !== nameKey(teamName)) throw badInput(TEXT.notYourTeam);
+    const departure = await departTeam(trx, user.id, team.id);
+    if (!departure) throw badInput(TEXT.notInTeam);
+    return departure.teamDeleted;
+  });
+  ctx.bus.publish('teams');
+  return deleted ? TEXT.leftAndDeleted : TEXT.leftTeam;
+}
+
+/** The leader removes another member; the leader can never be removed. */
+export async function removeMember(ctx: AppContext, user: UserRow, memberUsername: string): Promise<string> {
+  const key = nameKey(memberUsername);
+  await ctx.database.transaction(async (trx) => {
+    const team = await requireLedTeam(trx, user);
+    if (key === user.username_key) throw badInput(TEXT.leaderCannotBeRemoved);
+    const member = await findMemberByUsernameKey(trx, team.id, key);
+    if (!member) throw notFound(TEXT.memberNotFound);
+    if (!(await departTeam(trx, member.id, team.id))) throw notFound(TEXT.memberNotFound);
+  });
+  ctx.bus.publish('teams');
+  return TEXT.memberRemoved;
+}
+
+/**
+ * The leader accepts a join request. One transaction claims the spot with a conditional update
+ * (the cap holds whatever races), moves the sender in only if they are still teamless, and drops
+ * all of the sender's other requests.
+ */
+export async function acceptJoinRequest(
+  ctx: AppContext,
+  user: UserRow,
+  input: { requestId: number; checksum: string },
+): Promise<string> {
+  let staleRequest: number | null = null;
+  try {
+    await ctx.database.transaction(async (trx) => {
+      const team = await requireLedTeam(trx, user);
+      const request = await findJoinRequest(trx, input.requestId);
+      if (!request) throw notFound(TEXT.requestNotFound);
+      const expected = joinRequestChecksum(ctx, request.id, request.team_id, request.user_id);
+      if (!constantTimeEqual(input.checksum, expected)) throw forbidden(TEXT.badChecksum);
+      if (request.team_id !== team.id) throw forbidden(TEXT.requestNotForYourTeam);
+      if (!(await claimTeamSpot(trx, team.id, MAX_TEAM_SIZE))) {
+        throw new DomainError('team_full', TEXT.teamFull);
+      }
+      if (!(await attachUserToTeam(trx, request.user_id, team.id, ctx.clock.now().toISOString()))) {
+        staleRequest = request.id;
+        throw conflict(TEXT.userJoinedElsewhere);
+      }
+      await deleteJoinRequestsOfUser(trx, request.user_id);
+    });
+  } catch (err) {
+    // The sender is in another team now: the request can never succeed, so it goes.
+    if (staleRequest !== null) await deleteJoinRequest(ctx.database.db, staleRequest);
+    throw err;
+  }
+  ctx.bus.publish('teams');
+  return TEXT.memberAdded;
+}
+
+/**
+ * For other modules (admin removing a user): detaches the user from their team inside the caller's
+ * transaction with the same rules as Leave Team (leadership passes on, an emptied team is deleted).
+ * A no-op for a teamless user. The caller publishes 'teams' after its transaction commits.
+ */
+export async function removeMembershipInTransaction(
+  ctx: AppContext,
+  trx: Executor,
+  userId: number,
+): Promise<void> {
+  await departCurrentTeam(trx, userId);
+}
+
+/**
+ * Admin removal of a team: members become teamless and its join requests go. Solves keep their
+ * team_id, so the team's points leave the leaderboard and never become members' solo points.
+ */
+export async function deleteTeam(ctx: AppContext, teamId: number): Promise<void> {
+  await ctx.database.transaction(async (trx) => {
+    const team = await findTeamById(trx, teamId);
+    if (!team) throw notFound(TEXT.teamNotFound);
+    await detachAllMembers(trx, teamId);
+    await deleteJoinRequestsOfTeam(trx, teamId);
+    await deleteTeamRow(trx, teamId);
+  });
+  ctx.bus.publish('teams');
+}

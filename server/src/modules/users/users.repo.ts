@@ -1,0 +1,164 @@
+import type { Executor, UserRow } from '../../db/schema.js';
+import type { UserWithTeam } from './users.presenter.js';
+
+export const USER_COLUMNS = [
+  'users.id',
+  'users.username',
+  'users.username_key',
+  'users.avatar_url',
+  'users.email',
+  'users.is_admin',
+  'users.team_id',
+  'users.team_joined_at',
+  'users.created_at',
+] as const;
+
+export async function findUserById(db: Executor, id: number): Promise<UserRow | null> {
+  return (
+    (await db.selectFrom('users').select(USER_COLUMNS).where('users.id', '=', id).executeTakeFirst()) ?? null
+  );
+}
+
+export async function findUserByUsernameKey(db: Executor, key: string): Promise<UserRow | null> {
+  return (
+    (await db
+      .selectFrom('users')
+      .select(USER_COLUMNS)
+      .where('users.username_key', '=', key)
+      .executeTakeFirst()) ?? null
+  );
+}
+
+export async function findUserByIdentity(
+  db: Executor,
+  provider: string,
+  providerUserId: string,
+): Promise<UserRow | null> {
+  return (
+    (await db
+      .selectFrom('identities')
+      .innerJoin('users', 'users.id', 'identities.user_id')
+      .select(USER_COLUMNS)
+      .where('identities.provider', '=', provider)
+      .where('identities.provider_user_id', '=', providerUserId)
+      .executeTakeFirst()) ?? null
+  );
+}
+
+export async function insertUser(
+  db: Executor,
+  row: {
+    username: string;
+    username_key: string;
+    avatar_url: string;
+    email: string;
+    is_admin: number;
+    created_at: string;
+  },
+): Promise<number> {
+  const inserted = await db
+    .insertInto('users')
+    .values({ ...row, team_id: null, team_joined_at: null })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return inserted.id;
+}
+
+export async function insertIdentity(
+  db: Executor,
+  row: { user_id: number; provider: string; provider_user_id: string; created_at: string },
+): Promise<void> {
+  await db.insertInto('identities').values(row).execute();
+}
+
+export async function updateProfile(
+  db: Executor,
+  id: number,
+  patch: { avatar_url: string; email: string; is_admin?: number },
+): Promise<void> {
+  await db.updateTable('users').set(patch).where('id', '=', id).execute();
+}
+
+/** The user's solves with challenge names, oldest first: their completions (SPEC.md §3). */
+export async function listUserCompletions(
+  db: Executor,
+  userId: number,
+): Promise<{ challenge_id: number; name: string; created_at: string }[]> {
+  return db
+    .selectFrom('solves')
+    .innerJoin('challenges', 'challenges.id', 'solves.challenge_id')
+    .select(['solves.challenge_id', 'challenges.name', 'solves.created_at'])
+    .where('solves.user_id', '=', userId)
+    .orderBy('solves.created_at')
+    .orderBy('solves.id')
+    .execute();
+}
+
+export async function listUserRatedChallengeIds(db: Executor, userId: number): Promise<number[]> {
+  const rows = await db.selectFrom('ratings').select('challenge_id').where('user_id', '=', userId).execute();
+  return rows.map((r) => r.challenge_id);
+}
+
+export async function findTeamNameAndLeader(
+  db: Executor,
+  teamId: number,
+): Promise<{ name: string; leader_id: number } | null> {
+  return (
+    (await db
+      .selectFrom('teams')
+      .select(['name', 'leader_id'])
+      .where('id', '=', teamId)
+      .executeTakeFirst()) ?? null
+  );
+}
+
+/** Users of one role (admins or not) with their team, by name. */
+export async function listUsersByRole(db: Executor, admins: boolean): Promise<UserWithTeam[]> {
+  return db
+    .selectFrom('users')
+    .leftJoin('teams', 'teams.id', 'users.team_id')
+    .select([
+      'users.id',
+      'users.username',
+      'users.avatar_url',
+      'users.email',
+      'users.is_admin',
+      'users.team_id',
+      'teams.name as team_name',
+      'teams.leader_id as team_leader_id',
+    ])
+    .where('users.is_admin', '=', admins ? 1 : 0)
+    .orderBy('users.username_key')
+    .orderBy('users.id')
+    .execute();
+}
+
+/** Every solve of the users of one role, with challenge names, oldest first. */
+export async function listSolvesByRole(
+  db: Executor,
+  admins: boolean,
+): Promise<{ user_id: number; challenge_id: number; name: string; created_at: string }[]> {
+  return db
+    .selectFrom('solves')
+    .innerJoin('users', 'users.id', 'solves.user_id')
+    .innerJoin('challenges', 'challenges.id', 'solves.challenge_id')
+    .select(['solves.user_id', 'solves.challenge_id', 'challenges.name', 'solves.created_at'])
+    .where('users.is_admin', '=', admins ? 1 : 0)
+    .orderBy('solves.created_at')
+    .orderBy('solves.id')
+    .execute();
+}
+
+/** Every rating of the users of one role: which challenges each has rated. */
+export async function listRatedByRole(
+  db: Executor,
+  admins: boolean,
+): Promise<{ user_id: number; challenge_id: number }[]> {
+  return db
+    .selectFrom('ratings')
+    .innerJoin('users', 'users.id', 'ratings.user_id')
+    .select(['ratings.user_id', 'ratings.challenge_id'])
+    .where('users.is_admin', '=', admins ? 1 : 0)
+    .orderBy('ratings.created_at')
+    .execute();
+}

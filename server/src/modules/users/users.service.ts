@@ -1,0 +1,142 @@
+import { USERNAME_MAX_LENGTH, cleanName, nameKey, type User, type UserCompletion } from '@ctf/contract';
+import type { AppContext } from '../../context.js';
+import { isUniqueViolation } from '../../db/connect.js';
+import type { UserRow } from '../../db/schema.js';
+import { presentCompletion, presentUser } from './users.presenter.js';
+import {
+  findTeamNameAndLeader,
+  findUserByIdentity,
+  insertIdentity,
+  insertUser,
+  listRatedByRole,
+  listSolvesByRole,
+  listUserCompletions,
+  listUserRatedChallengeIds,
+  listUsersByRole,
+  updateProfile,
+} from './users.repo.js';
+
+export type IdentityProvider = 'discord' | 'github' | 'local';
+
+export interface ProviderProfile {
+  provider: IdentityProvider;
+  /** The provider's stable user id (never the name or email). */
+  providerUserId: string;
+  /** The provider's handle (GitHub login, Discord username): the username on first login. */
+  handle: string;
+  avatarUrl: string;
+  email: string;
+}
+
+/**
+ * Whether ADMINS names this account: the provider's own handle, compared ignoring case only (as
+ * the providers compare them). NOTE: not by nameKey: a handle that equals an admin's only after
+ * NFKC folding (full-width letters, ligatures) is another account at the provider, and must not
+ * inherit the role.
+ */
+export function isConfiguredAdmin(ctx: AppContext, provider: IdentityProvider, handle: string): boolean {
+  const key = handle.trim().toLowerCase();
+  return ctx.config.admins.some((a) => a.provider === provider && a.name.trim().toLowerCase() === key);
+}
+
+function candidateName(base: string, attempt: number): string {
+  if (attempt === 0) return base.slice(0, USERNAME_MAX_LENGTH);
+  const suffix = String(attempt + 1);
+  return base.slice(0, USERNAME_MAX_LENGTH - suffix.length) + suffix;
+}
+
+/**
+ * Finds the user of a provider identity, or creates one. Accounts are found by (provider, provider
+ * user id) only, never by name or email (DESIGN.md §3). A new user's name is the provider handle,
+ * with a numeric suffix when its normalised form is taken. Later logins refresh avatar and email
+ * but never the username; ADMINS grants the admin role at each login.
+ */
+export async function findOrCreateUser(
+  ctx: AppContext,
+  profile: ProviderProfile,
+  options: { grantAdmin?: boolean } = {},
+): Promise<UserRow> {
+  const db = ctx.database.db;
+  const admin = options.grantAdmin === true || isConfiguredAdmin(ctx, profile.provider, profile.handle);
+  const existing = await findUserByIdentity(db, profile.provider, profile.providerUserId);
+  if (existing) {
+    const patch = { avatar_url: profile.avatarUrl, email: profile.email, ...(admin ? { is_admin: 1 } : {}) };
+    await updateProfile(db, existing.id, patch);
+    return { ...existing, ...patch };
+  }
+  const base = cleanName(profile.handle) || 'player';
+  for (let attempt = 0; attempt < 1000; attempt++) {
+    const username = candidateName(base, attempt);
+    try {
+      const now = ctx.clock.now().toISOString();
+      const id = await ctx.database.transaction(async (trx) => {
+        const userId = await insertUser(trx, {
+          username,
+          username_key: nameKey(username),
+          avatar_url: profile.avatarUrl,
+          email: profile.email,
+          is_admin: admin ? 1 : 0,
+          created_at: now,
+        });
+        await insertIdentity(trx, {
+          user_id: userId,
+          provider: profile.provider,
+          provider_user_id: profile.providerUserId,
+          created_at: now,
+        });
+        return userId;
+      });
+      ctx.bus.publish('users');
+      const created = await findUserByIdentity(db, profile.provider, profile.providerUserId);
+      if (!created || created.id !== id) throw new Error('user vanished after creation');
+      return created;
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+      // Either the name is taken (try the next suffix) or the same identity raced us in.
+      const raced = await findUserByIdentity(db, profile.provider, profile.providerUserId);
+      if (raced) return raced;
+    }
+  }
+  throw new Error('could not find a free username');
+}
+
+/** SPEC.md §3 User for the caller: team name or 'None', completions and what they rated. */
+export async function getUserInfo(ctx: AppContext, user: UserRow): Promise<User> {
+  const db = ctx.database.db;
+  const [team, completions, rated] = await Promise.all([
+    user.team_id === null ? Promise.resolve(null) : findTeamNameAndLeader(db, user.team_id),
+    listUserCompletions(db, user.id),
+    listUserRatedChallengeIds(db, user.id),
+  ]);
+  return presentUser(
+    { ...user, team_name: team?.name ?? null, team_leader_id: team?.leader_id ?? null },
+    completions.map(presentCompletion),
+    rated,
+  );
+}
+
+/**
+ * Every user of one role (the admin panel's Users and Admins lists) in SPEC.md's User shape, in
+ * three queries however many users there are.
+ */
+export async function listUsersOfRole(ctx: AppContext, role: 'participants' | 'admins'): Promise<User[]> {
+  const db = ctx.database.db;
+  const admins = role === 'admins';
+  const [users, solves, rated] = await Promise.all([
+    listUsersByRole(db, admins),
+    listSolvesByRole(db, admins),
+    listRatedByRole(db, admins),
+  ]);
+  const completions = new Map<number, UserCompletion[]>();
+  for (const s of solves)
+    completions.set(s.user_id, [...(completions.get(s.user_id) ?? []), presentCompletion(s)]);
+  const rates = new Map<number, number[]>();
+  for (const r of rated) rates.set(r.user_id, [...(rates.get(r.user_id) ?? []), r.challenge_id]);
+  return users.map((u) => presentUser(u, completions.get(u.id) ?? [], rates.get(u.id) ?? []));
+}
+
+/** The user's own completions (My Stats), oldest first: the same list getUserInfo shows. */
+export async function listCompletionsOfUser(ctx: AppContext, userId: number): Promise<UserCompletion[]> {
+  const rows = await listUserCompletions(ctx.database.db, userId);
+  return rows.map(presentCompletion);
+}

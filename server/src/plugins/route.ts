@@ -1,0 +1,68 @@
+import type { Endpoint } from '@ctf/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
+import { badInput } from '../lib/errors.js';
+import { requireAdmin, requireUser } from './session.js';
+
+export type Access = 'public' | 'user' | 'admin';
+
+type Body<E extends Endpoint> = E['body'] extends z.ZodType ? z.output<E['body']> : undefined;
+
+/**
+ * Registers one endpoint of the contract: its method, path, body schema and response schema, with
+ * the access guard run before the body is even validated (so a visitor gets 401, not 400).
+ * The response schema drops every field the contract does not declare.
+ */
+export function route<E extends Endpoint>(
+  app: FastifyInstance,
+  ep: E,
+  access: Access,
+  handler: (
+    request: FastifyRequest & { body: Body<E> },
+    reply: FastifyReply,
+  ) => Promise<z.input<E['response']> | FastifyReply | void>,
+  options: Pick<RouteShorthandOptions, 'bodyLimit' | 'config'> = {},
+): void {
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+  typed.route({
+    method: ep.method,
+    url: ep.path,
+    ...options,
+    schema: {
+      ...(ep.body ? { body: ep.body } : {}),
+      response: { 200: ep.response },
+    },
+    onRequest: async (request) => {
+      if (access === 'user') requireUser(request);
+      else if (access === 'admin') requireAdmin(request);
+    },
+    preValidation: async (request) => {
+      if (containsNul(request.body)) throw badInput('Invalid input: text may not contain NUL characters');
+    },
+    handler: handler as never,
+  });
+}
+
+/**
+ * Whether any string (or key) in a parsed JSON body holds a NUL character. PostgreSQL text cannot
+ * store one (the query fails), and SQLite would keep it: refusing it at the door answers 400 on
+ * both. Walked with a stack, not recursion, so a deeply nested body cannot overflow it.
+ */
+export function containsNul(body: unknown): boolean {
+  const stack: unknown[] = [body];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) return true;
+    } else if (Array.isArray(value)) {
+      for (const item of value) stack.push(item);
+    } else if (value !== null && typeof value === 'object') {
+      for (const [key, item] of Object.entries(value)) {
+        if (key.includes('\u0000')) return true;
+        stack.push(item);
+      }
+    }
+  }
+  return false;
+}

@@ -1,0 +1,66 @@
+import cookie from '@fastify/cookie';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.js';
+import { DomainError } from '../lib/errors.js';
+import { MESSAGES } from '@ctf/contract';
+import { findSessionUser } from '../modules/auth/sessions.service.js';
+import type { UserRow } from '../db/schema.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The logged-in user, loaded once per request from the session cookie; null for visitors. */
+    user: UserRow | null;
+  }
+}
+
+export function sessionCookieName(ctx: AppContext): string {
+  // The __Host- prefix pins the cookie to this exact origin, over https only.
+  return ctx.config.secureCookies ? '__Host-ctf_session' : 'ctf_session';
+}
+
+export async function registerSessions(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  await app.register(cookie);
+  app.decorateRequest('user', null);
+  const name = sessionCookieName(ctx);
+  app.addHook('onRequest', async (request) => {
+    const token = request.cookies[name];
+    if (!token) return;
+    request.user = await findSessionUser(ctx, token);
+  });
+}
+
+export function setSessionCookie(ctx: AppContext, reply: FastifyReply, token: string, expires: Date): void {
+  void reply.setCookie(sessionCookieName(ctx), token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: ctx.config.secureCookies,
+    expires,
+  });
+}
+
+export function clearSessionCookie(ctx: AppContext, reply: FastifyReply): void {
+  void reply.clearCookie(sessionCookieName(ctx), {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: ctx.config.secureCookies,
+  });
+}
+
+export function sessionToken(ctx: AppContext, request: FastifyRequest): string | undefined {
+  return request.cookies[sessionCookieName(ctx)];
+}
+
+/** The logged-in user, or a 401. */
+export function requireUser(request: FastifyRequest): UserRow {
+  if (!request.user) throw new DomainError('unauthenticated', MESSAGES.unauthorized);
+  return request.user;
+}
+
+/** A logged-in admin, or 401 / 403. */
+export function requireAdmin(request: FastifyRequest): UserRow {
+  const user = requireUser(request);
+  if (user.is_admin !== 1) throw new DomainError('forbidden', MESSAGES.forbidden);
+  return user;
+}

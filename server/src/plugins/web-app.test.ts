@@ -1,0 +1,65 @@
+import Fastify from 'fastify';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
+import { registerWebApp } from './web-app.js';
+
+let dir = '';
+afterEach(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A tiny built web app: an asset with its .br and .gz copies, and one without copies. */
+async function appWithDist() {
+  dir = mkdtempSync(path.join(tmpdir(), 'ctf-webdist-'));
+  mkdirSync(path.join(dir, 'assets'));
+  writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>CTF</title><div id="root"></div>');
+  const js = `export const big = ${JSON.stringify('x'.repeat(5000))};\n`;
+  writeFileSync(path.join(dir, 'assets/app-abc.js'), js);
+  writeFileSync(path.join(dir, 'assets/app-abc.js.br'), brotliCompressSync(js));
+  writeFileSync(path.join(dir, 'assets/app-abc.js.gz'), gzipSync(js));
+  writeFileSync(path.join(dir, 'assets/tiny-abc.js'), 'export {};\n');
+  const app = Fastify();
+  await registerWebApp(app, dir);
+  return { app, js };
+}
+
+describe('the web app plugin', () => {
+  it('sends the Brotli or gzip copy made at build time to browsers that accept it', async () => {
+    const { app, js } = await appWithDist();
+    const br = await app.inject({
+      url: '/assets/app-abc.js',
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(String(br.headers['content-type'])).toContain('javascript');
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(String(br.headers.vary)).toMatch(/accept-encoding/i);
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(js);
+
+    const gz = await app.inject({ url: '/assets/app-abc.js', headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(js);
+
+    const plain = await app.inject({ url: '/assets/app-abc.js', headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(js);
+
+    // A file with no compressed copy is sent as it is.
+    const tiny = await app.inject({ url: '/assets/tiny-abc.js', headers: { 'accept-encoding': 'br' } });
+    expect(tiny.statusCode).toBe(200);
+    expect(tiny.headers['content-encoding']).toBeUndefined();
+    expect(tiny.body).toBe('export {};\n');
+    await app.close();
+  });
+
+  it('still answers unknown assets with 404', async () => {
+    const { app } = await appWithDist();
+    const res = await app.inject({ url: '/assets/missing.js', headers: { 'accept-encoding': 'br' } });
+    expect(res.statusCode).toBe(404);
+    await app.close();
+  });
+});

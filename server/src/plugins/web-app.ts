@@ -1,0 +1,66 @@
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** Every route of SPEC.md §2 that the web app renders. */
+export const WEB_ROUTES = [
+  '/',
+  '/login',
+  '/profile',
+  '/compete',
+  '/challenge',
+  '/rate-challenge',
+  '/challenge_help',
+  '/kali-setup-guide',
+  '/leaderboard',
+  '/admin/panel',
+] as const;
+
+/**
+ * Serves the built web app: hashed assets cached for a year (Brotli or gzip copies made at build
+ * time when the browser accepts them), index.html for each SPA route, and
+ * a 404 with the app (which shows its not-found page) for anything else. Unknown /api paths get
+ * a JSON 404.
+ */
+export async function registerWebApp(app: FastifyInstance, webDist: string): Promise<void> {
+  const indexFile = path.join(webDist, 'index.html');
+  const built = existsSync(indexFile);
+  const indexHtml = built
+    ? readFileSync(indexFile, 'utf8')
+    : '<!doctype html><title>CTF</title><p>The web app is not built yet: run <code>npm run build</code>.</p>';
+
+  if (built) {
+    await app.register(fastifyStatic, {
+      root: webDist,
+      prefix: '/',
+      index: false,
+      wildcard: true,
+      // The web build writes .br and .gz beside each asset (scripts/precompress.mjs).
+      preCompressed: true,
+      // NOTE: without this, send's own 'public, max-age=0' overwrites the header set below.
+      cacheControl: false,
+      setHeaders(res, filePath) {
+        // A shared cache must keep the Brotli, gzip and plain answers apart.
+        res.setHeader('Vary', 'Accept-Encoding');
+        if (filePath.includes(`${path.sep}assets${path.sep}`)) {
+          res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+        } else {
+          res.setHeader('Cache-Control', 'no-cache');
+        }
+      },
+    });
+  }
+
+  const sendIndex = (status: number) => (_req: unknown, reply: import('fastify').FastifyReply) =>
+    reply.status(status).type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(indexHtml);
+
+  for (const r of WEB_ROUTES) app.get(r, sendIndex(200));
+
+  app.setNotFoundHandler((request, reply) => {
+    if (request.url.startsWith('/api/') || request.url === '/api' || request.method !== 'GET') {
+      return reply.status(404).type('application/json; charset=utf-8').send(JSON.stringify({ message: 'Not found' }));
+    }
+    return sendIndex(404)(request, reply);
+  });
+}

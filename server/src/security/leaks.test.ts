@@ -1,0 +1,300 @@
+import { adminApi, authApi, challengesApi } from '@ctf/contract';
+import { randomBytes } from 'node:crypto';
+import fc from 'fast-check';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { stringsIn } from '../../test/answer-checks.js';
+import type { TestClient, TestResponse } from '../../test/build-test-app.js';
+import { testDatabaseKinds } from '../../test/databases.js';
+import { FAKE_CLIENT, FakeOAuthProvider } from '../../test/fake-oauth-provider.js';
+import { WORLD_FILE, buildWorld, type World } from '../../test/security-world.js';
+import { arbitraryFor, contractEndpoints } from '../../test/zod-arbitrary.js';
+import { WEB_ROUTES } from '../plugins/web-app.js';
+
+/**
+ * Secrets never leave: with unique canaries planted (SESSION_SECRET, every flag, every session
+ * token, the OAuth client secret and PKCE verifier, other people's e-mail addresses, join-request
+ * checksums), every non-admin route is driven as a visitor and as four kinds of participant, and
+ * no answer (body or header) carries a canary it should not. The server's log lines, captured
+ * from its logger, carry none at all, whatever the admin did too.
+ */
+
+const canary = (what: string) => `CANARY-${what}-${randomBytes(9).toString('hex')}`;
+
+class LogCapture {
+  readonly lines: string[] = [];
+  write(line: string): void {
+    this.lines.push(line);
+  }
+}
+
+interface Principal {
+  name: string;
+  client: TestClient | null;
+}
+
+for (const kind of testDatabaseKinds()) {
+  describe(`secrets never leak on ${kind}`, () => {
+    const fake = new FakeOAuthProvider();
+    const realSecret = FAKE_CLIENT.secret;
+    const secrets = {
+      sessionSecret: canary('session-secret-0123456789abcdef'),
+      clientSecret: canary('oauth-client-secret'),
+    };
+    const flags = { active: `flag{${canary('active')}}`, inactive: `flag{${canary('inactive')}}` };
+    const unsolved = `flag{${canary('unsolved')}}`;
+    const wrongGuess = `flag{${canary('wrong-guess')}}`;
+    let w: World;
+    let logs: LogCapture;
+
+    beforeEach(async () => {
+      // The fake provider checks the client secret it is configured with: make that the canary too.
+      FAKE_CLIENT.secret = secrets.clientSecret;
+      await fake.start();
+      logs = new LogCapture();
+      w = await buildWorld(
+        kind,
+        { ...fake.env(), SESSION_SECRET: secrets.sessionSecret, LOG_LEVEL: 'trace' },
+        flags,
+        { logStream: logs },
+      );
+    });
+    afterEach(async () => {
+      await w.t.close();
+      await fake.stop();
+      FAKE_CLIENT.secret = realSecret;
+    });
+
+    it('no answer to anyone but the leader carries a checksum; no answer carries a flag, a secret or another person’s token or e-mail', async () => {
+      const { t } = w;
+      const db = t.ctx.database.db;
+      await db
+        .insertInto('challenges')
+        .values({
+          name: 'Unsolved',
+          description: '',
+          category: 'General',
+          difficulty: 'Easy',
+          written_by: 'x',
+          flag: unsolved,
+          points: 100,
+          is_active: 1,
+          created_at: t.clock.now().toISOString(),
+          updated_at: t.clock.now().toISOString(),
+        })
+        .execute();
+      t.ctx.bus.publish('challenges');
+      const principals: Principal[] = [
+        { name: 'visitor', client: null },
+        { name: 'asker', client: w.asker },
+        { name: 'member', client: w.member },
+        { name: 'other team leader', client: w.other },
+        { name: 'leader', client: w.leader },
+      ];
+      const emails = new Map<string, string>();
+      for (const p of principals.filter((x) => x.client)) {
+        const email = `${canary('mail')}@example.org`;
+        emails.set(p.name, email);
+        await db.updateTable('users').set({ email }).where('id', '=', p.client!.user!.id).execute();
+      }
+      await db
+        .updateTable('users')
+        .set({ email: `${canary('admin-mail')}@example.org` })
+        .where('id', '=', w.admin.user!.id)
+        .execute();
+      t.ctx.bus.publish('users');
+      // An OAuth login in flight: its PKCE verifier is stored, and must go to the provider only.
+      const started = await t.app.inject({ method: 'GET', url: '/api/auth/github' });
+      expect(started.statusCode).toBe(302);
+      const verifier = (await db.selectFrom('oauth_states').select('code_verifier').executeTakeFirstOrThrow())
+        .code_verifier;
+      const tokenOf = (c: TestClient) => c.cookie!.replace(/^ctf_session=/, '');
+
+      const always = {
+        ...secrets,
+        flagActive: flags.active,
+        flagInactive: flags.inactive,
+        flagUnsolved: unsolved,
+        wrongGuess,
+        verifier,
+        adminToken: tokenOf(w.admin),
+        adminEmail: (
+          await db
+            .selectFrom('users')
+            .select('email')
+            .where('id', '=', w.admin.user!.id)
+            .executeTakeFirstOrThrow()
+        ).email,
+      };
+      const forbiddenFor = (p: Principal): Record<string, string> => {
+        const own = p.client ? tokenOf(p.client) : null;
+        const out: Record<string, string> = { ...always };
+        for (const q of principals) {
+          if (!q.client || q.name === p.name) continue;
+          out[`${q.name} token`] = tokenOf(q.client);
+          out[`${q.name} email`] = emails.get(q.name)!;
+        }
+        if (p.name !== 'leader') out.checksum = w.checksum;
+        if (own) delete out[Object.keys(out).find((k) => out[k] === own)!];
+        return out;
+      };
+
+      const expectClean = (p: Principal, res: TestResponse, request: string, sent: unknown) => {
+        const echoed = new Set(stringsIn(sent));
+        const text = `${JSON.stringify(res.headers)}\n${res.text}`;
+        for (const [what, secret] of Object.entries(forbiddenFor(p))) {
+          if (echoed.has(secret)) continue; // the caller's own input coming back is no leak
+          expect(text.includes(secret), `${p.name}: ${request} leaked the ${what}`).toBe(false);
+        }
+      };
+
+      // The controls: the canaries are where they belong, so the scans below can see them.
+      expect((await w.leader.get('/api/team/info')).text).toContain(w.checksum);
+      expect((await w.admin.get(adminApi.fetchChallenges.path)).text).toContain(flags.inactive);
+      // Not even an admin sees a checksum: only the leader accepts.
+      expect((await w.admin.get(adminApi.getTeams.path)).text).not.toContain(w.checksum);
+      const endpoints = contractEndpoints().filter(
+        (e) => !e.endpoint.path.startsWith('/api/admin/') || e.endpoint === authApi.adminAuthenticated,
+      );
+      expect(endpoints.length).toBeGreaterThanOrEqual(18);
+      const extraGets = [
+        ...WEB_ROUTES,
+        '/profile?mode=1',
+        '/no-such-page',
+        '/api/no-such-call',
+        '/api/auth/popup.js',
+        '/api/auth/github',
+        '/api/auth/discord',
+        `${challengesApi.DOWNLOAD_PATH_PREFIX}${WORLD_FILE}`,
+        `${challengesApi.DOWNLOAD_PATH_PREFIX}..%2fctf.sqlite`,
+        '/tools',
+        '/discord',
+      ];
+      const hints = { ...w.hints, flag: [flags.active, unsolved, wrongGuess, flags.inactive] };
+      for (const p of principals) {
+        const c = p.client ?? w.t.visitor();
+        for (const { key, endpoint } of endpoints) {
+          if (endpoint === authApi.logout) continue; // driven last
+          if (endpoint.method === 'GET' || !endpoint.body) {
+            expectClean(p, await c.get(endpoint.path), key, undefined);
+            continue;
+          }
+          const bodies = fc.sample(arbitraryFor(endpoint.body, hints), { numRuns: 6, seed: 11 });
+          for (const body of bodies) {
+            const res = await c.post(endpoint.path, body);
+            expect(res.status, `${p.name} ${key}`).toBeLessThan(500);
+            expectClean(p, res, `${key} ${String(JSON.stringify(body)).slice(0, 120)}`, body);
+          }
+        }
+        for (const url of extraGets) expectClean(p, await c.get(url), `GET ${url}`, undefined);
+        // The right flag of an unsolved challenge, a wrong guess, and the detail pages.
+        for (const body of [
+          { challenge_id: w.ids.active, flag: wrongGuess },
+          { challenge_id: w.ids.active, flag: flags.active },
+          { challenge_id: w.ids.inactive, flag: flags.inactive },
+        ]) {
+          expectClean(p, await c.post('/api/ctf/submit-flag', body), `submit ${body.challenge_id}`, body);
+        }
+        for (const id of [w.ids.active, w.ids.inactive]) {
+          expectClean(p, await c.post('/api/ctf/challenge', { challenge_id: id }), `detail ${id}`, undefined);
+        }
+      }
+      // A whole OAuth login through the fake provider, and a failed one, as a visitor.
+      fake.nextProfile = { id: '7001', login: 'newcomer', email: 'newcomer@example.org' };
+      const start = await t.app.inject({ method: 'GET', url: '/api/auth/github' });
+      const state = start.cookies.find((x) => x.name === 'ctf_oauth_state')!.value;
+      const back = new URL(
+        (await fetch(start.headers.location as string, { redirect: 'manual' })).headers.get('location')!,
+      );
+      const login = await t.app.inject({
+        method: 'GET',
+        url: back.pathname + back.search,
+        headers: { cookie: `ctf_oauth_state=${state}` },
+      });
+      expect(login.body).toContain('OAUTH_SUCCESS');
+      const visitor = principals[0]!;
+      expectClean(
+        visitor,
+        { status: login.statusCode, text: login.body, headers: login.headers, body: undefined },
+        'oauth callback',
+        undefined,
+      );
+      const start2 = await t.app.inject({ method: 'GET', url: '/api/auth/github' });
+      const state2 = start2.cookies.find((x) => x.name === 'ctf_oauth_state')!.value;
+      const failed = await t.app.inject({
+        method: 'GET',
+        url: `/api/auth/github/callback?code=forged-code&state=${state2}`,
+        headers: { cookie: `ctf_oauth_state=${state2}` },
+      });
+      expect(failed.body).toContain('OAUTH_ERROR');
+      expectClean(
+        visitor,
+        { status: failed.statusCode, text: failed.body, headers: failed.headers, body: undefined },
+        'failed oauth callback',
+        undefined,
+      );
+      for (const p of principals)
+        if (p.client) expectClean(p, await p.client.get(authApi.logout.path), 'logout', undefined);
+    });
+
+    it('no log line carries a flag, a guess, a token or a secret, whatever participants and admins do', async () => {
+      const { t } = w;
+      await w.member.post('/api/ctf/submit-flag', { challenge_id: w.ids.active, flag: wrongGuess });
+      await w.member.post('/api/ctf/submit-flag', { challenge_id: w.ids.active, flag: flags.active });
+      await w.member.post('/api/ctf/submit-flag', { challenge_id: 2_147_483_647, flag: wrongGuess });
+      for (let i = 0; i < 12; i++)
+        await w.asker.post('/api/ctf/submit-flag', {
+          challenge_id: w.ids.active,
+          flag: `${wrongGuess}-${i}`,
+        });
+      await w.leader.post('/api/team/add-member', { request_id: w.ids.request, checksum: `${w.checksum}x` });
+      await w.leader.post('/api/team/add-member', { request_id: w.ids.request, checksum: w.checksum });
+      const newFlag = `flag{${canary('admin-typed')}}`;
+      const admin = w.admin;
+      await admin.post('/api/admin/ctf/create_challenge', {
+        name: 'Logged?',
+        category: 'General',
+        difficulty: 'Easy',
+        written_by: 'x',
+        flag: newFlag,
+      });
+      await admin.post('/api/admin/ctf/update_challenge', {
+        challenge_id: w.ids.inactive,
+        name: 'Fuzz Inactive',
+        category: 'General',
+        difficulty: 'Hard',
+        written_by: 'x',
+        flag: newFlag,
+      });
+      for (const ep of adminApi.ADMIN_ENDPOINTS) if (ep.method === 'GET') await admin.get(ep.path);
+      // Provider failures are logged (a warning with the reason): the capture works, and the reason carries no secret.
+      const start = await t.app.inject({ method: 'GET', url: '/api/auth/github' });
+      const state = start.cookies.find((x) => x.name === 'ctf_oauth_state')!.value;
+      const verifier = (
+        await t.ctx.database.db.selectFrom('oauth_states').select('code_verifier').executeTakeFirstOrThrow()
+      ).code_verifier;
+      await t.app.inject({
+        method: 'GET',
+        url: `/api/auth/github/callback?code=forged&state=${state}`,
+        headers: { cookie: `ctf_oauth_state=${state}` },
+      });
+
+      const text = logs.lines.join('');
+      expect(text).toContain('oauth code exchange failed');
+      const tokens = [w.admin, w.leader, w.member, w.asker, w.other].map((c) =>
+        c.cookie!.replace(/^ctf_session=/, ''),
+      );
+      for (const [what, secret] of Object.entries({
+        ...secrets,
+        ...flags,
+        unsolved,
+        wrongGuess,
+        newFlag,
+        verifier,
+        checksum: w.checksum,
+        ...Object.fromEntries(tokens.map((tk, i) => [`token ${i}`, tk])),
+      })) {
+        expect(text.includes(secret), `the logs carry the ${what}`).toBe(false);
+      }
+    });
+  });
+}

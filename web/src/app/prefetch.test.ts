@@ -1,0 +1,57 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createQueryClient } from '../lib/query';
+import { prefetchForPage } from './prefetch';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const SITE = {
+  activated: true,
+  eventStart: '2025-10-15T01:00:00Z',
+  eventEnd: '2025-10-22T01:00:00Z',
+};
+
+/** Records the paths asked for; every call succeeds. */
+function serve() {
+  const paths: string[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL) => {
+      const path = String(input);
+      paths.push(path);
+      const body =
+        path === '/api/info/site' ? SITE : path.endsWith('authenticated') ? { message: 'Authorized' } : [];
+      return new Response(JSON.stringify(body), { headers: { 'Content-Type': 'application/json' } });
+    }),
+  );
+  return paths;
+}
+
+async function prefetched(pathname: string): Promise<string[]> {
+  const paths = serve();
+  const client = createQueryClient();
+  prefetchForPage(client, pathname);
+  // Let every started request (and the list's call after the site check) finish.
+  await vi.waitFor(() => expect(client.isFetching()).toBe(0));
+  return [...paths].sort();
+}
+
+describe('prefetchForPage', () => {
+  it.each([
+    ['/', ['/api/info/site']],
+    ['/login', ['/api/info/site']],
+    ['/compete', ['/api/authenticated', '/api/ctf/challenges', '/api/info/site']],
+    ['/compete/', ['/api/authenticated', '/api/ctf/challenges', '/api/info/site']],
+    ['/leaderboard', ['/api/authenticated', '/api/info/leaderboard']],
+    ['/profile', ['/api/authenticated']],
+    ['/admin/panel', ['/api/admin/authenticated']],
+    ['/kali-setup-guide', []],
+    ['/no-such-page', []],
+  ])('asks at start-up for what %s needs, in parallel with its code', async (pathname, expected) => {
+    expect(await prefetched(pathname)).toEqual(expected);
+  });
+
+  it('asks for the site info once for the compete page: the list reuses the answer', async () => {
+    const paths = await prefetched('/compete');
+    expect(paths.filter((p) => p === '/api/info/site')).toHaveLength(1);
+  });
+});

@@ -1,0 +1,25 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { adminAuthenticatedQuery, authenticatedQuery } from '../lib/auth';
+import { challengeListQuery } from '../features/challenges/api/challenge-list';
+import { leaderboardQuery } from '../features/leaderboard/api/leaderboard';
+import { siteInfoQuery } from '../features/site/api/site-info';
+
+/** Pages behind the session check (SPEC.md §2). */
+const USER_PAGES = new Set(['/profile', '/compete', '/challenge', '/rate-challenge', '/leaderboard']);
+/** Pages that show the public site info (event window, links, login methods, challenge host). */
+const SITE_INFO_PAGES = new Set(['/', '/login', '/challenge_help', '/compete']);
+
+/**
+ * On the first load, asks at once for what the opened page will need, while its code is still
+ * downloading: otherwise the session check waits for the page's chunk, and the page's data waits
+ * for the check, one round trip after another (on a phone, most of the time to the first
+ * content). Only calls that never fail for a visitor, or that the page makes anyway, are made.
+ */
+export function prefetchForPage(client: QueryClient, pathname: string): void {
+  const path = pathname.replace(/\/+$/, '') || '/';
+  if (USER_PAGES.has(path)) void client.prefetchQuery(authenticatedQuery);
+  if (path === '/admin/panel') void client.prefetchQuery(adminAuthenticatedQuery);
+  if (SITE_INFO_PAGES.has(path)) void client.prefetchQuery(siteInfoQuery);
+  if (path === '/compete') void client.prefetchQuery(challengeListQuery);
+  if (path === '/leaderboard') void client.prefetchQuery(leaderboardQuery);
+}

@@ -1,0 +1,10 @@
+import { RequireUser } from '../../components/Guards';
+import { CompetePage } from '../../features/challenges/components/CompetePage';
+
+export default function CompeteRoute() {
+  return (
+    <RequireUser>
+      <CompetePage />
+    </RequireUser>
+  );
+}

@@ -1,0 +1,5 @@
+import { HomePage } from '../../features/home/components/HomePage';
+
+export default function HomeRoute() {
+  return <HomePage />;
+}

@@ -1,0 +1,43 @@
+import { Suspense, useEffect, useRef } from 'react';
+import { Outlet, useLocation } from 'react-router';
+import { ErrorBoundary } from './ErrorBoundary';
+import { NavBar } from './NavBar';
+import { PageLoading } from './PageLoading';
+import { pageTitle } from './page-title';
+
+export function Layout() {
+  const location = useLocation();
+  const main = useRef<HTMLElement>(null);
+  const shownKey = useRef(location.key);
+
+  useEffect(() => {
+    document.title = pageTitle(location.pathname, location.search);
+  }, [location.pathname, location.search]);
+
+  // After moving to another page, it starts at the top and the focus at its content, as after a
+  // full page load: a screen reader reads the new page, and Tab goes on from there rather than
+  // from the link just used. (Not on the first page, nor for the skip link's #main.)
+  useEffect(() => {
+    if (shownKey.current === location.key) return;
+    shownKey.current = location.key;
+    if (location.hash) return;
+    window.scrollTo(0, 0);
+    main.current?.focus({ preventScroll: true });
+  }, [location.key, location.hash]);
+
+  return (
+    <>
+      <a className="visually-hidden-focusable position-absolute top-0 start-0 p-2 bg-light" href="#main">
+        Skip to content
+      </a>
+      <NavBar />
+      <main id="main" tabIndex={-1} ref={main}>
+        <ErrorBoundary resetKey={location.key}>
+          <Suspense fallback={<PageLoading />}>
+            <Outlet />
+          </Suspense>
+        </ErrorBoundary>
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,108 @@
+import { authApi } from '@ctf/contract';
+import { useState } from 'react';
+import { Container, Nav, Navbar } from 'react-bootstrap';
+import { NavLink, useLocation, useNavigate } from 'react-router';
+import { callApi } from '../lib/api';
+import { useCurrentUser, useMarkSignedOut } from '../lib/auth';
+
+/** SPEC.md §2 navigation bar: links by session and role; Tools and Community open a new tab. */
+export function NavBar() {
+  const me = useCurrentUser();
+  const loggedIn = !!me.data;
+  const navigate = useNavigate();
+  const markSignedOut = useMarkSignedOut();
+  // The phone menu is open only on the page where it was opened: any navigation closes it. It is
+  // controlled so the toggle can tell screen readers whether it is open (aria-expanded).
+  const location = useLocation();
+  const [openAt, setOpenAt] = useState<string | null>(null);
+  const expanded = openAt === location.key;
+
+  async function logout() {
+    try {
+      await callApi(authApi.logout);
+    } catch {
+      console.error('Logout failed');
+    }
+    markSignedOut();
+    void navigate('/login');
+  }
+
+  return (
+    <Navbar
+      expand="lg"
+      bg="dark"
+      data-bs-theme="dark"
+      className="mb-3"
+      collapseOnSelect
+      expanded={expanded}
+      onToggle={(open: boolean) => setOpenAt(open ? location.key : null)}
+    >
+      <Container>
+        <Navbar.Brand as={NavLink} to="/">
+          CTF
+        </Navbar.Brand>
+        <Navbar.Toggle aria-controls="main-nav" aria-label="Toggle navigation" aria-expanded={expanded} />
+        <Navbar.Collapse id="main-nav">
+          <Nav className="me-auto" as="ul">
+            <Nav.Item as="li">
+              <Nav.Link as={NavLink} to="/" end>
+                Home
+              </Nav.Link>
+            </Nav.Item>
+            <Nav.Item as="li">
+              <Nav.Link as={NavLink} to="/compete">
+                Compete
+              </Nav.Link>
+            </Nav.Item>
+            <Nav.Item as="li">
+              <Nav.Link as={NavLink} to="/leaderboard">
+                Leaderboard
+              </Nav.Link>
+            </Nav.Item>
+            <Nav.Item as="li">
+              <Nav.Link href="/tools" target="_blank" rel="noopener noreferrer">
+                Tools
+              </Nav.Link>
+            </Nav.Item>
+            <Nav.Item as="li">
+              <Nav.Link href="/discord" target="_blank" rel="noopener noreferrer">
+                Community
+              </Nav.Link>
+            </Nav.Item>
+          </Nav>
+          <Nav as="ul">
+            {me.data?.is_admin === true && (
+              <Nav.Item as="li">
+                <Nav.Link as={NavLink} to="/admin/panel">
+                  Admin
+                </Nav.Link>
+              </Nav.Item>
+            )}
+            {loggedIn ? (
+              <>
+                <Nav.Item as="li">
+                  <Nav.Link as={NavLink} to="/profile">
+                    Profile
+                  </Nav.Link>
+                </Nav.Item>
+                <Nav.Item as="li">
+                  <Nav.Link as="button" type="button" className="btn btn-link" onClick={() => void logout()}>
+                    Logout
+                  </Nav.Link>
+                </Nav.Item>
+              </>
+            ) : (
+              !me.isPending && (
+                <Nav.Item as="li">
+                  <Nav.Link as={NavLink} to="/login">
+                    Login
+                  </Nav.Link>
+                </Nav.Item>
+              )
+            )}
+          </Nav>
+        </Navbar.Collapse>
+      </Container>
+    </Navbar>
+  );
+}

@@ -1,0 +1,20 @@
+import { adminApi } from '@ctf/contract';
+import { useQuery } from '@tanstack/react-query';
+import { callApi, fetchData } from '../../../lib/api';
+import { queryKeys } from '../../../lib/query';
+
+/** GET /api/admin/get_users: every user who is not an admin. */
+export function useAdminUsers() {
+  return useQuery({ queryKey: queryKeys.admin('users'), queryFn: () => fetchData(adminApi.getUsers) });
+}
+
+/** GET /api/admin/fetch_admins. */
+export function useAdmins() {
+  return useQuery({ queryKey: queryKeys.admin('admins'), queryFn: () => fetchData(adminApi.fetchAdmins) });
+}
+
+/** POST /api/admin/remove_user {user_id}. */
+export const removeUser = (userId: string) => callApi(adminApi.removeUser, { user_id: userId });
+
+/** POST /api/admin/remove_admin {username}. */
+export const removeAdmin = (username: string) => callApi(adminApi.removeAdmin, { username });

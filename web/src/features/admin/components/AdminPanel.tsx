@@ -1,0 +1,49 @@
+import { Container, Tab, Tabs } from 'react-bootstrap';
+import { useAdminAction } from '../use-admin-action';
+import { AdminMessageView } from './AdminMessageView';
+import { AdminsTab } from './AdminsTab';
+import { CreateChallengeTab } from './CreateChallengeTab';
+import { SiteControls } from './SiteControls';
+import { SolversTab } from './SolversTab';
+import { TeamsTab } from './TeamsTab';
+import { UploadTab } from './UploadTab';
+import { UsersTab } from './UsersTab';
+import { ViewChallengesTab } from './ViewChallengesTab';
+
+/**
+ * SPEC.md §2 admin panel: the site toggle, the message area and seven tabs. A tab's content mounts
+ * when first opened, so each list loads only when it is looked at.
+ */
+export function AdminPanel() {
+  const { message, act } = useAdminAction();
+  return (
+    <Container className="py-4">
+      <h1 className="mb-3">Admin Panel</h1>
+      <SiteControls act={act} />
+      <AdminMessageView message={message} />
+      <Tabs defaultActiveKey="users" id="admin-tabs" className="my-3" mountOnEnter>
+        <Tab eventKey="users" title="Users">
+          <UsersTab act={act} />
+        </Tab>
+        <Tab eventKey="teams" title="Teams">
+          <TeamsTab act={act} />
+        </Tab>
+        <Tab eventKey="admins" title="Admins">
+          <AdminsTab act={act} />
+        </Tab>
+        <Tab eventKey="solvers" title="Solvers">
+          <SolversTab />
+        </Tab>
+        <Tab eventKey="view-challenges" title="View Challenges">
+          <ViewChallengesTab act={act} />
+        </Tab>
+        <Tab eventKey="create-challenge" title="Create Challenge">
+          <CreateChallengeTab act={act} />
+        </Tab>
+        <Tab eventKey="upload" title="Upload">
+          <UploadTab act={act} />
+        </Tab>
+      </Tabs>
+    </Container>
+  );
+}

@@ -1,0 +1,168 @@
+import { MESSAGES } from '@ctf/contract';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { SITE, baseRoutes, json, mockApi, renderPage, useDialogSpies } from '../testing';
+import { AdminPanel } from './AdminPanel';
+
+const dialogs = useDialogSpies();
+const message = () => screen.getByTestId('admin-message');
+
+describe('View Challenges', () => {
+  it('enables, disables and deletes with a confirmation', async () => {
+    const api = mockApi(
+      baseRoutes({
+        'POST /api/admin/ctf/toggle_status': () =>
+          json({ acknowledge: true, message: 'Challenge disabled.' }),
+        'POST /api/admin/ctf/delete_challenge': () =>
+          json({ acknowledge: true, message: 'Challenge deleted successfully.' }),
+      }),
+    );
+    renderPage(<AdminPanel />);
+    await userEvent.click(screen.getByRole('tab', { name: 'View Challenges' }));
+    expect(await screen.findByRole('button', { name: 'Disable Challenge 1' })).toHaveTextContent('Disable');
+    expect(screen.getByRole('button', { name: 'Enable Challenge 2' })).toHaveTextContent('Enable');
+    await userEvent.click(screen.getByRole('button', { name: 'Disable Challenge 1' }));
+    expect(api.bodyOf('POST /api/admin/ctf/toggle_status')).toEqual({ challenge_id: '1' });
+    await waitFor(() => expect(message()).toHaveTextContent('Challenge disabled.'));
+    await userEvent.click(screen.getByRole('button', { name: 'Delete Challenge 2' }));
+    expect(dialogs.confirm).toHaveBeenLastCalledWith('Are you sure you want to delete this challenge?');
+    expect(api.bodyOf('POST /api/admin/ctf/delete_challenge')).toEqual({ challenge_id: '2' });
+  });
+
+  it('edits a challenge with derived points and returns to the list 1.5 s after saving', async () => {
+    const api = mockApi(
+      baseRoutes({
+        'POST /api/admin/ctf/update_challenge': () =>
+          json({ acknowledge: true, message: "Challenge 'Renamed' updated successfully." }),
+      }),
+    );
+    renderPage(<AdminPanel />);
+    await userEvent.click(screen.getByRole('tab', { name: 'View Challenges' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit Challenge 1' }));
+    const form = screen.getByRole('form', { name: 'Save Changes' });
+    const points = within(form).getByLabelText('Points');
+    expect(points).toHaveValue('100');
+    expect(points).toHaveAttribute('readonly');
+    expect(within(form).getByLabelText('Flag')).toHaveValue('flag{1}');
+    expect(await within(form).findByLabelText('a.zip')).toBeChecked();
+    expect(within(form).getByLabelText('b.zip')).not.toBeChecked();
+    await userEvent.clear(within(form).getByLabelText('Name'));
+    await userEvent.type(within(form).getByLabelText('Name'), 'Renamed');
+    await userEvent.selectOptions(within(form).getByLabelText('Difficulty'), 'Hard');
+    expect(points).toHaveValue('300');
+    expect(within(form).getByLabelText('Category').querySelectorAll('option:not([disabled])')).toHaveLength(
+      7,
+    );
+    expect(within(form).getByLabelText('Difficulty').querySelectorAll('option:not([disabled])')).toHaveLength(
+      5,
+    );
+    await userEvent.click(within(form).getByLabelText('b.zip'));
+    await userEvent.click(within(form).getByRole('button', { name: 'Save Changes' }));
+    expect(api.bodyOf('POST /api/admin/ctf/update_challenge')).toMatchObject({
+      challenge_id: '1',
+      name: 'Renamed',
+      difficulty: 'Hard',
+      points: 300,
+      flag: 'flag{1}',
+      files: ['a.zip', 'b.zip'],
+    });
+    await waitFor(() => expect(message()).toHaveTextContent("Challenge 'Renamed' updated successfully."));
+    // Still on the form right after the save, back on the list after the delay.
+    expect(screen.getByRole('form', { name: 'Save Changes' })).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('form', { name: 'Save Changes' })).toBeNull(), {
+      timeout: 3000,
+    });
+    expect(screen.getByRole('table', { name: 'Challenges' })).toBeInTheDocument();
+  });
+
+  it('stays on the form when the save is refused', async () => {
+    mockApi(
+      baseRoutes({
+        'POST /api/admin/ctf/update_challenge': () =>
+          json({ acknowledge: false, message: 'A challenge with this name already exists.' }, 409),
+      }),
+    );
+    renderPage(<AdminPanel />);
+    await userEvent.click(screen.getByRole('tab', { name: 'View Challenges' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit Challenge 1' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Save Changes' }));
+    await waitFor(() => expect(message()).toHaveTextContent('A challenge with this name already exists.'));
+    await new Promise((r) => setTimeout(r, 1700));
+    expect(screen.getByRole('form', { name: 'Save Changes' })).toBeInTheDocument();
+  });
+});
+
+describe('Create Challenge', () => {
+  async function fillForm() {
+    const form = screen.getByRole('form', { name: 'Create Challenge' });
+    await userEvent.type(within(form).getByLabelText('Name'), 'New one');
+    await userEvent.type(within(form).getByLabelText('Written by'), 'club');
+    await userEvent.selectOptions(within(form).getByLabelText('Category'), 'Cryptography');
+    await userEvent.selectOptions(within(form).getByLabelText('Difficulty'), 'Simple');
+    await userEvent.type(within(form).getByLabelText('Flag'), 'flag{{new}');
+    return form;
+  }
+
+  it('only alerts during the event window', async () => {
+    const now = Date.now();
+    const api = mockApi(
+      baseRoutes({
+        'GET /api/info/site': () =>
+          json({
+            ...SITE,
+            eventStart: new Date(now - 3_600_000).toISOString(),
+            eventEnd: new Date(now + 3_600_000).toISOString(),
+          }),
+      }),
+    );
+    renderPage(<AdminPanel />);
+    await userEvent.click(screen.getByRole('tab', { name: 'Create Challenge' }));
+    await waitFor(() => expect(api.count('GET /api/info/site')).toBe(1));
+    const form = await fillForm();
+    await userEvent.click(within(form).getByRole('button', { name: 'Create Challenge' }));
+    expect(dialogs.alert).toHaveBeenCalledWith(MESSAGES.createDisabled);
+    expect(api.count('POST /api/admin/ctf/create_challenge')).toBe(0);
+  });
+
+  it('creates outside the event window and clears the form', async () => {
+    const api = mockApi(
+      baseRoutes({
+        'POST /api/admin/ctf/create_challenge': () =>
+          json({ acknowledge: true, message: "Challenge 'New one' created successfully." }),
+      }),
+    );
+    renderPage(<AdminPanel />);
+    await userEvent.click(screen.getByRole('tab', { name: 'Create Challenge' }));
+    await waitFor(() => expect(api.count('GET /api/info/site')).toBe(1));
+    const form = await fillForm();
+    expect(within(form).getByLabelText('Points')).toHaveValue('50');
+    await userEvent.click(await within(form).findByLabelText('b.zip'));
+    await userEvent.click(within(form).getByRole('button', { name: 'Create Challenge' }));
+    expect(dialogs.alert).not.toHaveBeenCalled();
+    expect(api.bodyOf('POST /api/admin/ctf/create_challenge')).toEqual({
+      name: 'New one',
+      written_by: 'club',
+      category: 'Cryptography',
+      difficulty: 'Simple',
+      flag: 'flag{new}',
+      description: '',
+      files: ['b.zip'],
+      points: 50,
+    });
+    await waitFor(() => expect(message()).toHaveTextContent("Challenge 'New one' created successfully."));
+    await waitFor(() => expect(screen.getByLabelText('Name')).toHaveValue(''));
+  });
+
+  it('asks for the required fields before sending', async () => {
+    const api = mockApi(baseRoutes());
+    renderPage(<AdminPanel />);
+    await userEvent.click(screen.getByRole('tab', { name: 'Create Challenge' }));
+    const form = screen.getByRole('form', { name: 'Create Challenge' });
+    await userEvent.type(within(form).getByLabelText('Name'), 'Half done');
+    // Submit the form directly: jsdom does not run the browser's own required-field check.
+    form.dispatchEvent(new Event('submit', { bubbles: true, cancelable: true }));
+    expect(await within(form).findByRole('alert')).toHaveTextContent('required');
+    expect(api.count('POST /api/admin/ctf/create_challenge')).toBe(0);
+  });
+});

@@ -1,0 +1,32 @@
+import { ListGroup } from 'react-bootstrap';
+import { useSolvers } from '../api/challenges';
+import { QueryState } from './QueryState';
+
+/** Each challenge's name with the usernames of those who solved it. */
+export function SolversTab() {
+  const solvers = useSolvers();
+  return (
+    <QueryState query={solvers} what="solvers">
+      {(data) => {
+        const entries = Object.entries(data.solvers);
+        if (entries.length === 0) return <p>No challenges yet.</p>;
+        return (
+          <ListGroup aria-label="Solvers">
+            {entries.map(([name, usernames]) => (
+              <ListGroup.Item key={name} data-testid="solvers-entry">
+                <h2 className="h6 mb-1">
+                  {name} <span className="text-body-secondary">({usernames.length})</span>
+                </h2>
+                {usernames.length === 0 ? (
+                  <span className="text-body-secondary">No solvers yet</span>
+                ) : (
+                  <span>{usernames.join(', ')}</span>
+                )}
+              </ListGroup.Item>
+            ))}
+          </ListGroup>
+        );
+      }}
+    </QueryState>
+  );
+}

@@ -1,0 +1,151 @@
+import { DELAYS_MS, adminApi, type AdminChallenge, type Category, type Difficulty } from '@ctf/contract';
+import { useEffect, useRef, useState } from 'react';
+import { Badge, Button, Table } from 'react-bootstrap';
+import {
+  deleteChallenge,
+  toggleStatus,
+  updateChallenge,
+  useAdminChallenges,
+  type ChallengeForm as Body,
+} from '../api/challenges';
+import type { AdminAct } from '../use-admin-action';
+import { ChallengeForm, type ChallengeFormValues } from './ChallengeForm';
+import { QueryState } from './QueryState';
+
+function formValues(c: AdminChallenge): ChallengeFormValues {
+  return {
+    name: c.name,
+    written_by: c.written_by,
+    category: c.category as Category,
+    difficulty: c.difficulty as Difficulty,
+    flag: c.flag,
+    description: c.description,
+    files: c.hlinks,
+  };
+}
+
+/**
+ * View Challenges: each challenge with Enable/Disable, Edit and Delete. Edit opens the form; a
+ * successful save returns to the list after DELAYS_MS.afterEditSuccess (SPEC.md §4).
+ */
+export function ViewChallengesTab({ act }: { act: AdminAct }) {
+  const challenges = useAdminChallenges();
+  const [editing, setEditing] = useState<AdminChallenge | null>(null);
+  const [busy, setBusy] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
+
+  async function run(call: Parameters<AdminAct>[0]) {
+    if (busy) return null;
+    setBusy(true);
+    try {
+      return await act(call);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function save(challenge: AdminChallenge, body: Body) {
+    const outcome = await run(() => updateChallenge(challenge._id, body));
+    if (outcome?.success) timer.current = setTimeout(() => setEditing(null), DELAYS_MS.afterEditSuccess);
+  }
+
+  if (editing) {
+    return (
+      <section aria-label={`Edit ${editing.name}`}>
+        <h2 className="h4">Edit: {editing.name}</h2>
+        <ChallengeForm
+          initial={formValues(editing)}
+          submitLabel="Save Changes"
+          busy={busy}
+          onSubmit={(body) => void save(editing, body)}
+          onCancel={() => setEditing(null)}
+        />
+      </section>
+    );
+  }
+
+  return (
+    <QueryState query={challenges} what="challenges">
+      {(list) =>
+        list.length === 0 ? (
+          <p>No challenges yet.</p>
+        ) : (
+          <Table striped responsive size="sm" aria-label="Challenges">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Category</th>
+                <th scope="col">Difficulty</th>
+                <th scope="col">Points</th>
+                <th scope="col">Solves</th>
+                <th scope="col">Files</th>
+                <th scope="col">Status</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.map((c) => (
+                <tr key={c._id} data-testid="admin-challenge-row">
+                  <td>{c.name}</td>
+                  <td>{c.category}</td>
+                  <td>{c.difficulty}</td>
+                  <td>{c.points}</td>
+                  <td>{c.user_completions}</td>
+                  <td>{c.hlinks.join(', ')}</td>
+                  <td>
+                    <Badge bg={c.is_active ? 'success' : 'secondary'}>
+                      {c.is_active ? 'Active' : 'Disabled'}
+                    </Badge>
+                  </td>
+                  <td className="text-end text-nowrap">
+                    <Button
+                      size="sm"
+                      variant={c.is_active ? 'outline-secondary' : 'outline-success'}
+                      className="me-1"
+                      aria-disabled={busy}
+                      aria-label={`${c.is_active ? 'Disable' : 'Enable'} ${c.name}`}
+                      onClick={() => void run(() => toggleStatus(c._id))}
+                    >
+                      {c.is_active ? 'Disable' : 'Enable'}
+                    </Button>
+                    <Button
+                      size="sm"
+                      variant="outline-primary"
+                      className="me-1"
+                      aria-disabled={busy}
+                      aria-label={`Edit ${c.name}`}
+                      onClick={() => !busy && setEditing(c)}
+                    >
+                      Edit
+                    </Button>
+                    <Button
+                      size="sm"
+                      variant="outline-danger"
+                      aria-disabled={busy}
+                      aria-label={`Delete ${c.name}`}
+                      onClick={() => {
+                        if (window.confirm(adminApi.confirmDeleteText('challenge')))
+                          void run(() => deleteChallenge(c._id));
+                      }}
+                    >
+                      Delete
+                    </Button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        )
+      }
+    </QueryState>
+  );
+}

@@ -1,0 +1,73 @@
+import type { AdminChallenge } from '@ctf/contract';
+import type { ReactElement } from 'react';
+import { afterEach, beforeEach, vi } from 'vitest';
+import { json, type Handler } from '../../test/api-mock';
+import { SITE, makeAdminChallenge as makeChallengeWithFlag, makeUser } from '../../test/factories';
+import { renderAt } from '../../test/render';
+
+/** Test helpers for the admin panel: the shared fake server and factories, and the panel's answers. */
+export { json, mockApi, type Handler } from '../../test/api-mock';
+export { SITE, makeUser } from '../../test/factories';
+
+export function renderPage(ui: ReactElement) {
+  return renderAt(ui, '/admin/panel');
+}
+
+export function makeAdminChallenge(n: number, overrides: Partial<AdminChallenge> = {}): AdminChallenge {
+  return makeChallengeWithFlag(n, {
+    description: `<p>Description ${n}</p>`,
+    written_by: 'Author',
+    ...overrides,
+  });
+}
+
+/** The answers the panel needs to render every tab; a test overrides the calls it is about. */
+export function baseRoutes(overrides: Record<string, Handler> = {}): Record<string, Handler> {
+  return {
+    'GET /api/admin/get_site_info': () => json({ activated: false }),
+    'GET /api/admin/get_users': () =>
+      json([makeUser({ _id: '2', username: 'alice' }), makeUser({ _id: '3', username: 'bob', team: 'Red' })]),
+    'GET /api/admin/fetch_admins': () => json([makeUser({ _id: '1', username: 'boss', is_admin: true })]),
+    'GET /api/admin/get_teams': () =>
+      json([
+        {
+          _id: '7',
+          name: 'Red',
+          team_leader: 'bob',
+          members: ['bob'],
+          join_requests: [],
+          completions: [],
+          memberCount: 1,
+          spotsLeft: 3,
+        },
+      ]),
+    'GET /api/admin/ctf/fetch_challenges': () =>
+      json([makeAdminChallenge(1, { hlinks: ['a.zip'] }), makeAdminChallenge(2, { is_active: false })]),
+    'GET /api/admin/ctf/get_uploads': () => json(['a.zip', 'b.zip']),
+    'GET /api/admin/ctf/get_solvers': () =>
+      json({ acknowledge: true, solvers: { 'Challenge 1': ['alice', 'bob'], 'Challenge 2': [] } }),
+    'GET /api/info/site': () => json(SITE),
+    ...overrides,
+  };
+}
+
+/**
+ * Stubs window.confirm (accepting) and window.alert for each test of the file that calls it, and
+ * silences the console errors that failed calls log on purpose.
+ */
+export function useDialogSpies() {
+  const spies = {
+    confirm: undefined as unknown as ReturnType<typeof vi.spyOn>,
+    alert: undefined as unknown as ReturnType<typeof vi.spyOn>,
+  };
+  beforeEach(() => {
+    spies.confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
+    spies.alert = vi.spyOn(window, 'alert').mockImplementation(() => {});
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+    vi.unstubAllGlobals();
+  });
+  return spies;
+}

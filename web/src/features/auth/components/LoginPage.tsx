@@ -1,0 +1,106 @@
+import type { OAuthMessage, OAuthProvider } from '@ctf/contract';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Alert, Button, Card, Container, Form } from 'react-bootstrap';
+import { useNavigate } from 'react-router';
+import { NetworkError } from '../../../lib/api';
+import { useResetSession } from '../../../lib/auth';
+import { useSiteInfo } from '../../site/api/site-info';
+import { localLogin } from '../api/local-login';
+import { listenForLoginResult, openLoginPopup } from '../oauth-popup';
+
+export function LoginPage() {
+  const navigate = useNavigate();
+  const resetSession = useResetSession();
+  const site = useSiteInfo();
+  const [message, setMessage] = useState('');
+  const stopListening = useRef<(() => void) | null>(null);
+
+  useEffect(() => () => stopListening.current?.(), []);
+
+  async function onLoginResult(result: OAuthMessage) {
+    stopListening.current = null;
+    if (result.type === 'OAUTH_SUCCESS') {
+      await resetSession();
+      void navigate('/compete');
+    } else {
+      setMessage(result.message);
+    }
+  }
+
+  function login(provider: OAuthProvider) {
+    setMessage('');
+    stopListening.current?.();
+    stopListening.current = listenForLoginResult((m) => void onLoginResult(m));
+    const popup = openLoginPopup(provider);
+    if (!popup) setMessage('The login window was blocked. Allow pop-ups for this site and try again.');
+  }
+
+  return (
+    <Container className="py-4" style={{ maxWidth: 480 }}>
+      <h1 className="mb-4">Login</h1>
+      <Card body>
+        <div className="d-grid gap-3">
+          <Button variant="primary" size="lg" onClick={() => login('discord')}>
+            Login with Discord
+          </Button>
+          <Button variant="dark" size="lg" onClick={() => login('github')}>
+            Login with GitHub
+          </Button>
+        </div>
+        <div aria-live="polite" className="mt-3" data-testid="login-message">
+          {message && <Alert variant="danger">{message}</Alert>}
+        </div>
+      </Card>
+      {site.data?.login.local && <LocalLoginForm onDone={onLoginResult} />}
+    </Container>
+  );
+}
+
+function LocalLoginForm({ onDone }: { onDone: (m: OAuthMessage) => Promise<void> }) {
+  const [username, setUsername] = useState('');
+  const [admin, setAdmin] = useState(false);
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setBusy(true);
+    setError('');
+    try {
+      const r = await localLogin(username, admin);
+      if (r.ok) await onDone({ type: 'OAUTH_SUCCESS' });
+      else setError(r.message || 'Sign-in failed');
+    } catch (err) {
+      setError(err instanceof NetworkError ? 'The server could not be reached. Try again.' : 'Sign-in failed');
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Card body className="mt-4">
+      <h2 className="h5">Local trial sign-in</h2>
+      <p className="small text-body-secondary">
+        No Discord or GitHub app is configured and this site runs on this computer, so you can sign in with just a
+        name to try it. A deployed site never offers this. For sample challenges, run <code>npm run seed:demo</code>.
+      </p>
+      <Form onSubmit={(e) => void submit(e)}>
+        <Form.Group className="mb-2" controlId="local-username">
+          <Form.Label>Username</Form.Label>
+          <Form.Control value={username} onChange={(e) => setUsername(e.target.value)} required maxLength={39} />
+        </Form.Group>
+        <Form.Check
+          className="mb-2"
+          id="local-admin"
+          label="Sign in as an administrator"
+          checked={admin}
+          onChange={(e) => setAdmin(e.target.checked)}
+        />
+        {error && <Alert variant="danger">{error}</Alert>}
+        <Button type="submit" disabled={busy}>
+          Sign in
+        </Button>
+      </Form>
+    </Card>
+  );
+}

@@ -1,0 +1,65 @@
+import type { AdminChallenge, PublicChallenge, SiteInfo, Team, User } from '@ctf/contract';
+
+/** API objects in their contract shapes, for component tests. */
+export function makeUser(overrides: Partial<User> = {}): User {
+  return {
+    _id: '1',
+    username: 'alice',
+    avatarUrl: '',
+    email: 'alice@example.org',
+    team: 'None',
+    team_id: null,
+    is_leader: false,
+    is_admin: false,
+    completions: [],
+    user_rates: [],
+    ...overrides,
+  };
+}
+
+export function makeTeam(overrides: Partial<Team> = {}): Team {
+  return {
+    _id: '7',
+    name: 'Rooks',
+    team_leader: 'alice',
+    members: ['alice', 'bob'],
+    join_requests: [{ _id: '31', checksum: 'sum-31', sender_name: 'carol' }],
+    completions: [],
+    memberCount: 2,
+    spotsLeft: 2,
+    ...overrides,
+  };
+}
+
+export function makeChallenge(n: number, overrides: Partial<PublicChallenge> = {}): PublicChallenge {
+  return {
+    _id: String(n),
+    name: `Challenge ${n}`,
+    description: `<p>Description of challenge ${n}</p>`,
+    category: 'General',
+    difficulty: 'Easy',
+    written_by: 'Author A',
+    points: 100,
+    rating: 0,
+    is_active: true,
+    user_completions: 0,
+    hlinks: [],
+    ...overrides,
+  };
+}
+
+export function makeAdminChallenge(n: number, overrides: Partial<AdminChallenge> = {}): AdminChallenge {
+  return { ...makeChallenge(n), flag: `flag{${n}}`, ...overrides };
+}
+
+export const SITE: SiteInfo = {
+  eventStart: '2025-10-15T01:00:00.000Z',
+  eventEnd: '2025-10-22T01:00:00.000Z',
+  prizeText: '$1000',
+  communityUrl: 'https://discord.com/',
+  toolsUrl: 'https://example.org/',
+  challengeHost: 'challenges.example.org',
+  challengePort: 2530,
+  activated: true,
+  login: { discord: true, github: true, local: false },
+};
