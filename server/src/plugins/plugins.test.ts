@@ -9,7 +9,7 @@ afterEach(async () => {
 describe('cross-cutting plugins', () => {
   it('sends the security headers on API and HTML answers', async () => {
     t = await buildTestApp();
-    for (const url of ['/api/info/site', '/', '/compete', '/no-such-page']) {
+    for (const url of ['/api/info/site', '/api/nope', '/', '/compete', '/no-such-page']) {
       const res = await t.visitor().get(url);
       const csp = String(res.headers['content-security-policy']);
       expect(csp).toContain("frame-ancestors 'none'");
@@ -17,6 +17,8 @@ describe('cross-cutting plugins', () => {
       expect(csp).not.toContain("'unsafe-inline';script");
       expect(res.headers['x-content-type-options']).toBe('nosniff');
       expect(res.headers['cross-origin-opener-policy']).toBe('same-origin-allow-popups');
+      expect(res.headers['x-frame-options']).toBe('DENY');
+      expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
     }
   });
 
