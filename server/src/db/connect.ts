@@ -1,7 +1,7 @@
 import SQLite from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase, type Transaction } from 'kysely';
 import type { Config } from '../config.js';
 import type { Database, DB } from './schema.js';
 
@@ -49,7 +49,7 @@ export async function connectDatabase(database: Config['database']): Promise<Dat
   sqlite.pragma(`synchronous = ${database.synchronous}`);
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return {
     db,
     dialect: 'sqlite',
@@ -71,6 +71,34 @@ export async function connectDatabase(database: Config['database']): Promise<Dat
         }
       }),
     close: () => db.destroy(),
+  };
+}
+
+/** How many prepared SQLite statements are kept; distinct query texts beyond it evict the oldest. */
+export const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * The SQLite handle Kysely sees, with prepared statements kept by their SQL text. Kysely prepares
+ * every query it runs, and preparing cost as much as running the query on the hot reads (the
+ * session lookup, a user's solves). A statement is only ever used by one query at a time: Kysely's
+ * SQLite driver runs one query at a time on its single connection and never streams here.
+ */
+export function withStatementCache(sqlite: SQLite.Database, size = STATEMENT_CACHE_SIZE): SqliteDatabase {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(text: string) {
+      let statement = statements.get(text);
+      if (statement) {
+        // Most recently used last, so the first key is the one to evict.
+        statements.delete(text);
+      } else {
+        statement = sqlite.prepare(text);
+        if (statements.size >= size) statements.delete(statements.keys().next().value!);
+      }
+      statements.set(text, statement);
+      return statement;
+    },
   };
 }
 
