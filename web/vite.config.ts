@@ -2,18 +2,14 @@ import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
-const contractSrc = fileURLToPath(new URL('../contract/src/index.ts', import.meta.url));
-// Every bare 'zod' import (the web's and the contract's) gets zod in jitless mode: see the file.
-const zodJitless = fileURLToPath(new URL('./src/lib/zod-jitless.ts', import.meta.url));
+// The contract's web entry: endpoints' methods and paths, rules and texts, without zod (see the file).
+const contractClient = fileURLToPath(new URL('../contract/src/client.ts', import.meta.url));
 
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   plugins: [react()],
   resolve: {
-    alias: [
-      { find: '@ctf/contract', replacement: contractSrc },
-      { find: /^zod$/, replacement: zodJitless },
-    ],
+    alias: [{ find: '@ctf/contract', replacement: contractClient }],
   },
   build: {
     outDir: 'dist',

@@ -1,27 +1,24 @@
 import { z } from 'zod';
 import { MessageResponse, endpoint } from './common.js';
+import { ROUTES } from './routes.js';
 import { USERNAME_MAX_LENGTH } from '../rules/constants.js';
 
-export const OAUTH_PROVIDERS = ['discord', 'github'] as const;
-export type OAuthProvider = (typeof OAUTH_PROVIDERS)[number];
+export { OAUTH_BROADCAST_CHANNEL, OAUTH_PROVIDERS, type OAuthMessage, type OAuthProvider } from './oauth.js';
 
 export const authenticated = endpoint({
-  method: 'GET',
-  path: '/api/authenticated',
+  ...ROUTES.auth.authenticated,
   body: undefined,
   response: MessageResponse,
 });
 
 export const adminAuthenticated = endpoint({
-  method: 'GET',
-  path: '/api/admin/authenticated',
+  ...ROUTES.auth.adminAuthenticated,
   body: undefined,
   response: MessageResponse,
 });
 
 export const logout = endpoint({
-  method: 'GET',
-  path: '/api/auth/logout',
+  ...ROUTES.auth.logout,
   body: undefined,
   response: MessageResponse,
 });
@@ -37,12 +34,7 @@ export const LocalLoginBody = z.object({
   admin: z.boolean().optional().default(false),
 });
 export const localLogin = endpoint({
-  method: 'POST',
-  path: '/api/auth/local',
+  ...ROUTES.auth.localLogin,
   body: LocalLoginBody,
   response: MessageResponse,
 });
-
-/** What the OAuth callback page posts to window.opener (SPEC.md §4). */
-export type OAuthMessage = { type: 'OAUTH_SUCCESS'; message?: string } | { type: 'OAUTH_ERROR'; message: string };
-export const OAUTH_BROADCAST_CHANNEL = 'ctf-oauth';

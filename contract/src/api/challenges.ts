@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { IdInput, IdString, MessageResponse, endpoint } from './common.js';
+import { ROUTES } from './routes.js';
 import { CATEGORIES, DIFFICULTIES, FLAG_MAX_LENGTH } from '../rules/constants.js';
 
 export const Category = z.enum(CATEGORIES);
@@ -23,8 +24,7 @@ export type PublicChallenge = z.infer<typeof PublicChallenge>;
 
 /** GET /api/ctf/challenges answers the list, or {message} while the site is inactive. */
 export const challengeList = endpoint({
-  method: 'GET',
-  path: '/api/ctf/challenges',
+  ...ROUTES.challenges.challengeList,
   body: undefined,
   response: z.union([z.array(PublicChallenge), MessageResponse]),
 });
@@ -44,15 +44,13 @@ export const ChallengeDetail = z.object({
 export type ChallengeDetail = z.infer<typeof ChallengeDetail>;
 
 export const challengeDetail = endpoint({
-  method: 'POST',
-  path: '/api/ctf/challenge',
+  ...ROUTES.challenges.challengeDetail,
   body: z.object({ challenge_id: IdInput }),
   response: ChallengeDetail,
 });
 
 export const submitFlag = endpoint({
-  method: 'POST',
-  path: '/api/ctf/submit-flag',
+  ...ROUTES.challenges.submitFlag,
   body: z.object({
     flag: z.string().min(1, 'Flag is required').max(FLAG_MAX_LENGTH, 'Flag is too long'),
     challenge_id: IdInput,
@@ -80,10 +78,9 @@ export const RatingInput = z
   .pipe(z.number().int(RATING_RANGE).min(1, RATING_RANGE).max(5, RATING_RANGE));
 
 export const rateChallenge = endpoint({
-  method: 'POST',
-  path: '/api/ctf/rate-challenge',
+  ...ROUTES.challenges.rateChallenge,
   body: z.object({ challenge_id: IdInput, rating: RatingInput }),
   response: MessageResponse,
 });
 
-export const DOWNLOAD_PATH_PREFIX = '/api/ctf/download/';
+export { DOWNLOAD_PATH_PREFIX } from './routes.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from './common.js';
+import { ROUTES } from './routes.js';
 import { TeamCompletion } from './teams.js';
 import { UserCompletion } from './users.js';
 
@@ -7,8 +8,7 @@ export const LeaderboardEntry = z.object({ name: z.string(), points: z.number() 
 export type LeaderboardEntry = z.infer<typeof LeaderboardEntry>;
 
 export const leaderboard = endpoint({
-  method: 'GET',
-  path: '/api/info/leaderboard',
+  ...ROUTES.leaderboard.leaderboard,
   body: undefined,
   response: z.array(LeaderboardEntry),
 });
@@ -20,8 +20,7 @@ const Completions = z.object({
 
 /** Answers the caller's own completions whatever the body holds; the body is validated only. */
 export const getCompletions = endpoint({
-  method: 'POST',
-  path: '/api/info/get-completions',
+  ...ROUTES.leaderboard.getCompletions,
   body: z
     .object({
       userCompletions: z.array(z.unknown()).max(10_000).optional(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from './common.js';
+import { ROUTES } from './routes.js';
 
 export const SiteInfo = z.object({
   eventStart: z.string(),
@@ -15,11 +16,10 @@ export const SiteInfo = z.object({
 export type SiteInfo = z.infer<typeof SiteInfo>;
 
 /** Public settings the web needs before anyone logs in. */
-export const siteInfo = endpoint({ method: 'GET', path: '/api/info/site', body: undefined, response: SiteInfo });
+export const siteInfo = endpoint({ ...ROUTES.site.siteInfo, body: undefined, response: SiteInfo });
 
 export const health = endpoint({
-  method: 'GET',
-  path: '/api/health',
+  ...ROUTES.site.health,
   body: undefined,
   response: z.object({
     status: z.enum(['ok', 'degraded']),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { IdInput, IdString, MessageResponse, Timestamp, endpoint } from './common.js';
+import { ROUTES } from './routes.js';
 import { TEAM_NAME_MAX_LENGTH } from '../rules/constants.js';
 
 export const TeamName = z
@@ -67,51 +68,43 @@ export type TeamListEntry = z.infer<typeof TeamListEntry>;
 export const TeamNameBody = z.object({ team_name: TeamName });
 
 export const teamInfo = endpoint({
-  method: 'GET',
-  path: '/api/team/info',
+  ...ROUTES.teams.teamInfo,
   body: undefined,
   response: Team.nullable(),
 });
 export const teamList = endpoint({
-  method: 'GET',
-  path: '/api/team/list',
+  ...ROUTES.teams.teamList,
   body: undefined,
   response: z.array(TeamListEntry),
 });
 export const createTeam = endpoint({
-  method: 'POST',
-  path: '/api/team/create',
+  ...ROUTES.teams.createTeam,
   body: TeamNameBody,
   response: MessageResponse,
 });
 export const requestTeam = endpoint({
-  method: 'POST',
-  path: '/api/team/request',
+  ...ROUTES.teams.requestTeam,
   body: TeamNameBody,
   response: MessageResponse,
 });
 export const updateTeam = endpoint({
-  method: 'POST',
-  path: '/api/team/update',
+  ...ROUTES.teams.updateTeam,
   body: TeamNameBody,
   response: MessageResponse,
 });
 /** Leave Team: the body names the caller's own team. */
 export const replaceLeader = endpoint({
-  method: 'POST',
-  path: '/api/team/replace-leader',
+  ...ROUTES.teams.replaceLeader,
   body: z.object({ team_data: z.object({ name: z.string().max(200) }) }),
   response: MessageResponse,
 });
 export const removeMember = endpoint({
-  method: 'POST',
-  path: '/api/team/remove-member',
+  ...ROUTES.teams.removeMember,
   body: z.object({ member_username: z.string().min(1).max(200) }),
   response: MessageResponse,
 });
 export const addMember = endpoint({
-  method: 'POST',
-  path: '/api/team/add-member',
+  ...ROUTES.teams.addMember,
   body: z.object({ request_id: IdInput, checksum: z.string().min(1).max(200) }),
   response: MessageResponse,
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { IdString, Timestamp, endpoint } from './common.js';
+import { ROUTES } from './routes.js';
 
 export const UserCompletion = z.object({ id: IdString, name: z.string(), time: Timestamp });
 export type UserCompletion = z.infer<typeof UserCompletion>;
@@ -20,8 +21,7 @@ export const User = z.object({
 export type User = z.infer<typeof User>;
 
 export const userInfo = endpoint({
-  method: 'GET',
-  path: '/api/user/info',
+  ...ROUTES.users.userInfo,
   body: undefined,
   response: User.nullable(),
 });

@@ -1,13 +1,13 @@
-import type { Endpoint } from '@ctf/contract';
-import type { z } from 'zod';
+import type { ClientEndpoint } from '@ctf/contract';
 
 /** A call's outcome: the response body when 2xx, else the server's message (SPEC.md §8). */
 export type ApiResult<T> =
   | { ok: true; status: number; data: T }
   | { ok: false; status: number; message: string; code?: string };
 
-type BodyOf<E extends Endpoint> = E['body'] extends z.ZodType ? z.input<E['body']> : undefined;
-type ResponseOf<E extends Endpoint> = z.output<E['response']>;
+/** What an endpoint takes and answers, as the contract's schemas type them. */
+export type BodyOf<E extends ClientEndpoint> = NonNullable<E['types']>['body'];
+type ResponseOf<E extends ClientEndpoint> = NonNullable<E['types']>['response'];
 
 /** Thrown only when the network itself failed (no answer from the server). */
 export class NetworkError extends Error {}
@@ -17,7 +17,7 @@ export class NetworkError extends Error {}
  * becomes {ok: false, message}; an empty body becomes {ok: false, message: ''} so the caller can
  * show SPEC.md's "empty response" text.
  */
-export async function callApi<E extends Endpoint>(
+export async function callApi<E extends ClientEndpoint>(
   ep: E,
   ...args: BodyOf<E> extends undefined ? [body?: undefined, init?: RequestInit] : [body: BodyOf<E>, init?: RequestInit]
 ): Promise<ApiResult<ResponseOf<E>>> {
@@ -57,7 +57,7 @@ export async function request<T>(path: string, init: RequestInit): Promise<ApiRe
 }
 
 /** For queries: the data, or an Error carrying the server's message. */
-export async function fetchData<E extends Endpoint>(
+export async function fetchData<E extends ClientEndpoint>(
   ep: E,
   ...args: BodyOf<E> extends undefined ? [body?: undefined, init?: RequestInit] : [body: BodyOf<E>, init?: RequestInit]
 ): Promise<ResponseOf<E>> {

@@ -1,11 +1,10 @@
 import { adminApi } from '@ctf/contract';
 import { useQuery } from '@tanstack/react-query';
-import type { z } from 'zod';
-import { callApi, fetchData } from '../../../lib/api';
+import { callApi, fetchData, type BodyOf } from '../../../lib/api';
 import { queryKeys } from '../../../lib/query';
 
 /** The challenge form as sent (points are shown, never trusted: the server derives them). */
-export type ChallengeForm = z.input<typeof adminApi.ChallengeInput>;
+export type ChallengeForm = BodyOf<typeof adminApi.createChallenge>;
 
 /** GET /api/admin/ctf/fetch_challenges: every challenge with its flag. */
 export function useAdminChallenges() {

@@ -1,0 +1,71 @@
+/**
+ * Every endpoint's method and path, by area: the one place they are written. The api/<area>.ts
+ * files add the zod body and response to each; the web's entry (client.ts) sends requests with
+ * these alone, so zod and the schemas stay out of the browser's bundle. No zod import here.
+ */
+export interface Route<M extends 'GET' | 'POST' = 'GET' | 'POST'> {
+  readonly method: M;
+  readonly path: string;
+}
+
+const get = (path: string): Route<'GET'> => ({ method: 'GET', path });
+const post = (path: string): Route<'POST'> => ({ method: 'POST', path });
+
+export const ROUTES = {
+  auth: {
+    authenticated: get('/api/authenticated'),
+    adminAuthenticated: get('/api/admin/authenticated'),
+    logout: get('/api/auth/logout'),
+    localLogin: post('/api/auth/local'),
+  },
+  site: {
+    siteInfo: get('/api/info/site'),
+    health: get('/api/health'),
+  },
+  users: {
+    userInfo: get('/api/user/info'),
+  },
+  teams: {
+    teamInfo: get('/api/team/info'),
+    teamList: get('/api/team/list'),
+    createTeam: post('/api/team/create'),
+    requestTeam: post('/api/team/request'),
+    updateTeam: post('/api/team/update'),
+    replaceLeader: post('/api/team/replace-leader'),
+    removeMember: post('/api/team/remove-member'),
+    addMember: post('/api/team/add-member'),
+  },
+  challenges: {
+    challengeList: get('/api/ctf/challenges'),
+    challengeDetail: post('/api/ctf/challenge'),
+    submitFlag: post('/api/ctf/submit-flag'),
+    rateChallenge: post('/api/ctf/rate-challenge'),
+  },
+  leaderboard: {
+    leaderboard: get('/api/info/leaderboard'),
+    getCompletions: post('/api/info/get-completions'),
+  },
+  admin: {
+    getTeams: get('/api/admin/get_teams'),
+    getUsers: get('/api/admin/get_users'),
+    fetchAdmins: get('/api/admin/fetch_admins'),
+    forceUpdate: get('/api/admin/ctf/force_update'),
+    removeTeam: post('/api/admin/remove_team'),
+    removeUser: post('/api/admin/remove_user'),
+    removeAdmin: post('/api/admin/remove_admin'),
+    getUploads: get('/api/admin/ctf/get_uploads'),
+    fetchChallenges: get('/api/admin/ctf/fetch_challenges'),
+    updateChallenge: post('/api/admin/ctf/update_challenge'),
+    createChallenge: post('/api/admin/ctf/create_challenge'),
+    toggleStatus: post('/api/admin/ctf/toggle_status'),
+    deleteChallenge: post('/api/admin/ctf/delete_challenge'),
+    upload: post('/api/admin/ctf/upload'),
+    deleteFile: post('/api/admin/ctf/delete_file'),
+    getSolvers: get('/api/admin/ctf/get_solvers'),
+    getSiteInfo: get('/api/admin/get_site_info'),
+    updateSiteInfo: post('/api/admin/update_site_info'),
+  },
+} as const;
+
+/** A challenge file's download URL is this prefix and the file's name. */
+export const DOWNLOAD_PATH_PREFIX = '/api/ctf/download/';

@@ -1,0 +1,73 @@
+/**
+ * The web's entry of the contract (web/vite.config.ts and web/tsconfig.json map '@ctf/contract'
+ * here; the server and the tests use index.ts). The browser only sends requests: it needs each
+ * endpoint's method and path, the rules and the texts, and the shapes as types. So this entry has
+ * no runtime zod: the schemas would be the first page's largest piece of JavaScript after React.
+ * The server validates every body and answer with the full contract.
+ */
+import type { z } from 'zod';
+import type { Endpoint } from './api/common.js';
+import type * as admin from './api/admin.js';
+import type * as auth from './api/auth.js';
+import type * as challenges from './api/challenges.js';
+import type * as leaderboard from './api/leaderboard.js';
+import type * as site from './api/site.js';
+import type * as teams from './api/teams.js';
+import type * as users from './api/users.js';
+import { DOWNLOAD_PATH_PREFIX, ROUTES, type Route } from './api/routes.js';
+import { confirmDeleteText, looksLikeZip, uploadSummaryText } from './api/admin-rules.js';
+
+/**
+ * An endpoint as the web calls it: the method and path it sends. `types` never exists at run time:
+ * it carries the request body and the answer, as the full contract's schemas type them.
+ */
+export interface ClientEndpoint<
+  M extends 'GET' | 'POST' = 'GET' | 'POST',
+  Body = unknown,
+  Res = unknown,
+> extends Route<M> {
+  readonly types?: { body: Body; response: Res };
+}
+
+type ClientOf<E> =
+  E extends Endpoint<infer M, infer B, infer R>
+    ? ClientEndpoint<M, B extends z.ZodType ? z.input<B> : undefined, z.output<R>>
+    : never;
+/** An area's endpoints, keyed as in api/<area>.ts; ROUTES must list each of them to type-check. */
+type ClientApi<Area> = {
+  readonly [K in keyof Area as Area[K] extends Endpoint ? K : never]: ClientOf<Area[K]>;
+};
+
+export const authApi: ClientApi<typeof auth> = ROUTES.auth;
+export const siteApi: ClientApi<typeof site> = ROUTES.site;
+export const usersApi: ClientApi<typeof users> = ROUTES.users;
+export const teamsApi: ClientApi<typeof teams> = ROUTES.teams;
+export const challengesApi: ClientApi<typeof challenges> & { DOWNLOAD_PATH_PREFIX: string } = {
+  ...ROUTES.challenges,
+  DOWNLOAD_PATH_PREFIX,
+};
+export const leaderboardApi: ClientApi<typeof leaderboard> = ROUTES.leaderboard;
+export const adminApi: ClientApi<typeof admin> &
+  Pick<typeof admin, 'confirmDeleteText' | 'looksLikeZip' | 'uploadSummaryText'> = {
+  ...ROUTES.admin,
+  confirmDeleteText,
+  looksLikeZip,
+  uploadSummaryText,
+};
+
+export type { AckResponse, MessageResponse } from './api/common.js';
+export type { OAuthProvider, OAuthMessage } from './api/oauth.js';
+export { OAUTH_PROVIDERS, OAUTH_BROADCAST_CHANNEL } from './api/oauth.js';
+export type { User, UserCompletion } from './api/users.js';
+export type { Team, TeamListEntry, JoinRequest, TeamCompletion } from './api/teams.js';
+export type { PublicChallenge, ChallengeDetail } from './api/challenges.js';
+export type { LeaderboardEntry } from './api/leaderboard.js';
+export type { AdminChallenge, ChallengeInput } from './api/admin.js';
+export type { SiteInfo } from './api/site.js';
+export * from './rules/constants.js';
+export * from './rules/messages.js';
+export * from './rules/rating.js';
+export * from './rules/scoring.js';
+export * from './rules/countdown.js';
+export * from './rules/usernames.js';
+export * from './rules/html-policy.js';
