@@ -18,18 +18,32 @@ export interface LoadResult {
 
 type Req = { method: string; path: string; headers: Record<string, string>; body?: string };
 
+/** What every browser sends; the answers worth compressing come back compressed, as they would to students. */
+export const BROWSER_HEADERS = { 'accept-encoding': 'gzip, deflate, br' } as const;
+
+/** The scenarios whose answers are read (to count correct flags); the others are not buffered. */
+const READS_BODIES: ReadonlySet<ScenarioName> = new Set(['submit', 'mixed']);
+
 /** Builds the request a scenario sends next; random users, challenges and flags (loopback only). */
 export function requestMaker(name: ScenarioName, event: SeededEvent, origin: string, etag: string) {
   const { sessions, challengeIds, flags } = event;
   const rand = (n: number) => Math.floor(Math.random() * n);
   const cookie = () => `ctf_session=${sessions[rand(sessions.length)]!.token}`;
-  const list = (): Req => ({ method: 'GET', path: '/api/ctf/challenges', headers: {} });
-  const list304 = (): Req => ({ method: 'GET', path: '/api/ctf/challenges', headers: { 'if-none-match': etag } });
-  const board = (): Req => ({ method: 'GET', path: '/api/info/leaderboard', headers: { cookie: cookie() } });
+  const list = (): Req => ({ method: 'GET', path: '/api/ctf/challenges', headers: { ...BROWSER_HEADERS } });
+  const list304 = (): Req => ({
+    method: 'GET',
+    path: '/api/ctf/challenges',
+    headers: { ...BROWSER_HEADERS, 'if-none-match': etag },
+  });
+  const board = (): Req => ({
+    method: 'GET',
+    path: '/api/info/leaderboard',
+    headers: { ...BROWSER_HEADERS, cookie: cookie() },
+  });
   const info = (): Req => ({
     method: 'GET',
     path: rand(2) ? '/api/user/info' : '/api/team/info',
-    headers: { cookie: cookie() },
+    headers: { ...BROWSER_HEADERS, cookie: cookie() },
   });
   const submit = (): Req => {
     const id = challengeIds[rand(challengeIds.length)]!;
@@ -37,7 +51,7 @@ export function requestMaker(name: ScenarioName, event: SeededEvent, origin: str
     return {
       method: 'POST',
       path: '/api/ctf/submit-flag',
-      headers: { cookie: cookie(), origin, 'content-type': 'application/json' },
+      headers: { ...BROWSER_HEADERS, cookie: cookie(), origin, 'content-type': 'application/json' },
       body: JSON.stringify({ flag, challenge_id: String(id) }),
     };
   };
@@ -62,6 +76,13 @@ export function requestMaker(name: ScenarioName, event: SeededEvent, origin: str
   }
 }
 
+/** The challenge list's current ETag as a browser holds it (the list-304 scenario revalidates it). */
+export async function currentListEtag(base: string): Promise<string> {
+  const res = await fetch(`${base}/api/ctf/challenges`, { headers: BROWSER_HEADERS });
+  await res.arrayBuffer();
+  return res.headers.get('etag') ?? '';
+}
+
 /** Runs one scenario with autocannon's programmatic API, bounded in time, against loopback only. */
 export async function runLoad(
   url: string,
@@ -81,9 +102,14 @@ export async function runLoad(
     requests: [
       {
         setupRequest: (req: any) => ({ ...req, ...make() }),
-        onResponse: (_status: number, body: string) => {
-          if (body && body.includes('Correct Flag!')) correct += 1;
-        },
+        // NOTE: with onResponse set, autocannon buffers every body; only the flag scenarios need it.
+        ...(READS_BODIES.has(name)
+          ? {
+              onResponse: (_status: number, body: string) => {
+                if (body && body.includes('Correct Flag!')) correct += 1;
+              },
+            }
+          : {}),
       } as any,
     ],
   });

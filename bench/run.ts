@@ -7,7 +7,7 @@ import { buildApp } from '../server/src/app.js';
 import { loadConfig } from '../server/src/config.js';
 import { freePort, startServer, type RunningServer } from '../e2e/support/server.js';
 import { createPostgresDatabase } from '../e2e/support/services.js';
-import { peakRssMb, requestMaker, runLoad, type LoadResult, type ScenarioName } from './load.js';
+import { currentListEtag, peakRssMb, requestMaker, runLoad, type LoadResult, type ScenarioName } from './load.js';
 import { seedEvent, type EventSize, type SeededEvent } from './seed.js';
 
 export interface BenchOptions {
@@ -94,7 +94,7 @@ async function loadAll(
   scenarios: ScenarioName[],
   opts: BenchOptions,
 ): Promise<LoadResult[]> {
-  const etag = (await fetch(`${server.url}/api/ctf/challenges`)).headers.get('etag') ?? '';
+  const etag = await currentListEtag(server.url);
   const out: LoadResult[] = [];
   for (const name of scenarios) {
     for (const c of opts.connections) {
@@ -124,7 +124,7 @@ async function benchDatabase(database: 'sqlite' | 'postgres', opts: BenchOptions
     if (opts.workers) {
       const w = await startServer({ ...prepared.env, LOG_LEVEL: 'warn', WORKERS: '2' });
       const c = Math.max(...opts.connections);
-      const etag = (await fetch(`${w.url}/api/ctf/challenges`)).headers.get('etag') ?? '';
+      const etag = await currentListEtag(w.url);
       workers2Mixed = await runLoad(`http://127.0.0.1:${w.port}`, 'mixed', requestMaker('mixed', prepared.event, w.url, etag), c, opts.durationSec);
       opts.log?.(`  mixed @${c} WORKERS=2: ${Math.round(workers2Mixed.requestsPerSec)} req/s`);
       await w.stop();

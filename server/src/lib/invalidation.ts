@@ -4,7 +4,7 @@
  * transports (Redis pub/sub, PostgreSQL LISTEN/NOTIFY, SQLite data_version) implement the same
  * interface so caches never know which one they run on.
  */
-export const ALL_TOPICS = ['challenges', 'solves', 'ratings', 'teams', 'users', 'site', 'files'] as const;
+export const ALL_TOPICS = ['challenges', 'solves', 'ratings', 'teams', 'users', 'site', 'files', 'sessions'] as const;
 export type Topic = (typeof ALL_TOPICS)[number];
 
 export interface InvalidationBus {
@@ -71,6 +71,58 @@ export class CachedValue<T> {
     );
     this.pending = pending;
     return pending;
+  }
+
+  dispose(): void {
+    this.unsubscribe();
+  }
+}
+
+/**
+ * Values computed on demand per key (a session token, a user), all dropped when one of the topics
+ * is published, with the same rule as CachedValue: a build that was running when an invalidation
+ * arrived is not kept. At most maxEntries are kept; the least recently used goes first.
+ */
+export class KeyedCache<K, V> {
+  private readonly entries = new Map<K, V>();
+  private generation = 0;
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    bus: InvalidationBus,
+    private readonly topics: readonly Topic[],
+    private readonly maxEntries: number,
+  ) {
+    this.unsubscribe = bus.subscribe((topic) => {
+      if (this.topics.includes(topic)) this.invalidate();
+    });
+  }
+
+  invalidate(): void {
+    this.generation += 1;
+    this.entries.clear();
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** The value of key, built when missing; a built value is kept only when keep(value) says so. */
+  async get(key: K, build: () => Promise<V>, keep: (value: V) => boolean = () => true): Promise<V> {
+    if (this.entries.has(key)) {
+      const value = this.entries.get(key) as V;
+      // Most recently used last, so the first key is the one to evict.
+      this.entries.delete(key);
+      this.entries.set(key, value);
+      return value;
+    }
+    const generation = this.generation;
+    const value = await build();
+    if (generation === this.generation && keep(value)) {
+      if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as K);
+      this.entries.set(key, value);
+    }
+    return value;
   }
 
   dispose(): void {

@@ -1,10 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-
-/** A JSON answer serialised once and shared by every caller, with its strong ETag. */
-export interface CachedJson {
-  json: string;
-  etag: string;
-}
+import type { CachedJson } from '../lib/cached-json.js';
 
 /** If-None-Match uses the weak comparison (RFC 9110 §13.1.2): W/ prefixes are ignored. */
 function matches(ifNoneMatch: string | undefined, etag: string): boolean {
@@ -16,16 +11,15 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
 }
 
 /**
- * Sends a pre-serialised answer (no per-request serialisation), or 304 with no body when the
- * caller already holds these exact bytes. no-cache: browsers keep it but revalidate every time,
- * so a solve shows on the next read.
+ * Sends a pre-serialised answer (no per-request serialisation), compressed when the caller
+ * accepts it, or 304 with no body when the caller already holds these exact bytes. no-cache:
+ * browsers keep it but revalidate every time, so a solve shows on the next read.
  */
-export function sendCachedJson(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  cached: CachedJson,
-): FastifyReply {
-  void reply.header('etag', cached.etag).header('cache-control', 'no-cache');
-  if (matches(request.headers['if-none-match'], cached.etag)) return reply.code(304).send();
-  return reply.type('application/json; charset=utf-8').send(cached.json);
+export function sendCachedJson(request: FastifyRequest, reply: FastifyReply, cached: CachedJson): FastifyReply {
+  const coding = cached.codingFor(request.headers['accept-encoding']);
+  const etag = cached.etag(coding);
+  void reply.header('etag', etag).header('cache-control', 'no-cache').header('vary', 'Accept-Encoding');
+  if (matches(request.headers['if-none-match'], etag)) return reply.code(304).send();
+  if (coding !== 'identity') void reply.header('content-encoding', coding);
+  return reply.type('application/json; charset=utf-8').send(cached.body(coding));
 }

@@ -2,7 +2,7 @@ import { MESSAGES, nameKey, type AckResponse, type ChallengeInput } from '@ctf/c
 import type { AppContext } from '../../context.js';
 import type { UserRow } from '../../db/schema.js';
 import { DomainError, badInput, conflict, notFound } from '../../lib/errors.js';
-import type { Topic } from '../../lib/invalidation.js';
+import { ALL_TOPICS } from '../../lib/invalidation.js';
 import { createChallenge, updateChallenge } from '../challenges/challenges.service.js';
 import { isDuringEvent } from '../site/site.service.js';
 import { removeMembershipInTransaction } from '../teams/teams.service.js';
@@ -88,8 +88,6 @@ export async function saveChallenge(
   await updateChallenge(ctx, id, input);
   return ack(`Challenge '${input.name}' updated successfully.`);
 }
-
-const ALL_TOPICS: readonly Topic[] = ['challenges', 'solves', 'ratings', 'teams', 'users', 'site', 'files'];
 
 /**
  * Force update: every cache (in this process and, through the bus, in every other one) drops its

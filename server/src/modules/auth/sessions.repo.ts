@@ -7,7 +7,12 @@ export async function insertSession(
   await db.insertInto('sessions').values(row).execute();
 }
 
-export async function findUserBySessionHash(db: Executor, tokenHash: string, nowIso: string): Promise<UserRow | null> {
+/** The user of an unexpired session, with the session's end. */
+export async function findUserBySessionHash(
+  db: Executor,
+  tokenHash: string,
+  nowIso: string,
+): Promise<{ user: UserRow; expiresAt: string } | null> {
   const row = await db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
@@ -21,11 +26,14 @@ export async function findUserBySessionHash(db: Executor, tokenHash: string, now
       'users.team_id',
       'users.team_joined_at',
       'users.created_at',
+      'sessions.expires_at',
     ])
     .where('sessions.token_hash', '=', tokenHash)
     .where('sessions.expires_at', '>', nowIso)
     .executeTakeFirst();
-  return row ?? null;
+  if (!row) return null;
+  const { expires_at: expiresAt, ...user } = row;
+  return { user, expiresAt };
 }
 
 export async function deleteSession(db: Executor, tokenHash: string): Promise<void> {

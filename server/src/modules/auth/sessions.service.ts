@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.js';
 import type { UserRow } from '../../db/schema.js';
 import { randomToken, sha256 } from '../../lib/crypto.js';
+import { KeyedCache } from '../../lib/invalidation.js';
 import { deleteExpiredSessions, deleteSession, findUserBySessionHash, insertSession } from './sessions.repo.js';
 
 /** Sessions last the length of a long event; logout ends them at once. */
@@ -25,12 +26,43 @@ export async function createSession(ctx: AppContext, userId: number): Promise<{ 
   return { token, expires };
 }
 
+/** How many live sessions each process keeps in memory (a few hundred bytes each). */
+export const SESSION_CACHE_SIZE = 10_000;
+
+type SessionEntry = { user: UserRow; expiresAt: string } | null;
+const sessionCaches = new WeakMap<AppContext, KeyedCache<string, SessionEntry>>();
+
+/**
+ * Sessions in memory, by token hash: every logged-in call looks one up. Dropped whenever a user
+ * or a membership changes ('users', 'teams': role, removal, team) or a session ends or a login
+ * refreshes a profile ('sessions'), in this process at once and in the others through the bus,
+ * so a removed user or an ended session is refused at the next request.
+ */
+function sessionCache(ctx: AppContext): KeyedCache<string, SessionEntry> {
+  let cache = sessionCaches.get(ctx);
+  if (!cache) {
+    cache = new KeyedCache(ctx.bus, ['users', 'teams', 'sessions'], SESSION_CACHE_SIZE);
+    sessionCaches.set(ctx, cache);
+  }
+  return cache;
+}
+
 /** The user behind a session token, or null when it is unknown, expired or the user was removed. */
 export async function findSessionUser(ctx: AppContext, token: string): Promise<UserRow | null> {
   if (token.length > 200) return null;
-  return findUserBySessionHash(ctx.database.db, sha256(token), ctx.clock.now().toISOString());
+  const now = ctx.clock.now().toISOString();
+  const hash = sha256(token);
+  // Unknown tokens are not kept: made-up cookies must not push real sessions out.
+  const entry = await sessionCache(ctx).get(
+    hash,
+    () => findUserBySessionHash(ctx.database.db, hash, now),
+    (found) => found !== null,
+  );
+  // A kept session still ends on time.
+  return entry && entry.expiresAt > now ? entry.user : null;
 }
 
 export async function endSession(ctx: AppContext, token: string): Promise<void> {
   await deleteSession(ctx.database.db, sha256(token));
+  ctx.bus.publish('sessions');
 }

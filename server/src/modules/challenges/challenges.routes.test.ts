@@ -1,4 +1,5 @@
 import { MESSAGES } from '@ctf/contract';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.js';
 import { addChallenge, addFileRow, openSite } from '../../../test/compete.js';
@@ -120,6 +121,32 @@ for (const kind of testDatabaseKinds()) {
         expect(after.status).toBe(200);
         expect(after.body[0].user_completions).toBe(1);
         expect(after.headers.etag).not.toBe(etag);
+      });
+
+      it('compresses for a browser (Brotli, else gzip), each coding under its own ETag', async () => {
+        await openSite(t);
+        for (let i = 0; i < 12; i++) await addChallenge(t, { name: `Challenge ${i}`, description: `<p>${'text '.repeat(40)}</p>` });
+        const get = (headers: Record<string, string>) => t.app.inject({ method: 'GET', url: LIST, headers });
+        const plain = await get({});
+        expect(plain.headers['content-encoding']).toBeUndefined();
+        expect(plain.headers.vary).toBe('Accept-Encoding');
+        const json = plain.body;
+        expect(json.length).toBeGreaterThan(1024);
+
+        const br = await get({ 'accept-encoding': 'gzip, deflate, br, zstd' });
+        expect(br.headers['content-encoding']).toBe('br');
+        expect(brotliDecompressSync(br.rawPayload).toString('utf8')).toBe(json);
+        expect(br.rawPayload.length).toBeLessThan(json.length / 2);
+        const gz = await get({ 'accept-encoding': 'gzip;q=1, br;q=0' });
+        expect(gz.headers['content-encoding']).toBe('gzip');
+        expect(gunzipSync(gz.rawPayload).toString('utf8')).toBe(json);
+        expect(new Set([plain.headers.etag, br.headers.etag, gz.headers.etag]).size).toBe(3);
+
+        // Revalidation is per representation: a Brotli copy's tag is fresh for a Brotli caller.
+        const same = await get({ 'accept-encoding': 'br', 'if-none-match': String(br.headers.etag) });
+        expect(same.statusCode).toBe(304);
+        expect(same.rawPayload.length).toBe(0);
+        expect((await get({ 'if-none-match': String(br.headers.etag) })).statusCode).toBe(200);
       });
 
       it('is refused with the site message even to a caller holding the last ETag', async () => {

@@ -1,18 +1,16 @@
 import { MESSAGES, type ChallengeDetail, type PublicChallenge } from '@ctf/contract';
 import type { AppContext } from '../../context.js';
 import type { Executor, UserRow } from '../../db/schema.js';
-import { sha256 } from '../../lib/crypto.js';
 import { DomainError, forbidden, notFound } from '../../lib/errors.js';
 import { CachedValue } from '../../lib/invalidation.js';
+import { CachedJson } from '../../lib/cached-json.js';
 import { isSiteActive } from '../site/site.service.js';
 import { presentChallengeDetail, presentPublicChallenge } from './challenges.presenter.js';
 import { findChallengeForPlay, listAttachedFileNames, listChallengeSummaries } from './challenges.repo.js';
 
 /** The public list, serialised once per change: every caller gets the same bytes and ETag. */
 export interface PublicChallengeList {
-  json: string;
-  /** A strong validator: the quoted hash of exactly these bytes. */
-  etag: string;
+  answer: CachedJson;
   byId: ReadonlyMap<string, PublicChallenge>;
 }
 
@@ -42,8 +40,7 @@ function listCache(ctx: AppContext): CachedValue<PublicChallengeList> {
     // show in the list, so any of those writes drops it.
     cache = new CachedValue(ctx.bus, ['challenges', 'solves', 'ratings', 'files', 'users'], async () => {
       const list = await buildPublicChallenges(ctx.database.db);
-      const json = JSON.stringify(list);
-      return { json, etag: `"${sha256(json)}"`, byId: new Map(list.map((c) => [c._id, c])) };
+      return { answer: new CachedJson(JSON.stringify(list)), byId: new Map(list.map((c) => [c._id, c])) };
     });
     caches.set(ctx, cache);
   }

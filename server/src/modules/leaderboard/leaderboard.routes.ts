@@ -7,7 +7,7 @@ import { getLeaderboard, getOwnCompletions } from './leaderboard.service.js';
 
 export function registerLeaderboardRoutes(app: FastifyInstance, ctx: AppContext): void {
   route(app, leaderboardApi.leaderboard, 'public', async (request, reply) =>
-    sendCachedJson(request, reply, await getLeaderboard(ctx)),
+    sendCachedJson(request, reply, (await getLeaderboard(ctx)).answer),
   );
 
   // The body is validated and otherwise ignored: the answer is always the caller's own.

@@ -1,8 +1,8 @@
 import type { LeaderboardEntry, TeamCompletion, UserCompletion } from '@ctf/contract';
 import type { AppContext } from '../../context.js';
 import type { UserRow } from '../../db/schema.js';
-import { sha256 } from '../../lib/crypto.js';
 import { CachedValue } from '../../lib/invalidation.js';
+import { CachedJson } from '../../lib/cached-json.js';
 import { listTeamCompletions } from '../teams/teams.service.js';
 import { listCompletionsOfUser } from '../users/users.service.js';
 import { listCompetitors } from './leaderboard.repo.js';
@@ -10,8 +10,7 @@ import { listCompetitors } from './leaderboard.repo.js';
 /** The leaderboard, serialised once per change and shared by every caller. */
 export interface LeaderboardAnswer {
   entries: LeaderboardEntry[];
-  json: string;
-  etag: string;
+  answer: CachedJson;
 }
 
 const caches = new WeakMap<AppContext, CachedValue<LeaderboardAnswer>>();
@@ -23,8 +22,7 @@ function leaderboardCache(ctx: AppContext): CachedValue<LeaderboardAnswer> {
     cache = new CachedValue(ctx.bus, ['solves', 'challenges', 'teams', 'users'], async () => {
       const rows = await listCompetitors(ctx.database.db, ctx.database.dialect);
       const entries = rows.map((r) => ({ name: r.name, points: r.points }));
-      const json = JSON.stringify(entries);
-      return { entries, json, etag: `"${sha256(json)}"` };
+      return { entries, answer: new CachedJson(JSON.stringify(entries)) };
     });
     caches.set(ctx, cache);
   }

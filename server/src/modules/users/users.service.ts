@@ -60,8 +60,14 @@ export async function findOrCreateUser(
   const admin = options.grantAdmin === true || isConfiguredAdmin(ctx, profile.provider, profile.handle);
   const existing = await findUserByIdentity(db, profile.provider, profile.providerUserId);
   if (existing) {
+    const becomesAdmin = admin && existing.is_admin !== 1;
     const patch = { avatar_url: profile.avatarUrl, email: profile.email, ...(admin ? { is_admin: 1 } : {}) };
-    await updateProfile(db, existing.id, patch);
+    if (becomesAdmin || patch.avatar_url !== existing.avatar_url || patch.email !== existing.email) {
+      await updateProfile(db, existing.id, patch);
+      // The user's other sessions (other devices) are kept in memory with the old profile; a new
+      // admin drops out of the scores.
+      ctx.bus.publish(becomesAdmin ? 'users' : 'sessions');
+    }
     return { ...existing, ...patch };
   }
   const base = cleanName(profile.handle) || 'player';

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { CachedValue, KeyedCache, LocalBus } from './invalidation.js';
+
+function deferred<T>() {
+  let resolve!: (v: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+describe('CachedValue', () => {
+  it('builds once, then again after one of its topics', async () => {
+    const bus = new LocalBus();
+    let builds = 0;
+    const cache = new CachedValue(bus, ['solves'], async () => ++builds);
+    expect(await cache.get()).toBe(1);
+    expect(await cache.get()).toBe(1);
+    bus.publish('ratings');
+    expect(await cache.get()).toBe(1);
+    bus.publish('solves');
+    expect(await cache.get()).toBe(2);
+  });
+
+  it('does not keep a build that an invalidation overtook', async () => {
+    const bus = new LocalBus();
+    const slow = deferred<string>();
+    let calls = 0;
+    const cache = new CachedValue(bus, ['solves'], () => (++calls === 1 ? slow.promise : Promise.resolve('fresh')));
+    const first = cache.get();
+    bus.publish('solves');
+    slow.resolve('stale');
+    expect(await first).toBe('stale');
+    expect(await cache.get()).toBe('fresh');
+  });
+});
+
+describe('KeyedCache', () => {
+  it('keeps one value per key until a topic drops them all', async () => {
+    const bus = new LocalBus();
+    const cache = new KeyedCache<string, string>(bus, ['users'], 10);
+    let builds = 0;
+    const build = (v: string) => async () => `${v}${++builds}`;
+    expect(await cache.get('a', build('a'))).toBe('a1');
+    expect(await cache.get('a', build('a'))).toBe('a1');
+    expect(await cache.get('b', build('b'))).toBe('b2');
+    bus.publish('teams');
+    expect(await cache.get('a', build('a'))).toBe('a1');
+    bus.publish('users');
+    expect(cache.size).toBe(0);
+    expect(await cache.get('a', build('a'))).toBe('a3');
+  });
+
+  it('evicts the least recently used beyond its size and skips what keep() refuses', async () => {
+    const cache = new KeyedCache<number, number | null>(new LocalBus(), ['users'], 2);
+    let builds = 0;
+    const build = (v: number | null) => async () => (builds++, v);
+    await cache.get(1, build(1));
+    await cache.get(2, build(2));
+    await cache.get(1, build(1)); // 1 most recent
+    await cache.get(3, build(3)); // evicts 2
+    expect(builds).toBe(3);
+    await cache.get(1, build(1));
+    await cache.get(3, build(3));
+    expect(builds).toBe(3);
+    await cache.get(2, build(2));
+    expect(builds).toBe(4);
+    await cache.get(9, build(null), (v) => v !== null);
+    await cache.get(9, build(null), (v) => v !== null);
+    expect(builds).toBe(6);
+  });
+
+  it('does not keep a build that an invalidation overtook', async () => {
+    const bus = new LocalBus();
+    const cache = new KeyedCache<string, string>(bus, ['sessions'], 10);
+    const slow = deferred<string>();
+    const first = cache.get('k', () => slow.promise);
+    bus.publish('sessions');
+    slow.resolve('stale');
+    expect(await first).toBe('stale');
+    expect(await cache.get('k', async () => 'fresh')).toBe('fresh');
+  });
+});
