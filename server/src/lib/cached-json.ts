@@ -1,4 +1,5 @@
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import type { z } from 'zod';
 import { sha256 } from './crypto.js';
 
 /** The codings a cached answer can be sent in, best first. */
@@ -19,6 +20,14 @@ export class CachedJson {
 
   constructor(readonly json: string) {
     this.hash = sha256(json);
+  }
+
+  /**
+   * A value checked against its response schema once, here, instead of at every send: the schema
+   * drops any field it does not declare, exactly as the per-request serialiser would.
+   */
+  static of<S extends z.ZodType>(schema: S, value: z.input<S>): CachedJson {
+    return new CachedJson(JSON.stringify(schema.parse(value)));
   }
 
   /** The strong validator of the representation in this coding. */
@@ -71,7 +80,8 @@ export function acceptedCodings(header: string): Set<ContentCoding> {
   }
   const result = new Set<ContentCoding>();
   for (const coding of ['br', 'gzip'] as const) {
-    const q = named.get(coding) ?? (coding === 'gzip' ? named.get('x-gzip') : undefined) ?? named.get('*') ?? 0;
+    const q =
+      named.get(coding) ?? (coding === 'gzip' ? named.get('x-gzip') : undefined) ?? named.get('*') ?? 0;
     if (q > 0) result.add(coding);
   }
   return result;

@@ -24,7 +24,9 @@ describe('CachedValue', () => {
     const bus = new LocalBus();
     const slow = deferred<string>();
     let calls = 0;
-    const cache = new CachedValue(bus, ['solves'], () => (++calls === 1 ? slow.promise : Promise.resolve('fresh')));
+    const cache = new CachedValue(bus, ['solves'], () =>
+      ++calls === 1 ? slow.promise : Promise.resolve('fresh'),
+    );
     const first = cache.get();
     bus.publish('solves');
     slow.resolve('stale');

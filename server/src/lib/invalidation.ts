@@ -4,7 +4,16 @@
  * transports (Redis pub/sub, PostgreSQL LISTEN/NOTIFY, SQLite data_version) implement the same
  * interface so caches never know which one they run on.
  */
-export const ALL_TOPICS = ['challenges', 'solves', 'ratings', 'teams', 'users', 'site', 'files', 'sessions'] as const;
+export const ALL_TOPICS = [
+  'challenges',
+  'solves',
+  'ratings',
+  'teams',
+  'users',
+  'site',
+  'files',
+  'sessions',
+] as const;
 export type Topic = (typeof ALL_TOPICS)[number];
 
 export interface InvalidationBus {

@@ -21,7 +21,13 @@ export function windowStart(now: number, windowMs: number): number {
 }
 
 /** The verdict for the count reached in the window that began at `start`. */
-export function limitResult(count: number, limit: number, start: number, windowMs: number, now: number): RateLimitResult {
+export function limitResult(
+  count: number,
+  limit: number,
+  start: number,
+  windowMs: number,
+  now: number,
+): RateLimitResult {
   return {
     allowed: count <= limit,
     count,

@@ -3,7 +3,13 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { DomainError } from '../../lib/errors.js';
 import { route } from '../../plugins/route.js';
-import { clearSessionCookie, requireAdmin, requireUser, sessionToken, setSessionCookie } from '../../plugins/session.js';
+import {
+  clearSessionCookie,
+  requireAdmin,
+  requireUser,
+  sessionToken,
+  setSessionCookie,
+} from '../../plugins/session.js';
 import { findOrCreateUser } from '../users/users.service.js';
 import { POPUP_SCRIPT, callbackPage } from './callback-page.js';
 import { LoginError, OAUTH_STATE_TTL_MS, beginLogin, completeLogin } from './oauth.service.js';
@@ -20,7 +26,12 @@ function sendCallbackPage(reply: FastifyReply, message: OAuthMessage): FastifyRe
 }
 
 export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const stateCookie = { path: '/api/auth', httpOnly: true, sameSite: 'lax' as const, secure: ctx.config.secureCookies };
+  const stateCookie = {
+    path: '/api/auth',
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    secure: ctx.config.secureCookies,
+  };
 
   route(app, authApi.authenticated, 'public', async (request) => {
     requireUser(request);
@@ -41,18 +52,31 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
 
   route(app, authApi.localLogin, 'public', async (request, reply) => {
     if (!ctx.config.localLogin) {
-      throw new DomainError('forbidden', 'Local sign-in is only available on a local trial without OAuth providers.');
+      throw new DomainError(
+        'forbidden',
+        'Local sign-in is only available on a local trial without OAuth providers.',
+      );
     }
     const user = await findOrCreateUser(
       ctx,
-      { provider: 'local', providerUserId: request.body.username.toLowerCase(), handle: request.body.username, avatarUrl: '', email: '' },
+      {
+        provider: 'local',
+        providerUserId: request.body.username.toLowerCase(),
+        handle: request.body.username,
+        avatarUrl: '',
+        email: '',
+      },
       { grantAdmin: request.body.admin },
     );
     await startSession(request.cookies, reply, user.id);
     return { message: MESSAGES.authorized };
   });
 
-  async function startSession(cookies: Record<string, string | undefined>, reply: FastifyReply, userId: number) {
+  async function startSession(
+    cookies: Record<string, string | undefined>,
+    reply: FastifyReply,
+    userId: number,
+  ) {
     // A new token at every login, and the old session (if any) ended: no session fixation.
     const previous = cookies[ctx.config.secureCookies ? '__Host-ctf_session' : 'ctf_session'];
     if (previous) await endSession(ctx, previous);
@@ -71,7 +95,8 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
         void reply.setCookie(STATE_COOKIE, state, { ...stateCookie, maxAge: OAUTH_STATE_TTL_MS / 1000 });
         return reply.header('Cache-Control', 'no-store').redirect(url, 302);
       } catch (err) {
-        if (err instanceof LoginError) return sendCallbackPage(reply, { type: 'OAUTH_ERROR', message: err.message });
+        if (err instanceof LoginError)
+          return sendCallbackPage(reply, { type: 'OAUTH_ERROR', message: err.message });
         throw err;
       }
     });
@@ -80,7 +105,8 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
       `/api/auth/${provider}/callback`,
       async (request, reply) => {
         const q = request.query;
-        const one = (v: string | string[] | undefined) => (typeof v === 'string' && v.length <= 2048 ? v : undefined);
+        const one = (v: string | string[] | undefined) =>
+          typeof v === 'string' && v.length <= 2048 ? v : undefined;
         void reply.clearCookie(STATE_COOKIE, stateCookie);
         try {
           const user = await completeLogin(ctx, provider as OAuthProvider, {
@@ -96,7 +122,10 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
             return sendCallbackPage(reply.status(400), { type: 'OAUTH_ERROR', message: err.message });
           }
           request.log.error({ err }, 'oauth callback failed');
-          return sendCallbackPage(reply.status(500), { type: 'OAUTH_ERROR', message: 'Login failed. Please try again.' });
+          return sendCallbackPage(reply.status(500), {
+            type: 'OAUTH_ERROR',
+            message: 'Login failed. Please try again.',
+          });
         }
       },
     );

@@ -49,8 +49,17 @@ for (const kind of testDatabaseKinds()) {
       const session = callback.cookies.find((c) => c.name === 'ctf_session');
       expect(session?.httpOnly).toBe(true);
       expect(session?.sameSite).toBe('Lax');
-      const info = await t.app.inject({ method: 'GET', url: '/api/user/info', headers: { cookie: `ctf_session=${session!.value}` } });
-      expect(info.json()).toMatchObject({ username: 'Octo', email: 'octo@example.org', team: 'None', is_admin: false });
+      const info = await t.app.inject({
+        method: 'GET',
+        url: '/api/user/info',
+        headers: { cookie: `ctf_session=${session!.value}` },
+      });
+      expect(info.json()).toMatchObject({
+        username: 'Octo',
+        email: 'octo@example.org',
+        team: 'None',
+        is_admin: false,
+      });
       // Only the hash of the token is stored.
       const rows = await t.ctx.database.db.selectFrom('sessions').select('token_hash').execute();
       expect(rows.map((r) => r.token_hash)).not.toContain(session!.value);
@@ -79,7 +88,11 @@ for (const kind of testDatabaseKinds()) {
       fake.nextProfile = { id: '9', login: 'The-Admin' };
       const { callback } = await oauthLogin(t, 'github', fake);
       const session = callback.cookies.find((c) => c.name === 'ctf_session')!;
-      const res = await t.app.inject({ method: 'GET', url: '/api/admin/authenticated', headers: { cookie: `ctf_session=${session.value}` } });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/api/admin/authenticated',
+        headers: { cookie: `ctf_session=${session.value}` },
+      });
       expect(res.json()).toEqual({ message: 'Authorized' });
     });
 
@@ -98,10 +111,18 @@ for (const kind of testDatabaseKinds()) {
       });
       expect(wrong.body).toContain('OAUTH_ERROR');
       // The state was not consumed by the failures above (they never matched), so this one works...
-      const ok = await t.app.inject({ method: 'GET', url: back.pathname + back.search, headers: { cookie: `ctf_oauth_state=${state}` } });
+      const ok = await t.app.inject({
+        method: 'GET',
+        url: back.pathname + back.search,
+        headers: { cookie: `ctf_oauth_state=${state}` },
+      });
       expect(ok.body).toContain('OAUTH_SUCCESS');
       // ...and it works once.
-      const replay = await t.app.inject({ method: 'GET', url: back.pathname + back.search, headers: { cookie: `ctf_oauth_state=${state}` } });
+      const replay = await t.app.inject({
+        method: 'GET',
+        url: back.pathname + back.search,
+        headers: { cookie: `ctf_oauth_state=${state}` },
+      });
       expect(replay.body).toContain('OAUTH_ERROR');
       expect(replay.cookies.find((c) => c.name === 'ctf_session')).toBeUndefined();
     });
@@ -130,7 +151,11 @@ for (const kind of testDatabaseKinds()) {
       const toProvider = await fetch(start.headers.location as string, { redirect: 'manual' });
       const back = new URL(toProvider.headers.get('location')!);
       t.clock.advance(11 * 60 * 1000);
-      const res = await t.app.inject({ method: 'GET', url: back.pathname + back.search, headers: { cookie: `ctf_oauth_state=${state}` } });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: back.pathname + back.search,
+        headers: { cookie: `ctf_oauth_state=${state}` },
+      });
       expect(res.body).toContain('OAUTH_ERROR');
     });
 
@@ -175,7 +200,11 @@ for (const kind of testDatabaseKinds()) {
       const first = await t.visitor().post('/api/auth/local', { username: 'trial', admin: true });
       expect(first.status).toBe(200);
       const cookie1 = String(first.headers['set-cookie']).match(/ctf_session=([^;]+)/)![1]!;
-      const info = await t.app.inject({ method: 'GET', url: '/api/user/info', headers: { cookie: `ctf_session=${cookie1}` } });
+      const info = await t.app.inject({
+        method: 'GET',
+        url: '/api/user/info',
+        headers: { cookie: `ctf_session=${cookie1}` },
+      });
       expect(info.json()).toMatchObject({ username: 'trial', is_admin: true });
       const second = await t.app.inject({
         method: 'POST',
@@ -185,7 +214,11 @@ for (const kind of testDatabaseKinds()) {
       });
       const cookie2 = String(second.headers['set-cookie']).match(/ctf_session=([^;]+)/)![1]!;
       expect(cookie2).not.toBe(cookie1);
-      const old = await t.app.inject({ method: 'GET', url: '/api/authenticated', headers: { cookie: `ctf_session=${cookie1}` } });
+      const old = await t.app.inject({
+        method: 'GET',
+        url: '/api/authenticated',
+        headers: { cookie: `ctf_session=${cookie1}` },
+      });
       expect(old.statusCode).toBe(401);
     });
 

@@ -11,7 +11,8 @@ function escapeHtml(s: string): string {
  * opener with our own origin as the target, never '*'.
  */
 export function callbackPage(message: OAuthMessage): string {
-  const text = message.type === 'OAUTH_SUCCESS' ? 'Login successful. You can close this window.' : message.message;
+  const text =
+    message.type === 'OAUTH_SUCCESS' ? 'Login successful. You can close this window.' : message.message;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Login</title>
 <meta name="viewport" content="width=device-width, initial-scale=1"></head>

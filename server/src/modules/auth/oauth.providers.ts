@@ -10,7 +10,9 @@ export interface ProviderSpec {
   /** PKCE where the provider supports it. */
   pkce: boolean;
   /** Reads the profile with an access token. */
-  fetchProfile(accessToken: string): Promise<{ id: string; handle: string; avatarUrl: string; email: string }>;
+  fetchProfile(
+    accessToken: string,
+  ): Promise<{ id: string; handle: string; avatarUrl: string; email: string }>;
 }
 
 const FETCH_TIMEOUT_MS = 10_000;

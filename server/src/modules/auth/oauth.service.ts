@@ -18,8 +18,14 @@ function redirectUri(ctx: AppContext, provider: OAuthProvider): string {
 
 function client(ctx: AppContext, provider: OAuthProvider) {
   const spec = providerSpec(ctx.config, provider);
-  if (!spec) throw new LoginError(`${provider === 'github' ? 'GitHub' : 'Discord'} login is not enabled on this site.`);
-  return { spec, oauth: new OAuth2Client(spec.config.clientId, spec.config.clientSecret, redirectUri(ctx, provider)) };
+  if (!spec)
+    throw new LoginError(
+      `${provider === 'github' ? 'GitHub' : 'Discord'} login is not enabled on this site.`,
+    );
+  return {
+    spec,
+    oauth: new OAuth2Client(spec.config.clientId, spec.config.clientSecret, redirectUri(ctx, provider)),
+  };
 }
 
 /**
@@ -27,7 +33,10 @@ function client(ctx: AppContext, provider: OAuthProvider) {
  * authorize URL. The caller puts the state in a short-lived HttpOnly cookie too, binding the
  * callback to this browser.
  */
-export async function beginLogin(ctx: AppContext, provider: OAuthProvider): Promise<{ url: string; state: string }> {
+export async function beginLogin(
+  ctx: AppContext,
+  provider: OAuthProvider,
+): Promise<{ url: string; state: string }> {
   const { spec, oauth } = client(ctx, provider);
   const state = randomToken(32);
   const verifier = generateCodeVerifier();
@@ -40,7 +49,13 @@ export async function beginLogin(ctx: AppContext, provider: OAuthProvider): Prom
     expires_at: new Date(now.getTime() + OAUTH_STATE_TTL_MS).toISOString(),
   });
   const url = spec.pkce
-    ? oauth.createAuthorizationURLWithPKCE(spec.config.authorizeUrl, state, CodeChallengeMethod.S256, verifier, spec.scopes)
+    ? oauth.createAuthorizationURLWithPKCE(
+        spec.config.authorizeUrl,
+        state,
+        CodeChallengeMethod.S256,
+        verifier,
+        spec.scopes,
+      )
     : oauth.createAuthorizationURL(spec.config.authorizeUrl, state, spec.scopes);
   return { url: url.toString(), state };
 }
@@ -55,7 +70,9 @@ export async function completeLogin(
   input: { code?: string; state?: string; cookieState?: string; error?: string },
 ): Promise<UserRow> {
   if (input.error) {
-    throw new LoginError(input.error === 'access_denied' ? 'Login was cancelled.' : 'The provider refused the login.');
+    throw new LoginError(
+      input.error === 'access_denied' ? 'Login was cancelled.' : 'The provider refused the login.',
+    );
   }
   if (!input.state || !input.cookieState || !constantTimeEqual(input.state, input.cookieState)) {
     throw new LoginError('This login attempt is not valid any more. Please try again.');
@@ -77,14 +94,20 @@ export async function completeLogin(
     if ('error' in (tokens.data as Record<string, unknown>)) throw new Error('token error');
     accessToken = tokens.accessToken();
   } catch (err) {
-    ctx.log.warn({ provider, reason: err instanceof Error ? err.message : 'unknown' }, 'oauth code exchange failed');
+    ctx.log.warn(
+      { provider, reason: err instanceof Error ? err.message : 'unknown' },
+      'oauth code exchange failed',
+    );
     throw new LoginError(`${spec.label} did not accept the login. Please try again.`);
   }
   let profile;
   try {
     profile = await spec.fetchProfile(accessToken);
   } catch (err) {
-    ctx.log.warn({ provider, reason: err instanceof Error ? err.message : 'unknown' }, 'oauth profile failed');
+    ctx.log.warn(
+      { provider, reason: err instanceof Error ? err.message : 'unknown' },
+      'oauth profile failed',
+    );
     throw new LoginError(`Could not read your ${spec.label} profile. Please try again.`);
   }
   if (!profile.id || !profile.handle) throw new LoginError(`${spec.label} sent an incomplete profile.`);

@@ -73,9 +73,13 @@ for (const kind of testDatabaseKinds()) {
       const before = (await loginUser(t.ctx, t.app, 'carol')).cookie!;
       const fake = before.replace(/=.*/, '=' + 'A'.repeat(43));
       for (let i = 0; i < 3; i++) {
-        expect((await t.app.inject({ method: 'GET', url: AUTH, headers: { cookie: fake } })).statusCode).toBe(401);
+        expect((await t.app.inject({ method: 'GET', url: AUTH, headers: { cookie: fake } })).statusCode).toBe(
+          401,
+        );
       }
-      expect((await t.app.inject({ method: 'GET', url: AUTH, headers: { cookie: before } })).statusCode).toBe(200);
+      expect((await t.app.inject({ method: 'GET', url: AUTH, headers: { cookie: before } })).statusCode).toBe(
+        200,
+      );
     });
   });
 }

@@ -2,7 +2,12 @@ import type { AppContext } from '../../context.js';
 import type { UserRow } from '../../db/schema.js';
 import { randomToken, sha256 } from '../../lib/crypto.js';
 import { KeyedCache } from '../../lib/invalidation.js';
-import { deleteExpiredSessions, deleteSession, findUserBySessionHash, insertSession } from './sessions.repo.js';
+import {
+  deleteExpiredSessions,
+  deleteSession,
+  findUserBySessionHash,
+  insertSession,
+} from './sessions.repo.js';
 
 /** Sessions last the length of a long event; logout ends them at once. */
 export const SESSION_TTL_MS = 14 * 24 * 60 * 60 * 1000;
@@ -11,7 +16,10 @@ export const SESSION_TTL_MS = 14 * 24 * 60 * 60 * 1000;
  * Starts a session: a fresh random 256-bit token (so a login never reuses a cookie that existed
  * before it: no fixation), of which only the hash is stored.
  */
-export async function createSession(ctx: AppContext, userId: number): Promise<{ token: string; expires: Date }> {
+export async function createSession(
+  ctx: AppContext,
+  userId: number,
+): Promise<{ token: string; expires: Date }> {
   const token = randomToken(32);
   const now = ctx.clock.now();
   const expires = new Date(now.getTime() + SESSION_TTL_MS);

@@ -1,12 +1,13 @@
 import { teamsApi } from '@ctf/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
+import { sendCachedJson } from '../../plugins/cached-json.js';
 import { route } from '../../plugins/route.js';
 import { requireUser } from '../../plugins/session.js';
 import {
   acceptJoinRequest,
   createTeam,
-  getTeamInfo,
+  getTeamInfoAnswer,
   leaveTeam,
   listJoinableTeams,
   removeMember,
@@ -16,7 +17,9 @@ import {
 
 /** SPEC.md §7 team calls; every rule lives in the service. */
 export function registerTeamRoutes(app: FastifyInstance, ctx: AppContext): void {
-  route(app, teamsApi.teamInfo, 'user', async (request) => getTeamInfo(ctx, requireUser(request)));
+  route(app, teamsApi.teamInfo, 'user', async (request, reply) =>
+    sendCachedJson(request, reply, await getTeamInfoAnswer(ctx, requireUser(request)), 'private'),
+  );
 
   route(app, teamsApi.teamList, 'user', async () => listJoinableTeams(ctx));
 

@@ -11,8 +11,11 @@ import {
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/connect.js';
 import type { Executor, TeamRow, UserRow } from '../../db/schema.js';
+import { CachedJson } from '../../lib/cached-json.js';
 import { constantTimeEqual, hmac } from '../../lib/crypto.js';
 import { DomainError, badInput, conflict, forbidden, notFound } from '../../lib/errors.js';
+import { KeyedCache } from '../../lib/invalidation.js';
+import { USER_ANSWER_CACHE_SIZE } from '../users/users.service.js';
 import { departCurrentTeam, departTeam } from './teams.membership.js';
 import { presentCompletions, presentJoinRequest, presentListEntry, presentTeam } from './teams.presenter.js';
 import {
@@ -106,6 +109,23 @@ async function buildTeams(ctx: AppContext, teams: readonly TeamRow[], checksums:
  */
 export async function listTeamCompletions(ctx: AppContext, teamId: number): Promise<TeamCompletion[]> {
   return presentCompletions(await listTeamSolves(ctx.database.db, [teamId]));
+}
+
+const teamInfoCaches = new WeakMap<AppContext, KeyedCache<number, CachedJson>>();
+
+/**
+ * GET /api/team/info for the caller, serialised once per change and kept per user (the leader's
+ * answer differs from a member's). It shows the team, its members and requests, and its solves.
+ */
+export async function getTeamInfoAnswer(ctx: AppContext, user: UserRow): Promise<CachedJson> {
+  let cache = teamInfoCaches.get(ctx);
+  if (!cache) {
+    cache = new KeyedCache(ctx.bus, ['teams', 'users', 'solves', 'challenges'], USER_ANSWER_CACHE_SIZE);
+    teamInfoCaches.set(ctx, cache);
+  }
+  return cache.get(user.id, async () =>
+    CachedJson.of(teamsApi.teamInfo.response, await getTeamInfo(ctx, user)),
+  );
 }
 
 /** The caller's team (SPEC.md §3), null when teamless; join requests are shown to the leader only. */

@@ -1,6 +1,15 @@
-import { USERNAME_MAX_LENGTH, cleanName, nameKey, type User, type UserCompletion } from '@ctf/contract';
+import {
+  USERNAME_MAX_LENGTH,
+  cleanName,
+  nameKey,
+  usersApi,
+  type User,
+  type UserCompletion,
+} from '@ctf/contract';
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/connect.js';
+import { CachedJson } from '../../lib/cached-json.js';
+import { KeyedCache } from '../../lib/invalidation.js';
 import type { UserRow } from '../../db/schema.js';
 import { presentCompletion, presentUser } from './users.presenter.js';
 import {
@@ -104,6 +113,30 @@ export async function findOrCreateUser(
     }
   }
   throw new Error('could not find a free username');
+}
+
+/** How many users' answers each process keeps (a few kB each). */
+export const USER_ANSWER_CACHE_SIZE = 5_000;
+
+const userInfoCaches = new WeakMap<AppContext, KeyedCache<number, CachedJson>>();
+
+/**
+ * GET /api/user/info for the caller, serialised once per change and kept per user: every page
+ * of the web asks for it. It shows the user's row, team, solves, ratings and challenge names.
+ */
+export async function getUserInfoAnswer(ctx: AppContext, user: UserRow): Promise<CachedJson> {
+  let cache = userInfoCaches.get(ctx);
+  if (!cache) {
+    cache = new KeyedCache(
+      ctx.bus,
+      ['users', 'teams', 'sessions', 'solves', 'ratings', 'challenges'],
+      USER_ANSWER_CACHE_SIZE,
+    );
+    userInfoCaches.set(ctx, cache);
+  }
+  return cache.get(user.id, async () =>
+    CachedJson.of(usersApi.userInfo.response, await getUserInfo(ctx, user)),
+  );
 }
 
 /** SPEC.md §3 User for the caller: team name or 'None', completions and what they rated. */
