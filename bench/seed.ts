@@ -1,4 +1,5 @@
 import { CATEGORIES, DIFFICULTIES, nameKey } from '@ctf/contract';
+import { sql } from 'kysely';
 import { Readable } from 'node:stream';
 import type { AppContext } from '../server/src/context.js';
 import { createSession } from '../server/src/modules/auth/sessions.service.js';
@@ -148,6 +149,10 @@ export async function seedEvent(ctx: AppContext, size: EventSize, seed = 2025): 
 
   await setSiteActive(ctx, true);
   for (const t of ['challenges', 'solves', 'ratings', 'teams', 'users'] as const) ctx.bus.publish(t);
+  // A bulk import leaves PostgreSQL without statistics until autovacuum's next round (up to a
+  // minute): gather them now, as an operator would after an import. (SQLite gathers them at
+  // start-up: db/connect.ts.)
+  if (ctx.database.dialect === 'postgres') await sql`analyze`.execute(db);
 
   const sessions: SeededEvent['sessions'] = [];
   for (let i = 0; i < size.sessions; i++) {
