@@ -1,18 +1,9 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { useState } from 'react';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { BrowserRouter } from 'react-router';
-import { createQueryClient } from '../lib/query';
-import { prefetchForPage } from './prefetch';
 import { AppRoutes } from './router';
 
-function startClient() {
-  const client = createQueryClient();
-  prefetchForPage(client, window.location.pathname);
-  return client;
-}
-
-export function App() {
-  const [client] = useState(startClient);
+/** The app around a query client that main.tsx made (and started the opened page's calls on). */
+export function App({ client }: { client: QueryClient }) {
   return (
     <QueryClientProvider client={client}>
       <BrowserRouter>

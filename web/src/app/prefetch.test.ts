@@ -11,7 +11,7 @@ const SITE = {
 };
 
 /** Records the paths asked for; every call succeeds. */
-function serve() {
+function serve(me: unknown = null) {
   const paths: string[] = [];
   vi.stubGlobal(
     'fetch',
@@ -19,15 +19,21 @@ function serve() {
       const path = String(input);
       paths.push(path);
       const body =
-        path === '/api/info/site' ? SITE : path.endsWith('authenticated') ? { message: 'Authorized' } : [];
+        path === '/api/info/site'
+          ? SITE
+          : path.endsWith('authenticated')
+            ? { message: 'Authorized' }
+            : path === '/api/user/info'
+              ? me
+              : [];
       return new Response(JSON.stringify(body), { headers: { 'Content-Type': 'application/json' } });
     }),
   );
   return paths;
 }
 
-async function prefetched(pathname: string): Promise<string[]> {
-  const paths = serve();
+async function prefetched(pathname: string, me: unknown = null): Promise<string[]> {
+  const paths = serve(me);
   const client = createQueryClient();
   prefetchForPage(client, pathname);
   // Let every started request (and the list's call after the site check) finish.
@@ -37,15 +43,15 @@ async function prefetched(pathname: string): Promise<string[]> {
 
 describe('prefetchForPage', () => {
   it.each([
-    ['/', ['/api/info/site']],
-    ['/login', ['/api/info/site']],
-    ['/compete', ['/api/authenticated', '/api/ctf/challenges', '/api/info/site']],
-    ['/compete/', ['/api/authenticated', '/api/ctf/challenges', '/api/info/site']],
-    ['/leaderboard', ['/api/authenticated', '/api/info/leaderboard']],
-    ['/profile', ['/api/authenticated']],
-    ['/admin/panel', ['/api/admin/authenticated']],
-    ['/kali-setup-guide', []],
-    ['/no-such-page', []],
+    ['/', ['/api/info/site', '/api/user/info']],
+    ['/login', ['/api/info/site', '/api/user/info']],
+    ['/compete', ['/api/authenticated', '/api/ctf/challenges', '/api/info/site', '/api/user/info']],
+    ['/compete/', ['/api/authenticated', '/api/ctf/challenges', '/api/info/site', '/api/user/info']],
+    ['/leaderboard', ['/api/authenticated', '/api/info/leaderboard', '/api/user/info']],
+    ['/profile', ['/api/authenticated', '/api/user/info']],
+    ['/admin/panel', ['/api/admin/authenticated', '/api/user/info']],
+    ['/kali-setup-guide', ['/api/user/info']],
+    ['/no-such-page', ['/api/user/info']],
   ])('asks at start-up for what %s needs, in parallel with its code', async (pathname, expected) => {
     expect(await prefetched(pathname)).toEqual(expected);
   });
@@ -53,5 +59,14 @@ describe('prefetchForPage', () => {
   it('asks for the site info once for the compete page: the list reuses the answer', async () => {
     const paths = await prefetched('/compete');
     expect(paths.filter((p) => p === '/api/info/site')).toHaveLength(1);
+  });
+
+  it("asks for a team member's completions on the compete page once the user's team is known", async () => {
+    const member = { username: 'alice', team_id: '7' };
+    expect(await prefetched('/compete', member)).toContain('/api/info/get-completions');
+    expect(await prefetched('/leaderboard', member)).not.toContain('/api/info/get-completions');
+    expect(await prefetched('/compete', { username: 'solo', team_id: null })).not.toContain(
+      '/api/info/get-completions',
+    );
   });
 });

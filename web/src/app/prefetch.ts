@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { adminAuthenticatedQuery, authenticatedQuery } from '../lib/auth';
+import { adminAuthenticatedQuery, authenticatedQuery, currentUserQuery } from '../lib/auth';
 import { challengeListQuery } from '../features/challenges/api/challenge-list';
+import { completionsQuery } from '../features/challenges/api/completions';
 import { leaderboardQuery } from '../features/leaderboard/api/leaderboard';
 import { siteInfoQuery } from '../features/site/api/site-info';
 
@@ -17,6 +18,12 @@ const SITE_INFO_PAGES = new Set(['/', '/login', '/challenge_help', '/compete']);
  */
 export function prefetchForPage(client: QueryClient, pathname: string): void {
   const path = pathname.replace(/\/+$/, '') || '/';
+  // The navbar asks on every page who is signed in (a visitor gets 200 null). On Compete, a team
+  // member's cards also show the team's solves, asked as soon as the answer names a team.
+  const user = client.fetchQuery(currentUserQuery).catch(() => null);
+  if (path === '/compete') {
+    void user.then((me) => (me?.team_id ? client.prefetchQuery(completionsQuery) : undefined));
+  }
   if (USER_PAGES.has(path)) void client.prefetchQuery(authenticatedQuery);
   if (path === '/admin/panel') void client.prefetchQuery(adminAuthenticatedQuery);
   if (SITE_INFO_PAGES.has(path)) void client.prefetchQuery(siteInfoQuery);

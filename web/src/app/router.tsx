@@ -1,36 +1,62 @@
-import { lazy } from 'react';
+import { lazy, type ComponentType } from 'react';
 import { Route, Routes } from 'react-router';
 import { Layout } from '../components/Layout';
 
-// Thin lazy pages: each route's code loads only when it is visited.
-const Home = lazy(() => import('./routes/home'));
-const Login = lazy(() => import('./routes/login'));
-const Profile = lazy(() => import('./routes/profile'));
-const Compete = lazy(() => import('./routes/compete'));
-const Challenge = lazy(() => import('./routes/challenge'));
-const RateChallenge = lazy(() => import('./routes/rate-challenge'));
-const ChallengeHelp = lazy(() => import('./routes/challenge-help'));
-const KaliGuide = lazy(() => import('./routes/kali-setup-guide'));
-const Leaderboard = lazy(() => import('./routes/leaderboard'));
-const AdminPanel = lazy(() => import('./routes/admin-panel'));
-const NotFound = lazy(() => import('./routes/not-found'));
+type PageModule = { default: ComponentType };
 
+/**
+ * A thin lazy page: its code loads only when it is visited. The page opened first is loaded
+ * before the app's first render (preloadPage), so that render draws it at once: through
+ * React.lazy it would draw the loading notice first, and React holds a revealed Suspense
+ * boundary for at least 300 ms, which on a phone is most of the wait for the page.
+ */
+function lazyPage(load: () => Promise<PageModule>) {
+  const Lazy = lazy(load);
+  let loaded: ComponentType | undefined;
+  // NOTE: `loaded` is only ever set before the first render (by preloadPage), never after the
+  // page has been drawn through Lazy: switching between the two would remount the page.
+  function Page() {
+    const Loaded = loaded;
+    return Loaded ? <Loaded /> : <Lazy />;
+  }
+  const preload = () =>
+    load().then((m) => {
+      loaded = m.default;
+    });
+  return { Page, preload };
+}
+
+const HOME = lazyPage(() => import('./routes/home'));
+const NOT_FOUND = lazyPage(() => import('./routes/not-found'));
 /** The routes of SPEC.md §2 (the server redirects /admin, /tools and /discord itself). */
+const PAGES: Record<string, ReturnType<typeof lazyPage>> = {
+  login: lazyPage(() => import('./routes/login')),
+  profile: lazyPage(() => import('./routes/profile')),
+  compete: lazyPage(() => import('./routes/compete')),
+  challenge: lazyPage(() => import('./routes/challenge')),
+  'rate-challenge': lazyPage(() => import('./routes/rate-challenge')),
+  challenge_help: lazyPage(() => import('./routes/challenge-help')),
+  'kali-setup-guide': lazyPage(() => import('./routes/kali-setup-guide')),
+  leaderboard: lazyPage(() => import('./routes/leaderboard')),
+  'admin/panel': lazyPage(() => import('./routes/admin-panel')),
+};
+
+/** Loads the code of the page at `pathname` (call before the first render; a failure is left to React.lazy). */
+export function preloadPage(pathname: string): Promise<void> {
+  const path = pathname.replace(/^\/+|\/+$/g, '');
+  const page = path === '' ? HOME : (PAGES[path] ?? NOT_FOUND);
+  return page.preload().catch(() => undefined);
+}
+
 export function AppRoutes() {
   return (
     <Routes>
       <Route element={<Layout />}>
-        <Route index element={<Home />} />
-        <Route path="login" element={<Login />} />
-        <Route path="profile" element={<Profile />} />
-        <Route path="compete" element={<Compete />} />
-        <Route path="challenge" element={<Challenge />} />
-        <Route path="rate-challenge" element={<RateChallenge />} />
-        <Route path="challenge_help" element={<ChallengeHelp />} />
-        <Route path="kali-setup-guide" element={<KaliGuide />} />
-        <Route path="leaderboard" element={<Leaderboard />} />
-        <Route path="admin/panel" element={<AdminPanel />} />
-        <Route path="*" element={<NotFound />} />
+        <Route index element={<HOME.Page />} />
+        {Object.entries(PAGES).map(([path, { Page }]) => (
+          <Route key={path} path={path} element={<Page />} />
+        ))}
+        <Route path="*" element={<NOT_FOUND.Page />} />
       </Route>
     </Routes>
   );

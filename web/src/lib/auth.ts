@@ -40,8 +40,14 @@ export function useIsAdmin() {
  * The logged-in user or null (GET /api/user/info). The navbar reads it: it answers visitors with
  * 200 null, so browsing as a visitor logs no failed request.
  */
+export const currentUserQuery = {
+  queryKey: queryKeys.userInfo,
+  queryFn: () => fetchData(usersApi.userInfo),
+  staleTime: 10_000,
+};
+
 export function useCurrentUser() {
-  return useQuery({ queryKey: queryKeys.userInfo, queryFn: () => fetchData(usersApi.userInfo), staleTime: 10_000 });
+  return useQuery(currentUserQuery);
 }
 
 /**
