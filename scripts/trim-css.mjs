@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 /**
  * Drops the CSS rules no page can use, run by the web build script after `vite build` (before
- * precompress). The app imports the whole of Bootstrap (230 kB, render-blocking), and uses a
+ * precompress). The app imports the whole of Bootstrap (230 kB, render-blocking) and uses a
  * fraction of it. A selector stays when every class it needs may appear in the app: named in a
- * string of the code or in index.html, or made at run time from named parts, as react-bootstrap does
- * (`btn-${variant}`, `navbar-expand-${expand}`, `row-cols-${bp}-${n}`): a class is kept when it
- * splits at dashes into at most three pieces that each appear in those strings. The test errs towards
- * keeping: a word of the code that only happens to match keeps a rule it did not need, never the other way round. Classes inside :not(), :is(), :where() and
- * :has() are not required (`:not(.x)` matches more when .x is unused, never less).
+ * string of the code or in index.html, or made at run time from named parts as react-bootstrap
+ * does (`btn-${variant}`, `navbar-expand-${expand}`, `row-cols-${bp}-${n}`): a class is kept when
+ * it splits at dashes into at most four pieces that each appear in those strings. The test errs
+ * towards keeping: a word that only happens to match keeps a rule nobody needed, never the other
+ * way round. Classes inside :not(), :is(), :where() and :has() are not required (`:not(.x)`
+ * matches more when .x is unused, never less).
  *
  * The trimmed file gets a new content hash (it is cached for a year as immutable), and index.html
  * is pointed at it.
@@ -99,9 +100,9 @@ while (queue.length > 0) {
   for (const m of code.matchAll(/from\s*['"]\.\/([^'"]+?)(?:\.js)?['"]/g)) queue.push(`${m[1]}.js`);
 }
 
-/** Whether `cls` may be a class of the app: a word of the code, or up to three such words joined by dashes. */
+/** Whether `cls` may be a class of the app: a word of the code, or up to four such words joined by dashes. */
 const usable = new Map();
-function mayBeUsed(cls, parts = 3) {
+function mayBeUsed(cls, parts = 4) {
   if (words.has(cls)) return true;
   if (parts === 1) return false;
   const key = `${parts}:${cls}`;
