@@ -19,6 +19,12 @@ export type Topic = (typeof ALL_TOPICS)[number];
 export interface InvalidationBus {
   publish(topic: Topic): void;
   subscribe(listener: (topic: Topic) => void): () => void;
+  /**
+   * Delivers at once what other processes changed and this one can already see, where the
+   * transport can tell synchronously (SQLite's data_version); a no-op for push transports. Caches
+   * call it before every read, so a write committed elsewhere is seen by the next read here.
+   */
+  sync(): void;
   close(): Promise<void>;
 }
 
@@ -31,6 +37,7 @@ export class LocalBus implements InvalidationBus {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
+  sync(): void {}
   async close(): Promise<void> {
     this.listeners.clear();
   }
@@ -48,7 +55,7 @@ export class CachedValue<T> {
   private readonly unsubscribe: () => void;
 
   constructor(
-    bus: InvalidationBus,
+    private readonly bus: InvalidationBus,
     private readonly topics: readonly Topic[],
     private readonly build: () => Promise<T>,
   ) {
@@ -64,6 +71,7 @@ export class CachedValue<T> {
   }
 
   async get(): Promise<T> {
+    this.bus.sync();
     if (this.value && this.value.generation === this.generation) return this.value.data;
     if (this.pending) return this.pending;
     const generation = this.generation;
@@ -98,7 +106,7 @@ export class KeyedCache<K, V> {
   private readonly unsubscribe: () => void;
 
   constructor(
-    bus: InvalidationBus,
+    private readonly bus: InvalidationBus,
     private readonly topics: readonly Topic[],
     private readonly maxEntries: number,
   ) {
@@ -118,6 +126,7 @@ export class KeyedCache<K, V> {
 
   /** The value of key, built when missing; a built value is kept only when keep(value) says so. */
   async get(key: K, build: () => Promise<V>, keep: (value: V) => boolean = () => true): Promise<V> {
+    this.bus.sync();
     if (this.entries.has(key)) {
       const value = this.entries.get(key) as V;
       // Most recently used last, so the first key is the one to evict.

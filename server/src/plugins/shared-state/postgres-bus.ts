@@ -61,6 +61,9 @@ export class PostgresBus implements InvalidationBus {
     this.pool.query('select pg_notify($1, $2)', [CHANNEL, `${this.origin}|${topic}`]).catch(() => {});
   }
 
+  /** Notifications are pushed; there is nothing to look for. */
+  sync(): void {}
+
   subscribe(listener: (topic: Topic) => void): () => void {
     return this.local.subscribe(listener);
   }

@@ -35,6 +35,9 @@ export class RedisBus implements InvalidationBus {
     this.publisher.publish(this.channel, `${this.origin}|${topic}`).catch(() => {});
   }
 
+  /** Notifications are pushed; there is nothing to look for. */
+  sync(): void {}
+
   subscribe(listener: (topic: Topic) => void): () => void {
     return this.local.subscribe(listener);
   }
