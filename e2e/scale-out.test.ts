@@ -82,12 +82,33 @@ for (const leg of legs) {
       rmSync(dataDir, { recursive: true, force: true });
     });
 
-    it('a session made through A works through B, and logout through B ends it for A', async () => {
+    it('a session made through A works through B, and logout or removal through B ends it for A', async () => {
       const u = await new HttpClient(publicUrl).signIn(a.url, 'roamer');
       expect((await u.get(b.url, '/api/user/info')).body.username).toBe('roamer');
+      // A keeps the session in memory now; B's logout must still end it there.
+      expect((await u.get(a.url, '/api/authenticated')).status).toBe(200);
       await u.get(b.url, '/api/auth/logout');
-      expect((await u.get(a.url, '/api/authenticated')).status).toBe(401);
+      await expectEndedOn(a.url, u);
+
+      const gone = await new HttpClient(publicUrl).signIn(a.url, 'to-be-removed');
+      const info = await gone.get(a.url, '/api/user/info');
+      expect((await gone.get(a.url, '/api/authenticated')).status).toBe(200);
+      expect((await admin.post(b.url, '/api/admin/remove_user', { user_id: info.body._id })).status).toBe(200);
+      await expectEndedOn(a.url, gone);
     });
+
+    /**
+     * On SQLite the next request sees the other process's write (data_version is read before every
+     * cache read); Redis and PostgreSQL push the news, which takes a few milliseconds.
+     */
+    async function expectEndedOn(base: string, client: HttpClient): Promise<void> {
+      if (leg === 'sqlite') {
+        expect((await client.get(base, '/api/authenticated')).status).toBe(401);
+        return;
+      }
+      const ended = await within(1000, async () => (await client.get(base, '/api/authenticated')).status === 401);
+      expect(ended).toBeGreaterThanOrEqual(0);
+    }
 
     it('shares one wrong-flag limit across both processes', async () => {
       const u = await new HttpClient(publicUrl).signIn(a.url, 'guesser');
