@@ -3,9 +3,8 @@
  * compete and leaderboard pages of the production build, served by the real server with the demo
  * event loaded. Compete and leaderboard are seen by a signed-in participant (the session cookie
  * goes in Lighthouse's extraHeaders). Each page is measured with Lighthouse's desktop preset and
- * its default mobile emulation; the scores go to docs/lighthouse.md. The run fails when a desktop
- * score, or a mobile accessibility or best-practices score, is under 95 (mobile performance is
- * recorded, not gated: docs/lighthouse.md says why).
+ * its default mobile emulation; the scores go to docs/lighthouse.md. The run fails when any score,
+ * of either form factor, is under 95.
  *
  * Needs a build first (the npm script runs `npm run build`) and Chromium (CHROME_PATH or
  * /usr/bin/chromium). LIGHTHOUSE_RUNS (default 3) runs per page; the median run is recorded.
@@ -69,6 +68,32 @@ const chrome = await chromeLauncher.launch({
     '--disable-sync',
   ],
 });
+/**
+ * One Lighthouse run. A run that Lighthouse itself could not complete (now and then Chromium's
+ * trace has no navigation start: NO_NAVSTART, no score at all) is run again, twice at most; a
+ * completed run is always kept, whatever its scores.
+ */
+async function measure(url: string, formFactor: FormFactor, cookie: string | null) {
+  for (let attempt = 1; ; attempt++) {
+    const result = await lighthouse(
+      url,
+      {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: [...CATEGORIES],
+        ...(cookie ? { extraHeaders: { Cookie: cookie } } : {}),
+      },
+      formFactor === 'desktop' ? desktopConfig : undefined,
+    );
+    if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
+    const error = result.lhr.runtimeError;
+    if (!error) return result;
+    if (attempt === 3) throw new Error(`Lighthouse could not measure ${url}: ${error.code}`);
+    console.log(`         ${formFactor} ${url}: Lighthouse failed (${error.code}), measuring again`);
+  }
+}
+
 const rows: Row[] = [];
 let lighthouseVersion = '';
 try {
@@ -77,18 +102,11 @@ try {
     for (const page of PAGES) {
       const runs: Row[] = [];
       for (let i = 0; i < RUNS; i++) {
-        const result = await lighthouse(
+        const result = await measure(
           `${demo.server.url}${page.path}`,
-          {
-            port: chrome.port,
-            output: 'json',
-            logLevel: 'error',
-            onlyCategories: [...CATEGORIES],
-            ...(page.signedIn ? { extraHeaders: { Cookie: participant.cookie } } : {}),
-          },
-          formFactor === 'desktop' ? desktopConfig : undefined,
+          formFactor,
+          page.signedIn ? participant.cookie : null,
         );
-        if (!result) throw new Error(`Lighthouse gave no result for ${page.path}`);
         const { categories, audits, finalDisplayedUrl } = result.lhr;
         lighthouseVersion = result.lhr.lighthouseVersion;
         if (new URL(finalDisplayedUrl).pathname !== page.path) {
@@ -130,10 +148,8 @@ try {
   await demo.stop();
 }
 
-/** Mobile performance is recorded but not gated (see the note written to docs/lighthouse.md). */
-const gated = (r: Row, c: (typeof CATEGORIES)[number]) => r.formFactor === 'desktop' || c !== 'performance';
 const low = rows.flatMap((r) =>
-  CATEGORIES.filter((c) => gated(r, c) && r.scores[c] < MIN_SCORE).map(
+  CATEGORIES.filter((c) => r.scores[c] < MIN_SCORE).map(
     (c) => `${r.formFactor} ${r.page}: ${c} ${r.scores[c]}`,
   ),
 );
@@ -157,12 +173,35 @@ mid-range phone on simulated slow 4G, 150 ms round trips, with a 4x slower CPU).
 | --- | --- | --- | --- | --- | --- | --- | --- | --- |
 ${table}
 
-The gate (the script fails otherwise) is at least ${MIN_SCORE} for every desktop score and for mobile
-accessibility and best practices. Mobile performance is recorded, not gated: the pages are drawn in the
-browser, so nothing shows before about 140 kB of compressed JavaScript has crossed the simulated slow 4G
-link and run on the slowed CPU, and the first page's JavaScript includes zod and every API schema of the
-contract, which the web only needs for the endpoints' paths. Server-side rendering, or a web-only contract
-without schemas, is what would move it.
+The gate (the script fails otherwise) is at least ${MIN_SCORE} for every score of both form factors.
+
+## What moved mobile performance
+
+Until issue 8 the mobile performance scores were 92 (Home), 84 (Compete) and 92 (Leaderboard), and
+not gated: nothing showed before about 140 kB of compressed JavaScript and 31 kB of render-blocking
+CSS had crossed the slow link and run (first contentful paint 2.3-2.5 s, largest contentful paint
+2.6-3.1 s, total blocking time 150-310 ms). What changed:
+
+- index.html paints the layout itself: the skip link, the navbar and the loading notice, a copy of
+  the app's own first render (web/src/app/shell.test.tsx fails if the two differ), styled by the
+  stylesheet's rules that can match it, inlined. The stylesheet moved to the end of the body, where
+  it still holds the scripts back (React never draws without it) but not that paint.
+- Bootstrap's unused rules are dropped at build time (scripts/trim-css.mjs): 231 to 132 kB, 31 to
+  19 kB gzipped.
+- zod and the API schemas left the browser: the web imports the contract's schema-free entry
+  (contract/src/client.ts: methods, paths, rules, texts and types); the server validates every body
+  and answer with the full contract as before. First-page JavaScript: 142 to 118 kB gzipped.
+- The first page's code comes in four files instead of twelve (three, and the page's own), and a
+  lazy page's in one instead of up to nine: over HTTP/1.1's six connections the small chunks loaded
+  in rounds, a 150 ms round trip each.
+- The opened page's code loads before the first render, so that render draws the page, not
+  React.lazy's fallback (which React then holds for at least 300 ms); it renders in a transition,
+  in slices, so no long task blocks the main thread; and the navbar's user call (and on Compete a
+  team member's completions) starts with the page's other calls instead of after a render.
+
+Mobile first contentful paint varies from run to run, between about 0.8 and 2 s: Lighthouse's
+simulation counts everything the real, unthrottled load had finished before its first paint, and on
+a busy machine that paint sometimes comes only after the scripts have arrived.
 
 The first page's JavaScript budget (150 kB gzipped) is enforced by the build: \`npm run build\` prints
 the figure (scripts/check-bundle.mjs) and fails over it. Scores vary by a few points from run to run on a

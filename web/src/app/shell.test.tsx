@@ -20,7 +20,10 @@ const squeeze = (html: string) =>
 
 it("index.html's first paint is the app's first render, tag for tag", () => {
   // The session and site calls are still on their way, and the page's code is still loading.
-  vi.stubGlobal('fetch', vi.fn(() => new Promise(() => undefined)));
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(() => new Promise(() => undefined)),
+  );
   const { container } = render(
     <QueryClientProvider client={createQueryClient()}>
       {/* A page no navbar link points to: the shell is the same for every page. */}
@@ -30,7 +33,9 @@ it("index.html's first paint is the app's first render, tag for tag", () => {
     </QueryClientProvider>,
   );
   const indexHtml = readFileSync(path.join(__dirname, '../../index.html'), 'utf8');
-  const shell = /<div id="root">([\s\S]*)<\/div>\s*(?:<script[^>]*><\/script>\s*)?<\/body>/.exec(indexHtml)?.[1];
+  const shell = /<div id="root">([\s\S]*)<\/div>\s*(?:<script[^>]*><\/script>\s*)?<\/body>/.exec(
+    indexHtml,
+  )?.[1];
   expect(shell).toBeDefined();
   expect(squeeze(shell!)).toBe(squeeze(container.innerHTML));
 });
