@@ -7,6 +7,7 @@
 export const ALL_TOPICS = [
   'challenges',
   'solves',
+  'solves-added',
   'ratings',
   'teams',
   'users',
@@ -15,6 +16,8 @@ export const ALL_TOPICS = [
   'sessions',
 ] as const;
 export type Topic = (typeof ALL_TOPICS)[number];
+// 'solves': solves changed in any way; 'solves-added': new solves were recorded and nothing else
+// changed (a correct flag), which a cache may apply without reading everything again.
 
 export interface InvalidationBus {
   publish(topic: Topic): void;
@@ -141,6 +144,79 @@ export class KeyedCache<K, V> {
       this.entries.set(key, value);
     }
     return value;
+  }
+
+  dispose(): void {
+    this.unsubscribe();
+  }
+}
+
+/**
+ * A value that some writes change in a way it can apply cheaply (update) and others only by
+ * building it again (build). Publishing one of fullTopics means build; one of deltaTopics, update
+ * from the kept value. Like CachedValue, a read after a publication never answers the value from
+ * before it: the flags a publication sets are cleared only by a build or update started after it.
+ * An update must be safe to run on any kept value, however old: it reads what changed since the
+ * value's own snapshot, and falls back to a build when it cannot tell.
+ */
+export class IncrementalValue<T> {
+  private value: T | null = null;
+  private needsBuild = true;
+  private needsUpdate = false;
+  private pending: Promise<T> | null = null;
+  /** Builds and updates are numbered; a value never replaces one from a later start. */
+  private started = 0;
+  private keptFrom = 0;
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly bus: InvalidationBus,
+    private readonly topics: { full: readonly Topic[]; delta: readonly Topic[] },
+    private readonly build: () => Promise<T>,
+    private readonly update: (kept: T) => Promise<T>,
+  ) {
+    this.unsubscribe = bus.subscribe((topic) => {
+      if (this.topics.full.includes(topic)) this.invalidate();
+      else if (this.topics.delta.includes(topic)) {
+        this.needsUpdate = true;
+        this.pending = null;
+      }
+    });
+  }
+
+  invalidate(): void {
+    this.needsBuild = true;
+    this.pending = null;
+  }
+
+  async get(): Promise<T> {
+    this.bus.sync();
+    if (this.value !== null && !this.needsBuild && !this.needsUpdate) return this.value;
+    if (this.pending) return this.pending;
+    const full = this.needsBuild || this.value === null;
+    const kept = this.value;
+    this.needsBuild = false;
+    this.needsUpdate = false;
+    const run = ++this.started;
+    const pending = (full ? this.build() : this.update(kept!)).then(
+      (data) => {
+        // Kept even when a publication overtook it (its flag is set again): it is a correct
+        // value as of its own snapshot, and the base the next update starts from.
+        if (run > this.keptFrom) {
+          this.value = data;
+          this.keptFrom = run;
+        }
+        if (this.pending === pending) this.pending = null;
+        return data;
+      },
+      (err: unknown) => {
+        this.needsBuild = true;
+        if (this.pending === pending) this.pending = null;
+        throw err;
+      },
+    );
+    this.pending = pending;
+    return pending;
   }
 
   dispose(): void {

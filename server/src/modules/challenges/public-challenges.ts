@@ -38,7 +38,7 @@ function listCache(ctx: AppContext): CachedValue<PublicChallengeList> {
   if (!cache) {
     // Names, flags' absence, solve counts, ratings, attached files and who counts as an admin all
     // show in the list, so any of those writes drops it.
-    cache = new CachedValue(ctx.bus, ['challenges', 'solves', 'ratings', 'files', 'users'], async () => {
+    cache = new CachedValue(ctx.bus, ['challenges', 'solves', 'solves-added', 'ratings', 'files', 'users'], async () => {
       const list = await buildPublicChallenges(ctx.database.db);
       return { answer: new CachedJson(JSON.stringify(list)), byId: new Map(list.map((c) => [c._id, c])) };
     });

@@ -1,4 +1,5 @@
 import { DIFFICULTIES, pointsFor, rankCompetitors, type ScoringInput } from '@ctf/contract';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.js';
 import { addChallenge } from '../../../test/compete.js';
@@ -113,7 +114,12 @@ async function generateEvent(t: TestApp, seed: number): Promise<ScoringInput> {
     .execute();
   await db.deleteFrom('users').where('id', '=', userIds[2]!).execute();
   for (const topic of ['users', 'teams', 'solves'] as const) t.ctx.bus.publish(topic);
+  return readScoringInput(t);
+}
 
+/** The model's view of what the database holds now. */
+async function readScoringInput(t: TestApp): Promise<ScoringInput> {
+  const db = t.ctx.database.db;
   const [users, teams, solves, points] = await Promise.all([
     db.selectFrom('users').select(['id', 'username', 'is_admin', 'team_id']).execute(),
     db.selectFrom('teams').select(['id', 'name']).execute(),
@@ -141,6 +147,71 @@ for (const kind of testDatabaseKinds()) {
     });
     afterAll(async () => {
       await t.close();
+    });
+
+    it('keeps ranking exactly as the model does while solves arrive one batch at a time', async () => {
+      await generateEvent(t, 11);
+      const rnd = random(99);
+      const db = t.ctx.database.db;
+      const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
+      const board = async () => (await getLeaderboard(t.ctx)).entries;
+      const model = async () =>
+        rankCompetitors(await readScoringInput(t)).map(({ name, points }) => ({ name, points }));
+      expect(await board()).toEqual(await model());
+      for (let round = 0; round < 12; round++) {
+        const input = await readScoringInput(t);
+        const users = input.users.map((u) => u.id);
+        const teams = input.teams.map((x) => x.id);
+        const challenges = [...input.points.keys()];
+        const taken = new Set(input.solves.map((x) => `${x.userId}:${x.challengeId}`));
+        const maxId = Number(
+          (
+            await db
+              .selectFrom('solves')
+              .select((eb) => eb.fn.max('id').as('m'))
+              .executeTakeFirst()
+          )?.m ?? 0,
+        );
+        for (let i = 0; i < 1 + Math.floor(rnd() * 4); i++) {
+          const userId = pick(users);
+          const challengeId = pick(challenges);
+          if (taken.has(`${userId}:${challengeId}`)) continue;
+          taken.add(`${userId}:${challengeId}`);
+          await db
+            .insertInto('solves')
+            .values({
+              // Round 5 skips ids that round 6 then fills: a commit that lands after a
+              // higher id was seen, as PostgreSQL's concurrent transactions can.
+              ...(round === 5 ? { id: maxId + 20 + i } : round === 6 ? { id: maxId - 10 + i } : {}),
+              user_id: userId,
+              challenge_id: challengeId,
+              // Sometimes earlier than solves already counted: the first solve of a team moves.
+              team_id: rnd() < 0.3 ? null : pick(teams),
+              created_at: new Date(T0 + Math.floor(rnd() * 14) * 60_000).toISOString(),
+            })
+            .execute();
+        }
+        if (round === 6 && t.ctx.database.dialect === 'postgres') {
+          // Explicit ids do not move PostgreSQL's sequence; later inserts must not collide.
+          await sql`select setval(pg_get_serial_sequence('solves', 'id'), (select max(id) from solves))`.execute(
+            db,
+          );
+        }
+        if (round === 8) {
+          // A deletion announced only as an addition must still be noticed.
+          const victim = await db
+            .selectFrom('solves')
+            .innerJoin('users', 'users.id', 'solves.user_id')
+            .select('solves.id')
+            .where('solves.team_id', 'is', null)
+            .where('users.team_id', 'is', null)
+            .where('users.is_admin', '=', 0)
+            .executeTakeFirstOrThrow();
+          await db.deleteFrom('solves').where('id', '=', victim.id).execute();
+        }
+        t.ctx.bus.publish('solves-added');
+        expect(await board(), `round ${round}`).toEqual(await model());
+      }
     });
 
     for (const seed of [1, 2, 3, 4, 5]) {

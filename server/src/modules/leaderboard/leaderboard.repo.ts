@@ -11,14 +11,20 @@ export interface CompetitorRow {
 }
 
 /**
- * The leaderboard in three grouped queries and a union (DESIGN.md §4, §7), ranked by the database:
+ * The leaderboard (or, with `only`, the rows of just those teams and teamless users, computed
+ * the same way) in three grouped queries and a union (DESIGN.md §4, §7), ranked by the database:
  * - teams: per (team, challenge) the first solve recorded with the team by a non-admin, joined to
  *   teams that still exist, summed per team; the tie time is the latest of those first solves;
  * - users with no team (or whose team is gone), not admins: their solves recorded with no team.
  * Names are ordered by code point on both dialects (PostgreSQL's "C" collation = SQLite's BINARY),
  * as the reference model in contract/src/rules/scoring.ts does.
  */
-export async function listCompetitors(db: Executor, dialect: Dialect): Promise<CompetitorRow[]> {
+export async function listCompetitors(
+  db: Executor,
+  dialect: Dialect,
+  only?: { teamIds: readonly number[]; userIds: readonly number[] },
+): Promise<CompetitorRow[]> {
+  if (only && only.teamIds.length === 0 && only.userIds.length === 0) return [];
   // Admins are few: excluding their ids as a set lets the database read solves from an index
   // alone (migration 0003) instead of looking up each solver.
   const adminIds = db.selectFrom('users').select('users.id').where('users.is_admin', '=', 1);
@@ -26,6 +32,9 @@ export async function listCompetitors(db: Executor, dialect: Dialect): Promise<C
   const teamFirsts = db
     .selectFrom('solves')
     .where('solves.team_id', 'is not', null)
+    .$if(only !== undefined, (q) =>
+      q.where('solves.team_id', 'in', only!.teamIds.length ? only!.teamIds : [-1]),
+    )
     .where('solves.user_id', 'not in', adminIds)
     .groupBy(['solves.team_id', 'solves.challenge_id'])
     .select([
@@ -64,6 +73,7 @@ export async function listCompetitors(db: Executor, dialect: Dialect): Promise<C
     .innerJoin('challenges', 'challenges.id', 'solves.challenge_id')
     .leftJoin('teams', 'teams.id', 'users.team_id')
     .where('solves.team_id', 'is', null)
+    .$if(only !== undefined, (q) => q.where('users.id', 'in', only!.userIds.length ? only!.userIds : [-1]))
     .where('users.is_admin', '=', 0)
     .where('teams.id', 'is', null)
     .groupBy(['users.id', 'users.username'])

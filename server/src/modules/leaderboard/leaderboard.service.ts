@@ -1,29 +1,80 @@
-import type { LeaderboardEntry, TeamCompletion, UserCompletion } from '@ctf/contract';
+import {
+  compareCompetitors,
+  type LeaderboardEntry,
+  type TeamCompletion,
+  type UserCompletion,
+} from '@ctf/contract';
 import type { AppContext } from '../../context.js';
 import type { UserRow } from '../../db/schema.js';
-import { CachedValue } from '../../lib/invalidation.js';
+import { IncrementalValue } from '../../lib/invalidation.js';
 import { CachedJson } from '../../lib/cached-json.js';
 import { listTeamCompletions } from '../teams/teams.service.js';
 import { listCompletionsOfUser } from '../users/users.service.js';
-import { listCompetitors } from './leaderboard.repo.js';
+import { currentSolvePosition, readSolvesSince, type SolveFeedPosition } from '../submissions/solve-feed.js';
+import { listCompetitors, type CompetitorRow } from './leaderboard.repo.js';
 
 /** The leaderboard, serialised once per change and shared by every caller. */
 export interface LeaderboardAnswer {
   entries: LeaderboardEntry[];
   answer: CachedJson;
+  /** The ranked rows and the solves they were read after: the base of the next update. */
+  rows: CompetitorRow[];
+  position: SolveFeedPosition;
 }
 
-const caches = new WeakMap<AppContext, CachedValue<LeaderboardAnswer>>();
+function answerFor(rows: CompetitorRow[], position: SolveFeedPosition): LeaderboardAnswer {
+  const entries = rows.map((r) => ({ name: r.name, points: r.points }));
+  return { entries, answer: new CachedJson(JSON.stringify(entries)), rows, position };
+}
 
-function leaderboardCache(ctx: AppContext): CachedValue<LeaderboardAnswer> {
+const byRank = (a: CompetitorRow, b: CompetitorRow) =>
+  compareCompetitors(
+    { kind: a.kind, id: a.id, name: a.name, points: a.points, lastSolveAt: a.last_solve_at },
+    { kind: b.kind, id: b.id, name: b.name, points: b.points, lastSolveAt: b.last_solve_at },
+  );
+
+/** Every competitor from the stored solves. The feed position is read first, never after. */
+async function buildLeaderboard(ctx: AppContext): Promise<LeaderboardAnswer> {
+  const position = await currentSolvePosition(ctx.database.db);
+  return answerFor(await listCompetitors(ctx.database.db, ctx.database.dialect), position);
+}
+
+/**
+ * New solves only change their own team's or solver's row: those rows are read again (by the same
+ * query, limited to them) and put in rank order among the others. Anything else (a deletion, a
+ * late commit) sends it back to a full build.
+ */
+async function updateLeaderboard(ctx: AppContext, kept: LeaderboardAnswer): Promise<LeaderboardAnswer> {
+  const feed = await readSolvesSince(ctx.database.db, kept.position);
+  if (!feed.consistent) return buildLeaderboard(ctx);
+  if (feed.solves.length === 0) return { ...kept, position: feed.position };
+  const teamIds = new Set<number>();
+  const userIds = new Set<number>();
+  for (const s of feed.solves) {
+    if (s.team_id === null) userIds.add(s.user_id);
+    else teamIds.add(s.team_id);
+  }
+  const changed = await listCompetitors(ctx.database.db, ctx.database.dialect, {
+    teamIds: [...teamIds],
+    userIds: [...userIds],
+  });
+  const unchanged = kept.rows.filter((r) => !(r.kind === 'team' ? teamIds : userIds).has(r.id));
+  return answerFor([...unchanged, ...changed].sort(byRank), feed.position);
+}
+
+const caches = new WeakMap<AppContext, IncrementalValue<LeaderboardAnswer>>();
+
+function leaderboardCache(ctx: AppContext): IncrementalValue<LeaderboardAnswer> {
   let cache = caches.get(ctx);
   if (!cache) {
-    // Scores move with solves, challenge points, team names and removals, and who is an admin.
-    cache = new CachedValue(ctx.bus, ['solves', 'challenges', 'teams', 'users'], async () => {
-      const rows = await listCompetitors(ctx.database.db, ctx.database.dialect);
-      const entries = rows.map((r) => ({ name: r.name, points: r.points }));
-      return { entries, answer: new CachedJson(JSON.stringify(entries)) };
-    });
+    // A new solve is applied to the kept rows; points, team names, removals and who is an admin
+    // change rows that no solve names, so those rebuild it.
+    cache = new IncrementalValue(
+      ctx.bus,
+      { full: ['challenges', 'solves', 'teams', 'users'], delta: ['solves-added'] },
+      () => buildLeaderboard(ctx),
+      (kept) => updateLeaderboard(ctx, kept),
+    );
     caches.set(ctx, cache);
   }
   return cache;

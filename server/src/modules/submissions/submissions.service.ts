@@ -62,7 +62,7 @@ export async function submitFlag(
     if (isUniqueViolation(err)) throw alreadySolved();
     throw err;
   }
-  ctx.bus.publish('solves');
+  ctx.bus.publish('solves-added');
   return { message: MESSAGES.correctFlag };
 }
 

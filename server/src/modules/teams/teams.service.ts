@@ -120,7 +120,7 @@ const teamInfoCaches = new WeakMap<AppContext, KeyedCache<number, CachedJson>>()
 export async function getTeamInfoAnswer(ctx: AppContext, user: UserRow): Promise<CachedJson> {
   let cache = teamInfoCaches.get(ctx);
   if (!cache) {
-    cache = new KeyedCache(ctx.bus, ['teams', 'users', 'solves', 'challenges'], USER_ANSWER_CACHE_SIZE);
+    cache = new KeyedCache(ctx.bus, ['teams', 'users', 'solves', 'solves-added', 'challenges'], USER_ANSWER_CACHE_SIZE);
     teamInfoCaches.set(ctx, cache);
   }
   return cache.get(user.id, async () =>

@@ -129,7 +129,7 @@ export async function getUserInfoAnswer(ctx: AppContext, user: UserRow): Promise
   if (!cache) {
     cache = new KeyedCache(
       ctx.bus,
-      ['users', 'teams', 'sessions', 'solves', 'ratings', 'challenges'],
+      ['users', 'teams', 'sessions', 'solves', 'solves-added', 'ratings', 'challenges'],
       USER_ANSWER_CACHE_SIZE,
     );
     userInfoCaches.set(ctx, cache);
