@@ -28,19 +28,38 @@ export interface ChallengeSummaryRow {
 }
 
 /**
+ * Solves per challenge, admins' excluded (they count nowhere). Admins' ids are excluded as a set
+ * so that the count is read from the (challenge_id, user_id) index alone (migration 0003).
+ */
+function nonAdminSolveCounts(db: Executor) {
+  return db
+    .selectFrom('solves')
+    .where(
+      'solves.user_id',
+      'not in',
+      db.selectFrom('users').select('users.id').where('users.is_admin', '=', 1),
+    )
+    .groupBy('solves.challenge_id')
+    .select(['solves.challenge_id', (eb) => eb.fn.countAll<number | string>().as('solve_count')]);
+}
+
+/** The solve counts of some challenges (those a batch of new solves names). */
+export async function countSolvesOf(
+  db: Executor,
+  challengeIds: readonly number[],
+): Promise<Map<number, number>> {
+  if (challengeIds.length === 0) return new Map();
+  const rows = await nonAdminSolveCounts(db).where('solves.challenge_id', 'in', challengeIds).execute();
+  return new Map(rows.map((r) => [r.challenge_id, Number(r.solve_count)]));
+}
+
+/**
  * Every challenge with its solve count (admins' solves excluded: they count nowhere) and its
  * rating sum and count. Two grouped sub-queries, no per-row work. Unordered: the service orders by
  * name the same way on both dialects.
  */
 export async function listChallengeSummaries(db: Executor): Promise<ChallengeSummaryRow[]> {
-  // Admins' solves do not count; their ids are excluded as a set so that the count is read from
-  // the (challenge_id, user_id) index alone (migration 0003).
-  const solveCounts = db
-    .selectFrom('solves')
-    .where('solves.user_id', 'not in', db.selectFrom('users').select('users.id').where('users.is_admin', '=', 1))
-    .groupBy('solves.challenge_id')
-    .select(['solves.challenge_id', (eb) => eb.fn.countAll<number>().as('solve_count')])
-    .as('sc');
+  const solveCounts = nonAdminSolveCounts(db).as('sc');
   const ratingTotals = db
     .selectFrom('ratings')
     .groupBy('ratings.challenge_id')

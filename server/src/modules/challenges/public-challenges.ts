@@ -2,15 +2,24 @@ import { MESSAGES, type ChallengeDetail, type PublicChallenge } from '@ctf/contr
 import type { AppContext } from '../../context.js';
 import type { Executor, UserRow } from '../../db/schema.js';
 import { DomainError, forbidden, notFound } from '../../lib/errors.js';
-import { CachedValue } from '../../lib/invalidation.js';
+import { IncrementalValue } from '../../lib/invalidation.js';
+import { currentSolvePosition, readSolvesSince, type SolveFeedPosition } from '../submissions/solve-feed.js';
 import { CachedJson } from '../../lib/cached-json.js';
 import { isSiteActive } from '../site/site.service.js';
 import { presentChallengeDetail, presentPublicChallenge } from './challenges.presenter.js';
-import { findChallengeForPlay, listAttachedFileNames, listChallengeSummaries } from './challenges.repo.js';
+import {
+  countSolvesOf,
+  findChallengeForPlay,
+  listAttachedFileNames,
+  listChallengeSummaries,
+} from './challenges.repo.js';
 
 /** The public list, serialised once per change: every caller gets the same bytes and ETag. */
 export interface PublicChallengeList {
   answer: CachedJson;
+  /** In list order, and the solves it was read after: the base of the next update. */
+  list: PublicChallenge[];
+  position: SolveFeedPosition;
   byId: ReadonlyMap<string, PublicChallenge>;
 }
 
@@ -31,17 +40,47 @@ export async function buildPublicChallenges(db: Executor): Promise<PublicChallen
   return rows.sort(compareChallenges).map((row) => presentPublicChallenge(row, files.get(row.id) ?? []));
 }
 
-const caches = new WeakMap<AppContext, CachedValue<PublicChallengeList>>();
+function listAnswer(list: PublicChallenge[], position: SolveFeedPosition): PublicChallengeList {
+  return {
+    answer: new CachedJson(JSON.stringify(list)),
+    list,
+    position,
+    byId: new Map(list.map((c) => [c._id, c])),
+  };
+}
 
-function listCache(ctx: AppContext): CachedValue<PublicChallengeList> {
+/** The whole list; the solve feed position is read first, never after. */
+async function buildListAnswer(ctx: AppContext): Promise<PublicChallengeList> {
+  const position = await currentSolvePosition(ctx.database.db);
+  return listAnswer(await buildPublicChallenges(ctx.database.db), position);
+}
+
+/** New solves change only the solve counts of the challenges they name; the order stays. */
+async function updateListAnswer(ctx: AppContext, kept: PublicChallengeList): Promise<PublicChallengeList> {
+  const feed = await readSolvesSince(ctx.database.db, kept.position);
+  if (!feed.consistent) return buildListAnswer(ctx);
+  if (feed.solves.length === 0) return { ...kept, position: feed.position };
+  const counts = await countSolvesOf(ctx.database.db, [...new Set(feed.solves.map((s) => s.challenge_id))]);
+  const list = kept.list.map((c) => {
+    const count = counts.get(Number(c._id));
+    return count === undefined ? c : { ...c, user_completions: count };
+  });
+  return listAnswer(list, feed.position);
+}
+
+const caches = new WeakMap<AppContext, IncrementalValue<PublicChallengeList>>();
+
+function listCache(ctx: AppContext): IncrementalValue<PublicChallengeList> {
   let cache = caches.get(ctx);
   if (!cache) {
     // Names, flags' absence, solve counts, ratings, attached files and who counts as an admin all
-    // show in the list, so any of those writes drops it.
-    cache = new CachedValue(ctx.bus, ['challenges', 'solves', 'solves-added', 'ratings', 'files', 'users'], async () => {
-      const list = await buildPublicChallenges(ctx.database.db);
-      return { answer: new CachedJson(JSON.stringify(list)), byId: new Map(list.map((c) => [c._id, c])) };
-    });
+    // show in the list, so any of those writes drops it; a correct flag only moves solve counts.
+    cache = new IncrementalValue(
+      ctx.bus,
+      { full: ['challenges', 'solves', 'ratings', 'files', 'users'], delta: ['solves-added'] },
+      () => buildListAnswer(ctx),
+      (kept) => updateListAnswer(ctx, kept),
+    );
     caches.set(ctx, cache);
   }
   return cache;
