@@ -123,14 +123,28 @@ export async function listAttachedFileNames(db: Executor): Promise<Map<number, s
 export async function findChallengeForPlay(
   db: Executor,
   id: number,
-): Promise<{ id: number; flag: string; is_active: number } | null> {
-  return (
-    (await db
-      .selectFrom('challenges')
-      .select(['id', 'flag', 'is_active'])
-      .where('id', '=', id)
-      .executeTakeFirst()) ?? null
-  );
+  userId: number,
+): Promise<{ id: number; flag: string; is_active: number; solved: boolean } | null> {
+  // One read for the flag gate: the challenge and whether this user has solved it already.
+  const row = await db
+    .selectFrom('challenges')
+    .select((eb) => [
+      'challenges.id',
+      'challenges.flag',
+      'challenges.is_active',
+      eb
+        .exists(
+          eb
+            .selectFrom('solves')
+            .select('solves.id')
+            .whereRef('solves.challenge_id', '=', 'challenges.id')
+            .where('solves.user_id', '=', userId),
+        )
+        .as('solved'),
+    ])
+    .where('challenges.id', '=', id)
+    .executeTakeFirst();
+  return row ? { ...row, solved: Boolean(row.solved) } : null;
 }
 
 export async function challengeExists(db: Executor, id: number): Promise<boolean> {

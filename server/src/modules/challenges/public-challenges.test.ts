@@ -43,9 +43,9 @@ for (const kind of testDatabaseKinds()) {
     }
 
     it('keeps every solve count equal to the stored solves as solves arrive, late or deleted', async () => {
-      const challenges = [];
+      const challenges: { id: number }[] = [];
       for (let i = 0; i < 5; i++) challenges.push(await addChallenge(t));
-      const users = [];
+      const users: number[] = [];
       for (let i = 0; i < 8; i++) users.push((await t.login(`p${i}`, { admin: i === 0 })).user!.id);
       const db = t.ctx.database.db;
       let step = 0;

@@ -125,16 +125,17 @@ export async function getChallengeDetail(
 
 /**
  * The gate before a flag is compared: site open (or admin), challenge known (404), active (or
- * admin). Answers the stored flag, read fresh so an edit takes effect at once.
+ * admin). Answers the stored flag, read fresh so an edit takes effect at once, and whether the
+ * user has solved it already (in the same read).
  */
 export async function openChallengeForSubmission(
   ctx: AppContext,
   user: UserRow,
   id: number,
-): Promise<{ id: number; flag: string }> {
+): Promise<{ id: number; flag: string; solved: boolean }> {
   await assertSiteOpenFor(ctx, user);
-  const challenge = await findChallengeForPlay(ctx.database.db, id);
+  const challenge = await findChallengeForPlay(ctx.database.db, id, user.id);
   if (!challenge) throw notFound('Challenge not found');
   assertChallengeOpenFor(user, challenge.is_active === 1);
-  return { id: challenge.id, flag: challenge.flag };
+  return { id: challenge.id, flag: challenge.flag, solved: challenge.solved };
 }

@@ -32,7 +32,7 @@ export async function submitFlag(
   input: { challengeId: number; flag: string },
 ): Promise<{ message: string }> {
   const challenge = await openChallengeForSubmission(ctx, user, input.challengeId);
-  if (await hasSolved(ctx.database.db, user.id, challenge.id)) throw alreadySolved();
+  if (challenge.solved) throw alreadySolved();
 
   // NOTE: the attempt is counted before the comparison in one atomic step (not peek-then-hit),
   // so a burst of parallel guesses cannot all slip under the limit. A correct flag ends the game
