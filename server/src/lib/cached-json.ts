@@ -16,7 +16,7 @@ export const MIN_COMPRESSED_BYTES = 1024;
  */
 export class CachedJson {
   private readonly hash: string;
-  private readonly bodies = new Map<ContentCoding, Buffer>();
+  private readonly bodies = new Map<Exclude<ContentCoding, 'identity'>, Buffer>();
 
   constructor(readonly json: string) {
     this.hash = sha256(json);
@@ -35,12 +35,13 @@ export class CachedJson {
     return coding === 'identity' ? `"${this.hash}"` : `"${this.hash}-${coding}"`;
   }
 
-  /** The bytes of the representation in this coding. */
-  body(coding: ContentCoding): Buffer {
+  /** The representation in this coding: the JSON text itself, or compressed bytes. */
+  body(coding: ContentCoding): string | Buffer {
+    if (coding === 'identity') return this.json;
     let body = this.bodies.get(coding);
     if (!body) {
       const raw = Buffer.from(this.json, 'utf8');
-      body =
+      const compressed =
         coding === 'br'
           ? brotliCompressSync(raw, {
               params: {
@@ -50,9 +51,10 @@ export class CachedJson {
                 [constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
               },
             })
-          : coding === 'gzip'
-            ? gzipSync(raw, { level: 6 })
-            : raw;
+          : gzipSync(raw, { level: 6 });
+      // NOTE: zlib hands back a view of its 16 kB output chunk; kept per user, those add up (tens
+      // of MB for a thousand players), so keep an exact copy instead.
+      body = Buffer.from(compressed);
       this.bodies.set(coding, body);
     }
     return body;
