@@ -11,11 +11,16 @@ afterEach(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
+const INDEX = '<!doctype html><title>CTF</title><div id="root"></div>';
+
 /** A tiny built web app: an asset with its .br and .gz copies, and one without copies. */
 async function appWithDist() {
   dir = mkdtempSync(path.join(tmpdir(), 'ctf-webdist-'));
   mkdirSync(path.join(dir, 'assets'));
-  writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>CTF</title><div id="root"></div>');
+  writeFileSync(path.join(dir, 'index.html'), INDEX);
+  writeFileSync(path.join(dir, 'index.html.br'), brotliCompressSync(INDEX));
+  // A stale copy (the page was edited after the build compressed it) must never be sent.
+  writeFileSync(path.join(dir, 'index.html.gz'), gzipSync('<!doctype html><title>Old</title>'));
   const js = `export const big = ${JSON.stringify('x'.repeat(5000))};\n`;
   writeFileSync(path.join(dir, 'assets/app-abc.js'), js);
   writeFileSync(path.join(dir, 'assets/app-abc.js.br'), brotliCompressSync(js));
@@ -53,6 +58,21 @@ describe('the web app plugin', () => {
     expect(tiny.statusCode).toBe(200);
     expect(tiny.headers['content-encoding']).toBeUndefined();
     expect(tiny.body).toBe('export {};\n');
+    await app.close();
+  });
+
+  it('sends the page in Brotli when accepted, never a copy that differs from it', async () => {
+    const { app } = await appWithDist();
+    for (const url of ['/', '/compete', '/no-such-page']) {
+      const br = await app.inject({ url, headers: { 'accept-encoding': 'gzip, br' } });
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(String(br.headers.vary)).toMatch(/accept-encoding/i);
+      expect(brotliDecompressSync(br.rawPayload).toString()).toBe(INDEX);
+      const gz = await app.inject({ url, headers: { 'accept-encoding': 'gzip' } });
+      expect(gz.headers['content-encoding']).toBeUndefined();
+      expect(gz.body).toBe(INDEX);
+    }
+    expect((await app.inject({ url: '/no-such-page', headers: { 'accept-encoding': 'br' } })).statusCode).toBe(404);
     await app.close();
   });
 
