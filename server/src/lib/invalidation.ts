@@ -47,61 +47,8 @@ export class LocalBus implements InvalidationBus {
 }
 
 /**
- * A value computed on demand and kept until one of its topics is published. A build that was
- * running when an invalidation arrived is not kept, so a reader never sees data older than the
- * write it followed.
- */
-export class CachedValue<T> {
-  private value: { data: T; generation: number } | null = null;
-  private generation = 0;
-  private pending: Promise<T> | null = null;
-  private readonly unsubscribe: () => void;
-
-  constructor(
-    private readonly bus: InvalidationBus,
-    private readonly topics: readonly Topic[],
-    private readonly build: () => Promise<T>,
-  ) {
-    this.unsubscribe = bus.subscribe((topic) => {
-      if (this.topics.includes(topic)) this.invalidate();
-    });
-  }
-
-  invalidate(): void {
-    this.generation += 1;
-    this.value = null;
-    this.pending = null;
-  }
-
-  async get(): Promise<T> {
-    this.bus.sync();
-    if (this.value && this.value.generation === this.generation) return this.value.data;
-    if (this.pending) return this.pending;
-    const generation = this.generation;
-    const pending = this.build().then(
-      (data) => {
-        if (this.generation === generation) this.value = { data, generation };
-        if (this.pending === pending) this.pending = null;
-        return data;
-      },
-      (err: unknown) => {
-        if (this.pending === pending) this.pending = null;
-        throw err;
-      },
-    );
-    this.pending = pending;
-    return pending;
-  }
-
-  dispose(): void {
-    this.unsubscribe();
-  }
-}
-
-/**
  * Values computed on demand per key (a session token, a user), all dropped when one of the topics
- * is published, with the same rule as CachedValue: a build that was running when an invalidation
- * arrived is not kept. At most maxEntries are kept; the least recently used goes first.
+ * is published; a build that was running when an invalidation arrived is not kept. At most maxEntries are kept; the least recently used goes first.
  */
 export class KeyedCache<K, V> {
   private readonly entries = new Map<K, V>();
@@ -153,9 +100,9 @@ export class KeyedCache<K, V> {
 
 /**
  * A value that some writes change in a way it can apply cheaply (update) and others only by
- * building it again (build). Publishing one of fullTopics means build; one of deltaTopics, update
- * from the kept value. Like CachedValue, a read after a publication never answers the value from
- * before it: the flags a publication sets are cleared only by a build or update started after it.
+ * building it again (build). Publishing one of topics.full means build; one of topics.delta,
+ * update from the kept value. A read after a publication never answers the value from before it:
+ * the flags a publication sets are cleared only by a build or update started after it.
  * An update must be safe to run on any kept value, however old: it reads what changed since the
  * value's own snapshot, and falls back to a build when it cannot tell.
  */
@@ -221,5 +168,15 @@ export class IncrementalValue<T> {
 
   dispose(): void {
     this.unsubscribe();
+  }
+}
+
+/**
+ * A value computed on demand and kept until one of its topics is published: an IncrementalValue
+ * with nothing to apply, so every publication means building it again.
+ */
+export class CachedValue<T> extends IncrementalValue<T> {
+  constructor(bus: InvalidationBus, topics: readonly Topic[], build: () => Promise<T>) {
+    super(bus, { full: topics, delta: [] }, build, build);
   }
 }

@@ -25,6 +25,8 @@ export async function listCompetitors(
   only?: { teamIds: readonly number[]; userIds: readonly number[] },
 ): Promise<CompetitorRow[]> {
   if (only && only.teamIds.length === 0 && only.userIds.length === 0) return [];
+  // With `only`, an empty id list must match nothing (ids are positive; SQL has no empty IN list).
+  const ids = (list: readonly number[]) => (list.length ? list : [-1]);
   // Admins are few: excluding their ids as a set lets the database read solves from an index
   // alone (migration 0003) instead of looking up each solver.
   const adminIds = db.selectFrom('users').select('users.id').where('users.is_admin', '=', 1);
@@ -32,9 +34,7 @@ export async function listCompetitors(
   const teamFirsts = db
     .selectFrom('solves')
     .where('solves.team_id', 'is not', null)
-    .$if(only !== undefined, (q) =>
-      q.where('solves.team_id', 'in', only!.teamIds.length ? only!.teamIds : [-1]),
-    )
+    .$if(only !== undefined, (q) => q.where('solves.team_id', 'in', ids(only!.teamIds)))
     .where('solves.user_id', 'not in', adminIds)
     .groupBy(['solves.team_id', 'solves.challenge_id'])
     .select([
@@ -73,7 +73,7 @@ export async function listCompetitors(
     .innerJoin('challenges', 'challenges.id', 'solves.challenge_id')
     .leftJoin('teams', 'teams.id', 'users.team_id')
     .where('solves.team_id', 'is', null)
-    .$if(only !== undefined, (q) => q.where('users.id', 'in', only!.userIds.length ? only!.userIds : [-1]))
+    .$if(only !== undefined, (q) => q.where('users.id', 'in', ids(only!.userIds)))
     .where('users.is_admin', '=', 0)
     .where('teams.id', 'is', null)
     .groupBy(['users.id', 'users.username'])

@@ -18,7 +18,7 @@ export class SqliteBus implements InvalidationBus {
   private version: number;
 
   constructor(
-    private readonly sqlite: SQLite.Database,
+    sqlite: SQLite.Database,
     private readonly topics: readonly Topic[],
   ) {
     this.dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
