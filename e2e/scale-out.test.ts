@@ -98,8 +98,8 @@ for (const leg of legs) {
     });
 
     /**
-     * On SQLite the next request sees the other process's write (data_version is read before every
-     * cache read); Redis and PostgreSQL push the news, which takes a few milliseconds.
+     * On SQLite the next request sees the other process's write (its events file is read at the
+     * start of every request); Redis and PostgreSQL push the news, which takes a few milliseconds.
      */
     async function expectEndedOn(base: string, client: HttpClient): Promise<void> {
       if (leg === 'sqlite') {

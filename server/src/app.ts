@@ -79,6 +79,11 @@ export async function buildApp(
   };
 
   registerErrorHandling(app);
+  // What other processes changed is delivered before anything of the request reads a cache.
+  app.addHook('onRequest', (_request, _reply, done) => {
+    ctx.bus.sync();
+    done();
+  });
   await registerSecurityHeaders(app);
   await registerIpRateLimit(app, config);
   registerOriginCheck(app, config.publicOrigin);

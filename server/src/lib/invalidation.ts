@@ -1,7 +1,7 @@
 /**
  * Cache invalidation between writers and readers. Every write that changes derived data publishes
  * a topic; every cache subscribes. The in-process bus is enough for one process; the scale-out
- * transports (Redis pub/sub, PostgreSQL LISTEN/NOTIFY, SQLite data_version) implement the same
+ * transports (Redis pub/sub, PostgreSQL LISTEN/NOTIFY, a SQLite events file) implement the same
  * interface so caches never know which one they run on.
  */
 export const ALL_TOPICS = [
@@ -23,9 +23,10 @@ export interface InvalidationBus {
   publish(topic: Topic): void;
   subscribe(listener: (topic: Topic) => void): () => void;
   /**
-   * Delivers at once what other processes changed and this one can already see, where the
-   * transport can tell synchronously (SQLite's data_version); a no-op for push transports. Caches
-   * call it before every read, so a write committed elsewhere is seen by the next read here.
+   * Delivers at once what other processes published and this one can already see, where the
+   * transport can tell synchronously (SQLite's events file); a no-op for push transports. Called
+   * at the start of every request (app.ts), so a write committed elsewhere is seen by the next
+   * request here.
    */
   sync(): void;
   close(): Promise<void>;
@@ -56,7 +57,7 @@ export class KeyedCache<K, V> {
   private readonly unsubscribe: () => void;
 
   constructor(
-    private readonly bus: InvalidationBus,
+    bus: InvalidationBus,
     private readonly topics: readonly Topic[],
     private readonly maxEntries: number,
   ) {
@@ -76,7 +77,6 @@ export class KeyedCache<K, V> {
 
   /** The value of key, built when missing; a built value is kept only when keep(value) says so. */
   async get(key: K, build: () => Promise<V>, keep: (value: V) => boolean = () => true): Promise<V> {
-    this.bus.sync();
     if (this.entries.has(key)) {
       const value = this.entries.get(key) as V;
       // Most recently used last, so the first key is the one to evict.
@@ -117,7 +117,7 @@ export class IncrementalValue<T> {
   private readonly unsubscribe: () => void;
 
   constructor(
-    private readonly bus: InvalidationBus,
+    bus: InvalidationBus,
     private readonly topics: { full: readonly Topic[]; delta: readonly Topic[] },
     private readonly build: () => Promise<T>,
     private readonly update: (kept: T) => Promise<T>,
@@ -137,7 +137,6 @@ export class IncrementalValue<T> {
   }
 
   async get(): Promise<T> {
-    this.bus.sync();
     if (this.value !== null && !this.needsBuild && !this.needsUpdate) return this.value;
     if (this.pending) return this.pending;
     const full = this.needsBuild || this.value === null;

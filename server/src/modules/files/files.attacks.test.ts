@@ -74,7 +74,7 @@ for (const kind of testDatabaseKinds()) {
     /** Everything under the data folder except the upload folder's own entries, and the database files. */
     const outside = () =>
       readdirSync(t.config.dataDir)
-        .filter((n) => n !== 'uploads' && !n.startsWith('ctf.sqlite') && n !== 'session-secret')
+        .filter((n) => n !== 'uploads' && !/^ctf(-events)?\.sqlite/.test(n) && n !== 'session-secret')
         .sort();
     const inside = () => (existsSync(t.config.uploadDir) ? readdirSync(t.config.uploadDir).sort() : []);
     const expectCanaryIntact = () => {

@@ -21,7 +21,8 @@ export interface SharedState {
 /**
  * What several processes must share so they behave as one (DESIGN.md §1): cache invalidation
  * and attempt counting. With REDIS_URL both go through Redis; without it, through the database
- * itself (PostgreSQL LISTEN/NOTIFY or SQLite's data_version, and a rate_limits table).
+ * itself (PostgreSQL LISTEN/NOTIFY or a SQLite events file beside the database, and a
+ * rate_limits table).
  */
 export async function createSharedState(
   config: Config,
@@ -78,7 +79,7 @@ export async function createSharedState(
     await pg.start();
     bus = pg;
   } else {
-    bus = new SqliteBus(database.sqlite!, ALL_TOPICS);
+    bus = await SqliteBus.open(config.database.file, ALL_TOPICS);
   }
   return {
     bus,
