@@ -2,12 +2,14 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'k
 import * as m0001 from './migrations/0001_initial.js';
 import * as m0002 from './migrations/0002_files_name_case_unique.js';
 import * as m0003 from './migrations/0003_covering_score_indexes.js';
+import * as m0004 from './migrations/0004_sqlite_solve_changes.js';
 
 /** Append-only, numbered. Kysely's migrator takes a lock, so one process migrates and others wait. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': m0001,
   '0002_files_name_case_unique': m0002,
   '0003_covering_score_indexes': m0003,
+  '0004_sqlite_solve_changes': m0004,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -51,13 +51,13 @@ function listAnswer(list: PublicChallenge[], position: SolveFeedPosition): Publi
 
 /** The whole list; the solve feed position is read first, never after. */
 async function buildListAnswer(ctx: AppContext): Promise<PublicChallengeList> {
-  const position = await currentSolvePosition(ctx.database.db);
+  const position = await currentSolvePosition(ctx.database.db, ctx.database.dialect);
   return listAnswer(await buildPublicChallenges(ctx.database.db), position);
 }
 
 /** New solves change only the solve counts of the challenges they name; the order stays. */
 async function updateListAnswer(ctx: AppContext, kept: PublicChallengeList): Promise<PublicChallengeList> {
-  const feed = await readSolvesSince(ctx.database.db, kept.position);
+  const feed = await readSolvesSince(ctx.database.db, ctx.database.dialect, kept.position);
   if (!feed.consistent) return buildListAnswer(ctx);
   if (feed.solves.length === 0) return { ...kept, position: feed.position };
   const counts = await countSolvesOf(ctx.database.db, [...new Set(feed.solves.map((s) => s.challenge_id))]);

@@ -35,7 +35,7 @@ const byRank = (a: CompetitorRow, b: CompetitorRow) =>
 
 /** Every competitor from the stored solves. The feed position is read first, never after. */
 async function buildLeaderboard(ctx: AppContext): Promise<LeaderboardAnswer> {
-  const position = await currentSolvePosition(ctx.database.db);
+  const position = await currentSolvePosition(ctx.database.db, ctx.database.dialect);
   return answerFor(await listCompetitors(ctx.database.db, ctx.database.dialect), position);
 }
 
@@ -45,7 +45,7 @@ async function buildLeaderboard(ctx: AppContext): Promise<LeaderboardAnswer> {
  * late commit) sends it back to a full build.
  */
 async function updateLeaderboard(ctx: AppContext, kept: LeaderboardAnswer): Promise<LeaderboardAnswer> {
-  const feed = await readSolvesSince(ctx.database.db, kept.position);
+  const feed = await readSolvesSince(ctx.database.db, ctx.database.dialect, kept.position);
   if (!feed.consistent) return buildLeaderboard(ctx);
   if (feed.solves.length === 0) return { ...kept, position: feed.position };
   const teamIds = new Set<number>();
