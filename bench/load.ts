@@ -14,9 +14,11 @@ export interface LoadResult {
   non2xx: number;
   total: number;
   correct: number;
+  /** The bare hello-world server's req/s at the same connections, measured right before (the ratio's base). */
+  hello: number;
 }
 
-type Req = { method: string; path: string; headers: Record<string, string>; body?: string };
+export type Req = { method: string; path: string; headers: Record<string, string>; body?: string };
 
 /** What every browser sends; the answers worth compressing come back compressed, as they would to students. */
 export const BROWSER_HEADERS = { 'accept-encoding': 'gzip, deflate, br' } as const;
@@ -123,6 +125,7 @@ export async function runLoad(
     non2xx: result.non2xx,
     total: result.requests.total,
     correct,
+    hello: NaN,
   };
 }
 

@@ -29,7 +29,7 @@ function recordedOnce(run: { solvesRecorded: number; correctAnswers: number; res
 const fmt = (n: number, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
 
 export function formatReport(report: BenchReport): string {
-  const helloAt = (c: number) => report.hello.find((h) => h.connections === c)?.requestsPerSec ?? NaN;
+  const ratioOf = (r: LoadResult | undefined) => (r ? r.requestsPerSec / r.hello : NaN);
   const maxC = Math.max(...report.options.connections);
   const lines: string[] = [];
   lines.push('# Benchmark results', '');
@@ -39,8 +39,22 @@ export function formatReport(report: BenchReport): string {
     `- Event: ${report.options.size.users} users, ${report.options.size.teams} teams, ${report.options.size.challenges} challenges, ${report.options.size.solves} solves, ${report.options.size.files} files; ${report.options.durationSec} s per scenario`,
   );
   lines.push(`- Command: \`npm run bench\` (load from autocannon in the runner process, server in its own process, loopback only)`, '');
-  lines.push('## Baseline: bare Fastify hello-world', '', '| connections | req/s | p50 ms | p99 ms |', '| --- | --- | --- | --- |');
-  for (const h of report.hello) lines.push(`| ${h.connections} | ${fmt(h.requestsPerSec)} | ${h.p50} | ${h.p99} |`);
+  lines.push(
+    '## Baseline: bare Fastify hello-world',
+    '',
+    'Measured right before every scenario at the same connections; each ratio below is to its own',
+    'paired run, so a drift of the machine during the run moves both sides of a ratio together.',
+    '',
+    '| connections | runs | lowest req/s | median req/s | highest req/s | median p99 ms |',
+    '| --- | --- | --- | --- | --- | --- |',
+  );
+  for (const c of report.options.connections) {
+    const runs = report.hello.filter((h) => h.connections === c);
+    const rps = runs.map((h) => h.requestsPerSec).sort((a, b) => a - b);
+    const p99 = runs.map((h) => h.p99).sort((a, b) => a - b);
+    const mid = <T>(xs: T[]) => xs[Math.floor(xs.length / 2)];
+    lines.push(`| ${c} | ${runs.length} | ${fmt(rps[0] ?? NaN)} | ${fmt(mid(rps) ?? NaN)} | ${fmt(rps[rps.length - 1] ?? NaN)} | ${mid(p99) ?? 'n/a'} |`);
+  }
   const sqliteRun = report.runs.find((r) => r.database === 'sqlite');
   for (const run of report.runs) {
     lines.push('', `## ${run.database === 'sqlite' ? 'SQLite' : 'PostgreSQL'}, one process`, '');
@@ -49,32 +63,36 @@ export function formatReport(report: BenchReport): string {
       `Correct answers acknowledged in the submission scenarios: ${run.correctAnswers}; solves recorded: ${run.solvesRecorded} (${recordedOnce(run) ? 'every acknowledged answer recorded once; the difference is answers still in flight when the load stopped' : 'MISMATCH'}).`,
       '',
     );
-    lines.push('| scenario | connections | req/s | ratio to hello | p50 ms | p99 ms | non-2xx | errors |', '| --- | --- | --- | --- | --- | --- | --- | --- |');
+    lines.push(
+      '| scenario | connections | req/s | hello req/s | ratio to hello | p50 ms | p99 ms | non-2xx | errors |',
+      '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    );
     for (const r of run.results) {
       lines.push(
-        `| ${r.scenario} | ${r.connections} | ${fmt(r.requestsPerSec)} | ${fmt(r.requestsPerSec / helloAt(r.connections), 2)} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} |`,
+        `| ${r.scenario} | ${r.connections} | ${fmt(r.requestsPerSec)} | ${fmt(r.hello)} | ${fmt(ratioOf(r), 2)} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} |`,
       );
     }
     if (run.workers2Mixed) {
       const one = run.results.find((r) => r.scenario === 'mixed' && r.connections === run.workers2Mixed!.connections);
+      const w = run.workers2Mixed;
       lines.push(
         '',
-        `WORKERS=2, mixed profile @${run.workers2Mixed.connections}: ${fmt(run.workers2Mixed.requestsPerSec)} req/s = ${fmt(run.workers2Mixed.requestsPerSec / (one?.requestsPerSec ?? NaN), 2)}x one process.`,
+        `WORKERS=2, mixed profile @${w.connections}: ${fmt(w.requestsPerSec)} req/s (hello ${fmt(w.hello)}, ratio ${fmt(ratioOf(w), 2)}) = ${fmt(ratioOf(w) / ratioOf(one), 2)}x one process.`,
       );
     }
     if (run.double.length) {
       lines.push('', 'Doubled event (cost growth), ratios to hello at the same connections:', '');
       for (const d of run.double) {
         const base = run.results.find((r) => r.scenario === d.scenario && r.connections === d.connections);
-        const rb = (base?.requestsPerSec ?? NaN) / helloAt(d.connections);
-        const rd = d.requestsPerSec / helloAt(d.connections);
+        const rb = ratioOf(base);
+        const rd = ratioOf(d);
         lines.push(`- ${d.scenario}: base ${fmt(rb, 2)}, doubled ${fmt(rd, 2)} (${fmt(((rd - rb) / rb) * 100, 0)}%)`);
       }
     }
   }
   lines.push('', '## Targets', '', '| target | measured | met |', '| --- | --- | --- |');
   const at = (run: typeof sqliteRun, s: string): LoadResult | undefined => run?.results.find((r) => r.scenario === s && r.connections === maxC);
-  const ratio = (run: typeof sqliteRun, s: string) => (at(run, s)?.requestsPerSec ?? NaN) / helloAt(maxC);
+  const ratio = (run: typeof sqliteRun, s: string) => ratioOf(at(run, s));
   const check = (name: string, value: number, ok: boolean, d = 2) => lines.push(`| ${name} | ${fmt(value, d)} | ${ok ? 'yes' : 'NO'} |`);
   if (sqliteRun) {
     for (const s of ['list', 'leaderboard', 'info', 'submit', 'mixed'] as const) {
@@ -88,21 +106,20 @@ export function formatReport(report: BenchReport): string {
     check(`start-up < ${TARGETS.startupMs} ms`, sqliteRun.startupMs, sqliteRun.startupMs < TARGETS.startupMs, 0);
     check('acknowledged correct answers recorded exactly once', sqliteRun.solvesRecorded, recordedOnce(sqliteRun), 0);
     if (sqliteRun.workers2Mixed) {
-      const one = at(sqliteRun, 'mixed')?.requestsPerSec ?? NaN;
-      const k = sqliteRun.workers2Mixed.requestsPerSec / one;
+      const k = ratioOf(sqliteRun.workers2Mixed) / ratio(sqliteRun, 'mixed');
       check(`WORKERS=2 mixed >= ${TARGETS.workersScale}x`, k, k >= TARGETS.workersScale);
     }
     for (const d of sqliteRun.double) {
       const rb = ratio(sqliteRun, d.scenario);
-      const rd = d.requestsPerSec / helloAt(d.connections);
+      const rd = ratioOf(d);
       check(`doubled event ${d.scenario} within 20% of base`, rd / rb, rd / rb >= 1 - TARGETS.growthTolerance);
     }
   }
   const pgRun = report.runs.find((r) => r.database === 'postgres');
   if (pgRun && sqliteRun) {
     for (const s of ['list', 'leaderboard', 'info', 'submit', 'mixed'] as const) {
-      const share = (at(pgRun, s)?.requestsPerSec ?? NaN) / (at(sqliteRun, s)?.requestsPerSec ?? NaN);
-      check(`PostgreSQL ${s} >= half of SQLite`, share, share >= TARGETS.postgresShare);
+      const share = ratio(pgRun, s) / ratio(sqliteRun, s);
+      check(`PostgreSQL ${s} >= half of SQLite (ratios to hello)`, share, share >= TARGETS.postgresShare);
     }
   }
   return lines.join('\n') + '\n';

@@ -7,7 +7,7 @@ import { buildApp } from '../server/src/app.js';
 import { loadConfig } from '../server/src/config.js';
 import { freePort, startServer, type RunningServer } from '../e2e/support/server.js';
 import { createPostgresDatabase } from '../e2e/support/services.js';
-import { currentListEtag, peakRssMb, requestMaker, runLoad, type LoadResult, type ScenarioName } from './load.js';
+import { currentListEtag, peakRssMb, requestMaker, runLoad, type LoadResult, type Req, type ScenarioName } from './load.js';
 import { seedEvent, type EventSize, type SeededEvent } from './seed.js';
 
 export interface BenchOptions {
@@ -44,7 +44,17 @@ export interface BenchReport {
 const SECRET = 'bench-secret-bench-secret-bench-secret-0123456789';
 export const SCENARIOS: ScenarioName[] = ['list', 'list-304', 'leaderboard', 'info', 'submit', 'mixed'];
 
-async function startHello(): Promise<{ url: string; stop: () => void }> {
+/**
+ * The bare Fastify server every figure is compared with. It is measured right before each scenario
+ * at the same connections, so a machine whose speed drifts during the run (shared or
+ * throttled CPUs) moves both figures of a ratio together.
+ */
+interface Baseline {
+  measure(connections: number): Promise<LoadResult>;
+  stop(): void;
+}
+
+async function startHello(durationSec: number): Promise<Baseline> {
   const port = await freePort();
   const child = spawn(process.execPath, [fileURLToPath(new URL('./hello-world.mjs', import.meta.url))], {
     env: { ...process.env, PORT: String(port) },
@@ -54,7 +64,29 @@ async function startHello(): Promise<{ url: string; stop: () => void }> {
     child.stdout!.once('data', () => resolve());
     child.once('exit', () => reject(new Error('hello-world server exited')));
   });
-  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGKILL') };
+  const url = `http://127.0.0.1:${port}`;
+  const none = { sessions: [], flags: new Map(), challengeIds: [] };
+  return {
+    measure: (connections) => runLoad(url, 'hello', requestMaker('hello', none, '', ''), connections, durationSec),
+    stop: () => child.kill('SIGKILL'),
+  };
+}
+
+/** One scenario, after its paired hello-world run. */
+async function measure(
+  baseline: Baseline,
+  url: string,
+  name: ScenarioName,
+  make: () => Req,
+  connections: number,
+  opts: BenchOptions,
+  hello: LoadResult[],
+): Promise<LoadResult> {
+  const base = await baseline.measure(connections);
+  hello.push(base);
+  const r = await runLoad(url, name, make, connections, opts.durationSec);
+  r.hello = base.requestsPerSec;
+  return r;
 }
 
 /** Seeds a fresh database of the given kind in-process, through the product's data layer. */
@@ -89,24 +121,32 @@ async function countSolves(server: RunningServer, event: SeededEvent): Promise<n
 }
 
 async function loadAll(
+  baseline: Baseline,
   server: RunningServer,
   event: SeededEvent,
   scenarios: ScenarioName[],
   opts: BenchOptions,
+  hello: LoadResult[],
 ): Promise<LoadResult[]> {
   const etag = await currentListEtag(server.url);
   const out: LoadResult[] = [];
   for (const name of scenarios) {
     for (const c of opts.connections) {
-      const r = await runLoad(`http://127.0.0.1:${server.port}`, name, requestMaker(name, event, server.url, etag), c, opts.durationSec);
-      opts.log?.(`  ${name} @${c}: ${Math.round(r.requestsPerSec)} req/s p50 ${r.p50} ms p99 ${r.p99} ms`);
+      const make = requestMaker(name, event, server.url, etag);
+      const r = await measure(baseline, `http://127.0.0.1:${server.port}`, name, make, c, opts, hello);
+      opts.log?.(`  ${name} @${c}: ${Math.round(r.requestsPerSec)} req/s (hello ${Math.round(r.hello)}) p50 ${r.p50} ms p99 ${r.p99} ms`);
       out.push(r);
     }
   }
   return out;
 }
 
-async function benchDatabase(database: 'sqlite' | 'postgres', opts: BenchOptions): Promise<DatabaseRun> {
+async function benchDatabase(
+  baseline: Baseline,
+  database: 'sqlite' | 'postgres',
+  opts: BenchOptions,
+  hello: LoadResult[],
+): Promise<DatabaseRun> {
   opts.log?.(`${database}: seeding ${opts.size.users} users, ${opts.size.solves} solves`);
   const prepared = await prepare(database, opts.size);
   try {
@@ -114,7 +154,7 @@ async function benchDatabase(database: 'sqlite' | 'postgres', opts: BenchOptions
     const server = await startServer({ ...prepared.env, LOG_LEVEL: 'warn' });
     const startupMs = Date.now() - t0;
     const before = await countSolves(server, prepared.event);
-    const results = await loadAll(server, prepared.event, SCENARIOS, opts);
+    const results = await loadAll(baseline, server, prepared.event, SCENARIOS, opts, hello);
     const after = await countSolves(server, prepared.event);
     const rss = peakRssMb(server.process.pid!);
     await server.stop();
@@ -125,8 +165,9 @@ async function benchDatabase(database: 'sqlite' | 'postgres', opts: BenchOptions
       const w = await startServer({ ...prepared.env, LOG_LEVEL: 'warn', WORKERS: '2' });
       const c = Math.max(...opts.connections);
       const etag = await currentListEtag(w.url);
-      workers2Mixed = await runLoad(`http://127.0.0.1:${w.port}`, 'mixed', requestMaker('mixed', prepared.event, w.url, etag), c, opts.durationSec);
-      opts.log?.(`  mixed @${c} WORKERS=2: ${Math.round(workers2Mixed.requestsPerSec)} req/s`);
+      const make = requestMaker('mixed', prepared.event, w.url, etag);
+      workers2Mixed = await measure(baseline, `http://127.0.0.1:${w.port}`, 'mixed', make, c, opts, hello);
+      opts.log?.(`  mixed @${c} WORKERS=2: ${Math.round(workers2Mixed.requestsPerSec)} req/s (hello ${Math.round(workers2Mixed.hello)})`);
       await w.stop();
     }
     return { database, startupMs, peakRssMb: rss, results, solvesRecorded: after - before, correctAnswers, workers2Mixed, double: [] };
@@ -135,7 +176,7 @@ async function benchDatabase(database: 'sqlite' | 'postgres', opts: BenchOptions
   }
 }
 
-async function benchDouble(opts: BenchOptions): Promise<LoadResult[]> {
+async function benchDouble(baseline: Baseline, opts: BenchOptions, hello: LoadResult[]): Promise<LoadResult[]> {
   if (!opts.doubleSize) return [];
   opts.log?.(`sqlite: seeding the doubled event (${opts.doubleSize.users} users, ${opts.doubleSize.solves} solves)`);
   const prepared = await prepare('sqlite', opts.doubleSize);
@@ -144,8 +185,9 @@ async function benchDouble(opts: BenchOptions): Promise<LoadResult[]> {
     const c = Math.max(...opts.connections);
     const out: LoadResult[] = [];
     for (const name of ['list', 'leaderboard'] as const) {
-      const r = await runLoad(`http://127.0.0.1:${server.port}`, name, requestMaker(name, prepared.event, server.url, ''), c, opts.durationSec);
-      opts.log?.(`  double ${name} @${c}: ${Math.round(r.requestsPerSec)} req/s`);
+      const make = requestMaker(name, prepared.event, server.url, '');
+      const r = await measure(baseline, `http://127.0.0.1:${server.port}`, name, make, c, opts, hello);
+      opts.log?.(`  double ${name} @${c}: ${Math.round(r.requestsPerSec)} req/s (hello ${Math.round(r.hello)})`);
       out.push(r);
     }
     await server.stop();
@@ -157,24 +199,23 @@ async function benchDouble(opts: BenchOptions): Promise<LoadResult[]> {
 
 /** The whole benchmark: hello-world baseline, every scenario on each database, scale and growth. */
 export async function runBench(opts: BenchOptions): Promise<BenchReport> {
-  const hello = await startHello();
-  const helloResults: LoadResult[] = [];
-  for (const c of opts.connections) {
-    const r = await runLoad(hello.url, 'hello', requestMaker('hello', { sessions: [], flags: new Map(), challengeIds: [] }, '', ''), c, opts.durationSec);
-    opts.log?.(`hello-world @${c}: ${Math.round(r.requestsPerSec)} req/s`);
-    helloResults.push(r);
-  }
-  hello.stop();
+  const baseline = await startHello(opts.durationSec);
+  const hello: LoadResult[] = [];
   const runs: DatabaseRun[] = [];
-  for (const d of opts.databases) runs.push(await benchDatabase(d, opts));
-  const double = await benchDouble(opts);
+  let double: LoadResult[] = [];
+  try {
+    for (const d of opts.databases) runs.push(await benchDatabase(baseline, d, opts, hello));
+    double = await benchDouble(baseline, opts, hello);
+  } finally {
+    baseline.stop();
+  }
   const sqliteRun = runs.find((r) => r.database === 'sqlite');
   if (sqliteRun) sqliteRun.double = double;
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
   return {
     date: new Date().toISOString(),
     machine: `${os.cpus().length} cores (${cpu}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}`,
-    hello: helloResults,
+    hello,
     runs,
     options: opts,
   };
