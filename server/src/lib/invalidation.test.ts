@@ -80,4 +80,48 @@ describe('KeyedCache', () => {
     expect(await first).toBe('stale');
     expect(await cache.get('k', async () => 'fresh')).toBe('fresh');
   });
+
+  it('drops only the entries a partial publication touched, all of them when it cannot tell', async () => {
+    const bus = new LocalBus();
+    let touched: Set<string> | null = new Set(['a']);
+    let checks = 0;
+    const cache = new KeyedCache<string, string>(bus, ['users'], 10, {
+      topics: ['solves-added'],
+      stale: async () => {
+        checks += 1;
+        const keys = touched;
+        return keys ? (key) => keys.has(key) : null;
+      },
+    });
+    let builds = 0;
+    const build = (v: string) => async () => `${v}${++builds}`;
+    await cache.get('a', build('a'));
+    await cache.get('b', build('b'));
+    bus.publish('solves-added');
+    bus.publish('solves-added');
+    expect(await cache.get('b', build('b'))).toBe('b2');
+    expect(await cache.get('a', build('a'))).toBe('a3');
+    expect(checks).toBe(1);
+    touched = null;
+    bus.publish('solves-added');
+    expect(await cache.get('b', build('b'))).toBe('b4');
+    expect(cache.size).toBe(1);
+  });
+
+  it('does not keep a build that a partial publication overtook, nor answer before the check', async () => {
+    const bus = new LocalBus();
+    const check = deferred<(key: string) => boolean>();
+    const cache = new KeyedCache<string, string>(bus, ['users'], 10, { topics: ['solves-added'], stale: () => check.promise });
+    const slow = deferred<string>();
+    const first = cache.get('k', () => slow.promise);
+    bus.publish('solves-added');
+    slow.resolve('stale');
+    expect(await first).toBe('stale');
+    let answered = false;
+    const next = cache.get('k', async () => 'fresh').then((v) => ((answered = true), v));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(answered).toBe(false);
+    check.resolve(() => false);
+    expect(await next).toBe('fresh');
+  });
 });

@@ -48,21 +48,40 @@ export class LocalBus implements InvalidationBus {
 }
 
 /**
+ * What a KeyedCache does with writes that change only some of its entries: on one of topics it
+ * asks stale() which kept entries the change touched and drops those; stale() answers null when
+ * it cannot tell, and then every entry goes.
+ */
+export interface PartialInvalidation<K, V> {
+  topics: readonly Topic[];
+  stale(): Promise<((key: K, value: V) => boolean) | null>;
+}
+
+/**
  * Values computed on demand per key (a session token, a user), all dropped when one of the topics
- * is published; a build that was running when an invalidation arrived is not kept. At most maxEntries are kept; the least recently used goes first.
+ * is published, or only the touched ones for a partial topic; a build that was running when an
+ * invalidation arrived is not kept. At most maxEntries are kept; the least recently used goes first.
  */
 export class KeyedCache<K, V> {
   private readonly entries = new Map<K, V>();
   private generation = 0;
+  private partialPending = false;
+  private checking: Promise<void> | null = null;
   private readonly unsubscribe: () => void;
 
   constructor(
     bus: InvalidationBus,
     private readonly topics: readonly Topic[],
     private readonly maxEntries: number,
+    private readonly partial: PartialInvalidation<K, V> | null = null,
   ) {
     this.unsubscribe = bus.subscribe((topic) => {
       if (this.topics.includes(topic)) this.invalidate();
+      else if (this.partial?.topics.includes(topic)) {
+        // Builds running now may have read what is about to be dropped: they are not kept.
+        this.generation += 1;
+        this.partialPending = true;
+      }
     });
   }
 
@@ -77,6 +96,8 @@ export class KeyedCache<K, V> {
 
   /** The value of key, built when missing; a built value is kept only when keep(value) says so. */
   async get(key: K, build: () => Promise<V>, keep: (value: V) => boolean = () => true): Promise<V> {
+    // A read never answers an entry that a partial publication before it touched.
+    while (this.partialPending || this.checking) await (this.checking ?? this.dropStale());
     if (this.entries.has(key)) {
       const value = this.entries.get(key) as V;
       // Most recently used last, so the first key is the one to evict.
@@ -91,6 +112,21 @@ export class KeyedCache<K, V> {
       this.entries.set(key, value);
     }
     return value;
+  }
+
+  private dropStale(): Promise<void> {
+    this.partialPending = false;
+    const checking = this.partial!.stale().then(
+      (isStale) => {
+        if (!isStale) return this.invalidate();
+        for (const [key, value] of this.entries) if (isStale(key, value)) this.entries.delete(key);
+      },
+      () => this.invalidate(),
+    );
+    this.checking = checking.finally(() => {
+      this.checking = null;
+    });
+    return this.checking;
   }
 
   dispose(): void {

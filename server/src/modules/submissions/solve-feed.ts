@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Dialect } from '../../db/connect.js';
+import type { DatabaseHandle, Dialect } from '../../db/connect.js';
 import type { Executor } from '../../db/schema.js';
 
 /**
@@ -87,4 +87,29 @@ export async function currentSolvePosition(db: Executor, dialect: Dialect): Prom
     ])
     .executeTakeFirstOrThrow();
   return { count: Number(row.total), maxId: Number(row.max_id ?? 0) };
+}
+
+/**
+ * Follows the solves for a cache that keeps many answers: each call returns the solves recorded
+ * since the previous call, or null when it cannot tell (a deletion, a late commit, a failed read),
+ * and then the caller drops everything. The starting position is read at once: answers built
+ * before it was read are kept only if no solve was published while they were built (KeyedCache).
+ */
+export function followSolves(database: DatabaseHandle): () => Promise<NewSolve[] | null> {
+  const start = () => currentSolvePosition(database.db, database.dialect).catch(() => null);
+  let position: Promise<SolveFeedPosition | null> = start();
+  return async () => {
+    const from = await position;
+    if (!from) {
+      position = start();
+      return null;
+    }
+    const feed = readSolvesSince(database.db, database.dialect, from);
+    position = feed.then(
+      (f) => f.position,
+      () => null,
+    );
+    const { solves, consistent } = await feed;
+    return consistent ? solves : null;
+  };
 }

@@ -15,6 +15,7 @@ import { CachedJson } from '../../lib/cached-json.js';
 import { constantTimeEqual, hmac } from '../../lib/crypto.js';
 import { DomainError, badInput, conflict, forbidden, notFound } from '../../lib/errors.js';
 import { KeyedCache } from '../../lib/invalidation.js';
+import { followSolves } from '../submissions/solve-feed.js';
 import { USER_ANSWER_CACHE_SIZE } from '../users/users.service.js';
 import { departCurrentTeam, departTeam } from './teams.membership.js';
 import { presentCompletions, presentJoinRequest, presentListEntry, presentTeam } from './teams.presenter.js';
@@ -111,7 +112,13 @@ export async function listTeamCompletions(ctx: AppContext, teamId: number): Prom
   return presentCompletions(await listTeamSolves(ctx.database.db, [teamId]));
 }
 
-const teamInfoCaches = new WeakMap<AppContext, KeyedCache<number, CachedJson>>();
+/** A kept team answer, with the team it shows (null: the caller has none). */
+interface TeamInfoEntry {
+  answer: CachedJson;
+  teamId: number | null;
+}
+
+const teamInfoCaches = new WeakMap<AppContext, KeyedCache<number, TeamInfoEntry>>();
 
 /**
  * GET /api/team/info for the caller, serialised once per change and kept per user (the leader's
@@ -120,12 +127,25 @@ const teamInfoCaches = new WeakMap<AppContext, KeyedCache<number, CachedJson>>()
 export async function getTeamInfoAnswer(ctx: AppContext, user: UserRow): Promise<CachedJson> {
   let cache = teamInfoCaches.get(ctx);
   if (!cache) {
-    cache = new KeyedCache(ctx.bus, ['teams', 'users', 'solves', 'solves-added', 'challenges'], USER_ANSWER_CACHE_SIZE);
+    const solvesSince = followSolves(ctx.database);
+    cache = new KeyedCache<number, TeamInfoEntry>(ctx.bus, ['teams', 'users', 'solves', 'challenges'], USER_ANSWER_CACHE_SIZE, {
+      // A correct flag changes the answers of its solver's team only.
+      topics: ['solves-added'],
+      stale: async () => {
+        const solves = await solvesSince();
+        if (!solves) return null;
+        const teams = new Set(solves.map((s) => s.team_id));
+        const solvers = new Set(solves.map((s) => s.user_id));
+        return (userId, entry) => solvers.has(userId) || (entry.teamId !== null && teams.has(entry.teamId));
+      },
+    });
     teamInfoCaches.set(ctx, cache);
   }
-  return cache.get(user.id, async () =>
-    CachedJson.of(teamsApi.teamInfo.response, await getTeamInfo(ctx, user)),
-  );
+  const entry = await cache.get(user.id, async () => {
+    const team = await getTeamInfo(ctx, user);
+    return { answer: CachedJson.of(teamsApi.teamInfo.response, team), teamId: team ? Number(team._id) : null };
+  });
+  return entry.answer;
 }
 
 /** The caller's team (SPEC.md §3), null when teamless; join requests are shown to the leader only. */

@@ -4,6 +4,9 @@ import { addChallenge, openSite } from '../../../test/compete.js';
 import { testDatabaseKinds } from '../../../test/databases.js';
 import { makeTeam, teamInfo } from '../../../test/team-fixtures.js';
 import { updateChallenge } from '../challenges/challenges.service.js';
+import { getTeamInfoAnswer } from '../teams/teams.service.js';
+import { findUserById } from './users.repo.js';
+import { getUserInfoAnswer } from './users.service.js';
 
 // User and team info are kept per user between requests; every write that shows in them must show
 // at the very next read.
@@ -55,6 +58,46 @@ for (const kind of testDatabaseKinds()) {
       expect((await teamInfo(bea)).name).toBe('Owls');
       expect((await teamInfo(lead)).completions).toEqual([]);
       await bea.post('/api/ctf/submit-flag', { flag: c.flag, challenge_id: String(c.id) });
+      expect((await teamInfo(lead)).completions).toHaveLength(1);
+    });
+
+    it("a solve rebuilds its solver's and its team's answers only; a solve recorded elsewhere too", async () => {
+      const [c1, c2] = [await addChallenge(t, { name: 'One' }), await addChallenge(t, { name: 'Two' })];
+      const lead = await t.login('lead');
+      const bea = await t.login('bea');
+      const cat = await t.login('cat');
+      await makeTeam(lead, 'Owls', [bea]);
+      await makeTeam(cat, 'Bats');
+      const answers = async () => {
+        const out = [];
+        for (const c of [lead, bea, cat]) {
+          const user = (await findUserById(t.ctx.database.db, c.user!.id))!;
+          out.push(await getUserInfoAnswer(t.ctx, user), await getTeamInfoAnswer(t.ctx, user));
+        }
+        return out;
+      };
+      const [leadUser, leadTeam, beaUser, beaTeam, catUser, catTeam] = await answers();
+      expect(await answers()).toEqual([leadUser, leadTeam, beaUser, beaTeam, catUser, catTeam]);
+
+      await bea.post('/api/ctf/submit-flag', { flag: c1.flag, challenge_id: String(c1.id) });
+      const after = await answers();
+      expect(after[0]).toBe(leadUser);
+      expect(after[1]).not.toBe(leadTeam);
+      expect(after[2]).not.toBe(beaUser);
+      expect(after[3]).not.toBe(beaTeam);
+      expect(after[4]).toBe(catUser);
+      expect(after[5]).toBe(catTeam);
+      expect((await teamInfo(lead)).completions).toHaveLength(1);
+      expect((await bea.get('/api/user/info')).body.completions).toHaveLength(1);
+
+      // As another process records it: the row, then the publication.
+      await t.ctx.database.db
+        .insertInto('solves')
+        .values({ user_id: cat.user!.id, challenge_id: c2.id, team_id: Number((await teamInfo(cat))._id), created_at: t.clock.now().toISOString() })
+        .execute();
+      t.ctx.bus.publish('solves-added');
+      expect((await teamInfo(cat)).completions).toHaveLength(1);
+      expect((await cat.get('/api/user/info')).body.completions).toHaveLength(1);
       expect((await teamInfo(lead)).completions).toHaveLength(1);
     });
 

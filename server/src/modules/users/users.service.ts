@@ -10,6 +10,7 @@ import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/connect.js';
 import { CachedJson } from '../../lib/cached-json.js';
 import { KeyedCache } from '../../lib/invalidation.js';
+import { followSolves } from '../submissions/solve-feed.js';
 import type { UserRow } from '../../db/schema.js';
 import { presentCompletion, presentUser } from './users.presenter.js';
 import {
@@ -127,10 +128,21 @@ const userInfoCaches = new WeakMap<AppContext, KeyedCache<number, CachedJson>>()
 export async function getUserInfoAnswer(ctx: AppContext, user: UserRow): Promise<CachedJson> {
   let cache = userInfoCaches.get(ctx);
   if (!cache) {
+    const solvesSince = followSolves(ctx.database);
     cache = new KeyedCache(
       ctx.bus,
-      ['users', 'teams', 'sessions', 'solves', 'solves-added', 'ratings', 'challenges'],
+      ['users', 'teams', 'sessions', 'solves', 'ratings', 'challenges'],
       USER_ANSWER_CACHE_SIZE,
+      {
+        // A correct flag changes its solver's answer only.
+        topics: ['solves-added'],
+        stale: async () => {
+          const solves = await solvesSince();
+          if (!solves) return null;
+          const solvers = new Set(solves.map((s) => s.user_id));
+          return (userId) => solvers.has(userId);
+        },
+      },
     );
     userInfoCaches.set(ctx, cache);
   }
