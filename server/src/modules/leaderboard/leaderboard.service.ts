@@ -59,7 +59,30 @@ async function updateLeaderboard(ctx: AppContext, kept: LeaderboardAnswer): Prom
     userIds: [...userIds],
   });
   const unchanged = kept.rows.filter((r) => !(r.kind === 'team' ? teamIds : userIds).has(r.id));
-  return answerFor([...unchanged, ...changed].sort(byRank), feed.position);
+  return answerFor(insertRanked(unchanged, changed), feed.position);
+}
+
+/**
+ * The few changed rows put in rank order among the kept ones, which are in rank order already:
+ * a binary search each instead of sorting thousands of rows again at every correct flag.
+ */
+function insertRanked(ranked: CompetitorRow[], rows: CompetitorRow[]): CompetitorRow[] {
+  const out: CompetitorRow[] = [];
+  let from = 0;
+  for (const row of [...rows].sort(byRank)) {
+    let lo = from;
+    let hi = ranked.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (byRank(ranked[mid]!, row) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = from; i < lo; i++) out.push(ranked[i]!);
+    out.push(row);
+    from = lo;
+  }
+  for (let i = from; i < ranked.length; i++) out.push(ranked[i]!);
+  return out;
 }
 
 const caches = new WeakMap<AppContext, IncrementalValue<LeaderboardAnswer>>();
