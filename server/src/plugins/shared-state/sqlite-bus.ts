@@ -4,6 +4,8 @@ import { LocalBus, type InvalidationBus, type Topic } from '../../lib/invalidati
 
 /** How often other processes' publications are looked for when no request asks. */
 export const SQLITE_POLL_MS = 50;
+/** How long a process that finds a live sibling waits before it serves. */
+export const STARTUP_WAIT_MS = 4 * SQLITE_POLL_MS;
 /** How often a process says it is alive, and for how long a silent one still counts as a sibling. */
 const HEARTBEAT_MS = 1000;
 const ALIVE_MS = 5000;
@@ -30,7 +32,7 @@ export function eventsFileFor(databaseFile: string): string {
  * events file). A process alone on the file skips it per request and polls every 50 ms; once it
  * knows of a sibling (heartbeats, or a publication from another process) it checks at the start of
  * every request (sync), so the next request after another process's write sees it. A process that
- * finds a live sibling at start waits one poll before serving, so the sibling knows of it first.
+ * finds a live sibling at start waits a few polls before serving, so the sibling knows of it first.
  */
 export class SqliteBus implements InvalidationBus {
   private readonly local = new LocalBus();
@@ -57,7 +59,8 @@ export class SqliteBus implements InvalidationBus {
   /** Opens the events file of a database file; resolves once siblings can know of this process. */
   static async open(databaseFile: string, topics: readonly Topic[]): Promise<SqliteBus> {
     const bus = new SqliteBus(eventsFileFor(databaseFile), topics);
-    if (bus.siblings) await new Promise((resolve) => setTimeout(resolve, SQLITE_POLL_MS + 10));
+    // Several polls' time, so a sibling busy with a long task still reads the announcement first.
+    if (bus.siblings) await new Promise((resolve) => setTimeout(resolve, STARTUP_WAIT_MS));
     return bus;
   }
 
@@ -67,8 +70,9 @@ export class SqliteBus implements InvalidationBus {
   ) {
     this.events = new SQLite(file);
     this.events.pragma('journal_mode = WAL');
-    // Signals only: a power loss that drops the last ones also drops every process's caches.
-    this.events.pragma('synchronous = OFF');
+    // NORMAL: in WAL mode a power loss may drop the last signals (every process's caches go with
+    // it) but never corrupts the file, so the next start opens it.
+    this.events.pragma('synchronous = NORMAL');
     this.events.pragma('busy_timeout = 2000');
     this.events.exec(`
       create table if not exists events (
