@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatReport } from './report.js';
-import { runBench } from './run.js';
+import { SCENARIOS, runBench } from './run.js';
 import { TINY_EVENT } from './seed.js';
 
 /**
@@ -15,6 +15,7 @@ describe('benchmark harness', () => {
       doubleSize: null,
       durationSec: 1,
       connections: [4],
+      scenarios: SCENARIOS,
       workers: false,
     });
     const run = report.runs[0]!;

@@ -1,24 +1,38 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { ScenarioName } from './load.js';
 import { formatReport } from './report.js';
-import { runBench } from './run.js';
+import { SCENARIOS, runBench } from './run.js';
 import { BASE_EVENT, DOUBLE_EVENT } from './seed.js';
 
 /**
  * `npm run bench`: the whole benchmark on SQLite, and on PostgreSQL when BENCH_DATABASE_URL (or
  * TEST_DATABASE_URL) names a server; writes bench/RESULTS.md. BENCH_SECONDS shortens each scenario.
+ *
+ * While working on one figure, BENCH_ONLY narrows the run (a comma list of scenarios, `sqlite`,
+ * `postgres`, `workers` and `double`, e.g. BENCH_ONLY=sqlite,leaderboard,double); a narrowed
+ * run prints its report and leaves RESULTS.md alone, which only a whole run may write.
  */
 const pg = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 if (pg) process.env.TEST_DATABASE_URL = pg;
+const only = new Set((process.env.BENCH_ONLY ?? '').split(',').filter(Boolean));
+const wants = (part: string, group: readonly string[]) => only.size === 0 || only.has(part) || !group.some((g) => only.has(g));
+const DATABASES = ['sqlite', 'postgres'] as const;
+const PARTS = ['workers', 'double'] as const;
 const report = await runBench({
-  databases: pg ? ['sqlite', 'postgres'] : ['sqlite'],
+  databases: DATABASES.filter((d) => (d === 'sqlite' || pg) && wants(d, DATABASES)),
   size: BASE_EVENT,
-  doubleSize: DOUBLE_EVENT,
+  doubleSize: wants('double', [...SCENARIOS, ...PARTS]) ? DOUBLE_EVENT : null,
   durationSec: Number(process.env.BENCH_SECONDS ?? 10),
   connections: [50, 100],
-  workers: true,
+  scenarios: SCENARIOS.filter((s: ScenarioName) => wants(s, [...SCENARIOS, ...PARTS])),
+  workers: wants('workers', [...SCENARIOS, ...PARTS]),
   log: (l) => process.stdout.write(l + '\n'),
 });
+if (only.size > 0) {
+  process.stdout.write(`\n${formatReport(report)}`);
+  process.exit(0);
+}
 const out = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
 // The figures are measured; what was changed for them, and why targets are missed, is written by
 // hand in NOTES.md and follows them.

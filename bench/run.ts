@@ -17,6 +17,8 @@ export interface BenchOptions {
   doubleSize: EventSize | null;
   durationSec: number;
   connections: number[];
+  /** The scenarios to run on each database (every one for the recorded results). */
+  scenarios: ScenarioName[];
   /** Also run the mixed profile with WORKERS=2. */
   workers: boolean;
   log?: (line: string) => void;
@@ -154,7 +156,7 @@ async function benchDatabase(
     const server = await startServer({ ...prepared.env, LOG_LEVEL: 'warn' });
     const startupMs = Date.now() - t0;
     const before = await countSolves(server, prepared.event);
-    const results = await loadAll(baseline, server, prepared.event, SCENARIOS, opts, hello);
+    const results = await loadAll(baseline, server, prepared.event, opts.scenarios, opts, hello);
     const after = await countSolves(server, prepared.event);
     const rss = peakRssMb(server.process.pid!);
     await server.stop();
