@@ -1,4 +1,10 @@
+import { siteApi } from '@ctf/contract';
+import Fastify from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { afterEach, describe, expect, it } from 'vitest';
+import { getSiteInfo } from '../modules/site/site.service.js';
+import { route } from './route.js';
+import { registerSessions } from './session.js';
 import { buildTestApp, TEST_ORIGIN, type TestApp } from '../../test/build-test-app.js';
 
 let t: TestApp;
@@ -9,17 +15,40 @@ afterEach(async () => {
 describe('cross-cutting plugins', () => {
   it('sends the security headers on API and HTML answers', async () => {
     t = await buildTestApp();
-    for (const url of ['/api/info/site', '/api/nope', '/', '/compete', '/no-such-page']) {
+    for (const url of ['/api/info/site', '/api/nope', '/api/info/leaderboard', '/', '/compete', '/no-such-page']) {
       const res = await t.visitor().get(url);
       const csp = String(res.headers['content-security-policy']);
-      expect(csp).toContain("frame-ancestors 'none'");
-      expect(csp).toMatch(/script-src 'self'(;|$)/);
-      expect(csp).not.toContain("'unsafe-inline';script");
-      expect(res.headers['x-content-type-options']).toBe('nosniff');
-      expect(res.headers['cross-origin-opener-policy']).toBe('same-origin-allow-popups');
-      expect(res.headers['x-frame-options']).toBe('DENY');
-      expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+      expect(csp, url).toContain("frame-ancestors 'none'");
+      expect(csp, url).not.toContain('unsafe-inline\';script');
+      expect(csp, url).not.toMatch(/script-src[^;]*unsafe-inline/);
+      expect(res.headers['x-content-type-options'], url).toBe('nosniff');
+      expect(res.headers['cross-origin-opener-policy'], url).toBe('same-origin-allow-popups');
+      expect(res.headers['x-frame-options'], url).toBe('DENY');
+      expect(res.headers['referrer-policy'], url).toBe('strict-origin-when-cross-origin');
+      if (url.startsWith('/api/')) {
+        // JSON is never a document: nothing may load from it, and the page-only headers stay off.
+        expect(csp, url).toBe("default-src 'none'; frame-ancestors 'none'");
+        expect(res.headers['x-xss-protection'], url).toBeUndefined();
+      } else {
+        expect(csp, url).toMatch(/script-src 'self'(;|$)/);
+        expect(res.headers['x-xss-protection'], url).toBe('0');
+      }
     }
+  });
+
+  it('sends the API set on a 304 of a cached answer, and the page set on HTML under /api', async () => {
+    t = await buildTestApp();
+    const first = await t.visitor().get('/api/info/leaderboard');
+    const revalidated = await t.app.inject({
+      method: 'GET',
+      url: '/api/info/leaderboard',
+      headers: { 'if-none-match': String(first.headers.etag) },
+    });
+    expect(revalidated.statusCode).toBe(304);
+    expect(revalidated.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+    const page = await t.app.inject({ method: 'GET', url: '/api/auth/github/callback?error=access_denied' });
+    expect(String(page.headers['content-type'])).toContain('text/html');
+    expect(String(page.headers['content-security-policy'])).toMatch(/script-src 'self'(;|$)/);
   });
 
   it('accepts a POST with a same-origin Referer and no Origin, and refuses foreign or missing ones', async () => {
@@ -86,5 +115,30 @@ describe('cross-cutting plugins', () => {
     const res = await t.visitor().get('/api/health');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: 'ok', database: true, redis: null });
+  });
+});
+
+describe('route access', () => {
+  it("never looks up the session of an 'anonymous' endpoint, and does for a 'public' one", async () => {
+    t = await buildTestApp();
+    const alice = await t.login('alice');
+    const seen: Record<string, number | null> = {};
+    const app = Fastify({ logger: false });
+    app.setValidatorCompiler(validatorCompiler);
+    app.setSerializerCompiler(serializerCompiler);
+    await registerSessions(app, t.ctx);
+    for (const access of ['anonymous', 'public'] as const) {
+      route(app, { ...siteApi.siteInfo, path: `/${access}` }, access, async (request) => {
+        seen[access] = request.user?.id ?? null;
+        return getSiteInfo(t.ctx);
+      });
+    }
+    await app.ready();
+    for (const access of ['anonymous', 'public']) {
+      const res = await app.inject({ method: 'GET', url: `/${access}`, headers: { cookie: alice.cookie! } });
+      expect(res.statusCode, access).toBe(200);
+    }
+    expect(seen).toEqual({ anonymous: null, public: alice.user!.id });
+    await app.close();
   });
 });

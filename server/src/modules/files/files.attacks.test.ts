@@ -113,7 +113,7 @@ for (const kind of testDatabaseKinds()) {
         expect(res.headers['content-type'], name).toBe('application/zip');
         expect(res.headers['content-disposition'], name).toBe(`attachment; filename="${name}"`);
         expect(res.headers['x-content-type-options'], name).toBe('nosniff');
-        expect(String(res.headers['content-security-policy']), name).toContain("default-src 'self'");
+        expect(String(res.headers['content-security-policy']), name).toContain("frame-ancestors 'none'");
       }
       expectCanaryIntact();
     });
