@@ -70,8 +70,25 @@ export class CachedJson {
   }
 }
 
-/** The codings an Accept-Encoding header allows (q > 0), '*' standing for br and gzip. */
-export function acceptedCodings(header: string): Set<ContentCoding> {
+/** How many distinct Accept-Encoding values are remembered (browsers send a handful between them). */
+const KNOWN_HEADERS_MAX = 64;
+const knownHeaders = new Map<string, ReadonlySet<ContentCoding>>();
+
+/**
+ * The codings an Accept-Encoding header allows (q > 0), '*' standing for br and gzip. Every
+ * request of a cached answer asks, with one of very few distinct values: each is parsed once.
+ */
+export function acceptedCodings(header: string): ReadonlySet<ContentCoding> {
+  let codings = knownHeaders.get(header);
+  if (!codings) {
+    codings = parseAcceptEncoding(header);
+    if (knownHeaders.size >= KNOWN_HEADERS_MAX) knownHeaders.clear();
+    knownHeaders.set(header, codings);
+  }
+  return codings;
+}
+
+function parseAcceptEncoding(header: string): Set<ContentCoding> {
   const named = new Map<string, number>();
   for (const part of header.split(',')) {
     const [token = '', ...params] = part.split(';').map((s) => s.trim().toLowerCase());

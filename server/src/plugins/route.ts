@@ -5,7 +5,19 @@ import type { z } from 'zod';
 import { badInput } from '../lib/errors.js';
 import { requireAdmin, requireUser } from './session.js';
 
-export type Access = 'public' | 'user' | 'admin';
+/**
+ * Who may call an endpoint: 'anonymous' answers the same to every caller and never looks up a
+ * session (the cached public reads: a cookie costs them nothing); 'public' lets visitors in and
+ * knows the user when there is one; 'user' and 'admin' refuse the others.
+ */
+export type Access = 'anonymous' | 'public' | 'user' | 'admin';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Set by route() for 'anonymous' endpoints: the session plugin does not look the caller up. */
+    anonymous?: boolean;
+  }
+}
 
 type Body<E extends Endpoint> = E['body'] extends z.ZodType ? z.output<E['body']> : undefined;
 
@@ -29,6 +41,7 @@ export function route<E extends Endpoint>(
     method: ep.method,
     url: ep.path,
     ...options,
+    config: { ...options.config, anonymous: access === 'anonymous' },
     schema: {
       ...(ep.body ? { body: ep.body } : {}),
       response: { 200: ep.response },

@@ -8,7 +8,10 @@ import type { UserRow } from '../db/schema.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The logged-in user, loaded once per request from the session cookie; null for visitors. */
+    /**
+     * The logged-in user, loaded once per request from the session cookie; null for visitors, and
+     * always null on 'anonymous' routes (plugins/route.ts), which never look.
+     */
     user: UserRow | null;
   }
 }
@@ -23,6 +26,7 @@ export async function registerSessions(app: FastifyInstance, ctx: AppContext): P
   app.decorateRequest('user', null);
   const name = sessionCookieName(ctx);
   app.addHook('onRequest', async (request) => {
+    if (request.routeOptions.config.anonymous) return;
     const token = request.cookies[name];
     if (!token) return;
     request.user = await findSessionUser(ctx, token);

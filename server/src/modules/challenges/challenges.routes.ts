@@ -7,7 +7,7 @@ import { getChallengeDetail, getPublicChallengeList } from './challenges.service
 
 export function registerChallengeRoutes(app: FastifyInstance, ctx: AppContext): void {
   // The same bytes for every caller (it is fetched without credentials), so it revalidates by ETag.
-  route(app, challengesApi.challengeList, 'public', async (request, reply) =>
+  route(app, challengesApi.challengeList, 'anonymous', async (request, reply) =>
     sendCachedJson(request, reply, (await getPublicChallengeList(ctx)).answer),
   );
 

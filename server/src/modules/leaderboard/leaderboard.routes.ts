@@ -6,7 +6,7 @@ import { route } from '../../plugins/route.js';
 import { getLeaderboard, getOwnCompletions } from './leaderboard.service.js';
 
 export function registerLeaderboardRoutes(app: FastifyInstance, ctx: AppContext): void {
-  route(app, leaderboardApi.leaderboard, 'public', async (request, reply) =>
+  route(app, leaderboardApi.leaderboard, 'anonymous', async (request, reply) =>
     sendCachedJson(request, reply, (await getLeaderboard(ctx)).answer),
   );
 

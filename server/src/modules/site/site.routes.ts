@@ -9,9 +9,9 @@ const startedAt = Date.now();
 const VERSION = '0.1.0';
 
 export function registerSiteRoutes(app: FastifyInstance, ctx: AppContext): void {
-  route(app, siteApi.siteInfo, 'public', async () => getSiteInfo(ctx));
+  route(app, siteApi.siteInfo, 'anonymous', async () => getSiteInfo(ctx));
 
-  route(app, siteApi.health, 'public', async (_request, reply) => {
+  route(app, siteApi.health, 'anonymous', async (_request, reply) => {
     let database = true;
     try {
       await sql`select 1`.execute(ctx.database.db);
