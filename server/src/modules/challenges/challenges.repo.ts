@@ -119,32 +119,11 @@ export async function listAttachedFileNames(db: Executor): Promise<Map<number, s
   return byChallenge;
 }
 
-/** What flag submission needs to know about one challenge. */
-export async function findChallengeForPlay(
+/** What flag submission needs to know about every challenge: its flag and whether it is active. */
+export async function listChallengesForPlay(
   db: Executor,
-  id: number,
-  userId: number,
-): Promise<{ id: number; flag: string; is_active: number; solved: boolean } | null> {
-  // One read for the flag gate: the challenge and whether this user has solved it already.
-  const row = await db
-    .selectFrom('challenges')
-    .select((eb) => [
-      'challenges.id',
-      'challenges.flag',
-      'challenges.is_active',
-      eb
-        .exists(
-          eb
-            .selectFrom('solves')
-            .select('solves.id')
-            .whereRef('solves.challenge_id', '=', 'challenges.id')
-            .where('solves.user_id', '=', userId),
-        )
-        .as('solved'),
-    ])
-    .where('challenges.id', '=', id)
-    .executeTakeFirst();
-  return row ? { ...row, solved: Boolean(row.solved) } : null;
+): Promise<{ id: number; flag: string; is_active: number }[]> {
+  return db.selectFrom('challenges').select(['id', 'flag', 'is_active']).execute();
 }
 
 export async function challengeExists(db: Executor, id: number): Promise<boolean> {

@@ -2,16 +2,16 @@ import { MESSAGES, type ChallengeDetail, type PublicChallenge } from '@ctf/contr
 import type { AppContext } from '../../context.js';
 import type { Executor, UserRow } from '../../db/schema.js';
 import { DomainError, forbidden, notFound } from '../../lib/errors.js';
-import { IncrementalValue } from '../../lib/invalidation.js';
+import { CachedValue, IncrementalValue } from '../../lib/invalidation.js';
 import { currentSolvePosition, readSolvesSince, type SolveFeedPosition } from '../submissions/solve-feed.js';
 import { CachedJson } from '../../lib/cached-json.js';
 import { isSiteActive } from '../site/site.service.js';
 import { presentChallengeDetail, presentPublicChallenge } from './challenges.presenter.js';
 import {
   countSolvesOf,
-  findChallengeForPlay,
   listAttachedFileNames,
   listChallengeSummaries,
+  listChallengesForPlay,
 } from './challenges.repo.js';
 
 /** The public list, serialised once per change: every caller gets the same bytes and ETag. */
@@ -123,19 +123,39 @@ export async function getChallengeDetail(
   return presentChallengeDetail(challenge);
 }
 
+type ChallengeForPlay = { id: number; flag: string; isActive: boolean };
+
+const playCaches = new WeakMap<AppContext, CachedValue<ReadonlyMap<number, ChallengeForPlay>>>();
+
+/**
+ * Every challenge's flag and state, kept in memory for the flag gate: a burst of submissions
+ * reads no challenge row. Any challenge write ('challenges': edit, toggle, delete, create) drops
+ * it, in this process at once and in the others before their next request.
+ */
+function challengesForPlay(ctx: AppContext): Promise<ReadonlyMap<number, ChallengeForPlay>> {
+  let cache = playCaches.get(ctx);
+  if (!cache) {
+    cache = new CachedValue<ReadonlyMap<number, ChallengeForPlay>>(ctx.bus, ['challenges'], async () => {
+      const rows = await listChallengesForPlay(ctx.database.db);
+      return new Map(rows.map((r) => [r.id, { id: r.id, flag: r.flag, isActive: r.is_active === 1 }]));
+    });
+    playCaches.set(ctx, cache);
+  }
+  return cache.get();
+}
+
 /**
  * The gate before a flag is compared: site open (or admin), challenge known (404), active (or
- * admin). Answers the stored flag, read fresh so an edit takes effect at once, and whether the
- * user has solved it already (in the same read).
+ * admin). Answers the stored flag, current as of the last challenge write.
  */
 export async function openChallengeForSubmission(
   ctx: AppContext,
   user: UserRow,
   id: number,
-): Promise<{ id: number; flag: string; solved: boolean }> {
+): Promise<{ id: number; flag: string }> {
   await assertSiteOpenFor(ctx, user);
-  const challenge = await findChallengeForPlay(ctx.database.db, id, user.id);
+  const challenge = (await challengesForPlay(ctx)).get(id);
   if (!challenge) throw notFound('Challenge not found');
-  assertChallengeOpenFor(user, challenge.is_active === 1);
-  return { id: challenge.id, flag: challenge.flag, solved: challenge.solved };
+  assertChallengeOpenFor(user, challenge.isActive);
+  return { id: challenge.id, flag: challenge.flag };
 }

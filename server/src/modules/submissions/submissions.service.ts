@@ -32,7 +32,9 @@ export async function submitFlag(
   input: { challengeId: number; flag: string },
 ): Promise<{ message: string }> {
   const challenge = await openChallengeForSubmission(ctx, user, input.challengeId);
-  if (challenge.solved) throw alreadySolved();
+  // A solver's further guesses neither count nor compare (the solve's uniqueness rule would
+  // refuse a second solve anyway).
+  if (await hasSolved(ctx.database.db, user.id, challenge.id)) throw alreadySolved();
 
   // NOTE: the attempt is counted before the comparison in one atomic step (not peek-then-hit),
   // so a burst of parallel guesses cannot all slip under the limit. A correct flag ends the game

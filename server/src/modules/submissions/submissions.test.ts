@@ -119,6 +119,40 @@ for (const kind of testDatabaseKinds()) {
       );
     });
 
+    it('compares with the flag as it stands after each admin change, once play has begun', async () => {
+      const c = await addChallenge(t, { flag: 'flag{before}', name: 'Edited' });
+      const ann = await t.login('ann');
+      const admin = await t.login('root', { admin: true });
+      // The gate has read the challenge (and keeps it) before the admin changes anything.
+      expect((await ann.post(SUBMIT, { flag: 'flag{after}', challenge_id: c.id })).body.message).toBe(
+        MESSAGES.incorrectFlag,
+      );
+      const edit = await admin.post('/api/admin/ctf/update_challenge', {
+        challenge_id: String(c.id),
+        name: 'Edited',
+        description: '',
+        category: 'General',
+        difficulty: 'Easy',
+        written_by: 'club',
+        flag: 'flag{after}',
+        points: 100,
+        files: [],
+      });
+      expect(edit.status).toBe(200);
+      expect((await ann.post(SUBMIT, { flag: 'flag{before}', challenge_id: c.id })).body.message).toBe(
+        MESSAGES.incorrectFlag,
+      );
+      const bob = await t.login('bob');
+      await admin.post('/api/admin/ctf/toggle_status', { challenge_id: c.id });
+      expect((await bob.post(SUBMIT, { flag: 'flag{after}', challenge_id: c.id })).status).toBe(403);
+      await admin.post('/api/admin/ctf/toggle_status', { challenge_id: c.id });
+      expect((await bob.post(SUBMIT, { flag: 'flag{after}', challenge_id: c.id })).body.message).toBe(
+        MESSAGES.correctFlag,
+      );
+      await admin.post('/api/admin/ctf/delete_challenge', { challenge_id: c.id });
+      expect((await ann.post(SUBMIT, { flag: 'flag{after}', challenge_id: c.id })).status).toBe(404);
+    });
+
     it('refuses participants while the site is inactive', async () => {
       const c = await addChallenge(t);
       await openSite(t, false);
