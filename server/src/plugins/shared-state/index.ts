@@ -5,6 +5,7 @@ import type { Clock } from '../../lib/clock.js';
 import { ALL_TOPICS, type InvalidationBus } from '../../lib/invalidation.js';
 import type { RateLimiter } from '../../lib/rate-limiter.js';
 import { DatabaseRateLimiter } from './database-rate-limiter.js';
+import { LoneProcessRateLimiter } from './lone-process-rate-limiter.js';
 import { PostgresBus } from './postgres-bus.js';
 import { RedisBus } from './redis-bus.js';
 import { RedisRateLimiter } from './redis-rate-limiter.js';
@@ -22,7 +23,7 @@ export interface SharedState {
  * What several processes must share so they behave as one (DESIGN.md §1): cache invalidation
  * and attempt counting. With REDIS_URL both go through Redis; without it, through the database
  * itself (PostgreSQL LISTEN/NOTIFY or a SQLite events file beside the database, and a
- * rate_limits table).
+ * rate_limits table), except that a SQLite process alone on its file counts attempts in memory.
  */
 export async function createSharedState(
   config: Config,
@@ -69,7 +70,7 @@ export async function createSharedState(
       },
     };
   }
-  let bus: InvalidationBus;
+  const databaseLimiter = new DatabaseRateLimiter(database.db, now);
   if (config.database.kind === 'postgres') {
     const pg = new PostgresBus(
       config.database.url,
@@ -77,13 +78,14 @@ export async function createSharedState(
       ALL_TOPICS,
     );
     await pg.start();
-    bus = pg;
-  } else {
-    bus = await SqliteBus.open(config.database.file, ALL_TOPICS);
+    return { bus: pg, limiter: databaseLimiter, redisReady: () => null, close: async () => {} };
   }
+  const sqliteBus = await SqliteBus.open(config.database.file, ALL_TOPICS);
   return {
-    bus,
-    limiter: new DatabaseRateLimiter(database.db, now),
+    bus: sqliteBus,
+    // The events file knows whether another process shares the database; until one does, attempts
+    // are counted in memory.
+    limiter: new LoneProcessRateLimiter(databaseLimiter, () => !sqliteBus.hasSiblings, now),
     redisReady: () => null,
     close: async () => {},
   };

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import type { RateLimiter, RateLimitResult } from '../../lib/rate-limiter.js';
+import { LoneProcessRateLimiter } from './lone-process-rate-limiter.js';
+
+/** A shared limiter that records what reached it. */
+function recordingLimiter(): RateLimiter & { keys: string[] } {
+  const keys: string[] = [];
+  return {
+    keys,
+    hit: async (key): Promise<RateLimitResult> => {
+      keys.push(key);
+      return { allowed: true, count: 1, retryAfterSeconds: 60 };
+    },
+    close: async () => {},
+  };
+}
+
+describe('LoneProcessRateLimiter', () => {
+  it('counts in memory while alone: the limit holds, a new window starts again', async () => {
+    let now = 120_000;
+    const shared = recordingLimiter();
+    const limiter = new LoneProcessRateLimiter(shared, () => true, () => now);
+    const results = [];
+    for (let i = 0; i < 11; i++) results.push(await limiter.hit('k', 10, 60_000));
+    expect(results.map((r) => r.allowed)).toEqual([...Array(10).fill(true), false]);
+    expect(results[10]!.count).toBe(11);
+    expect(results[10]!.retryAfterSeconds).toBe(60);
+    // Another key has its own count.
+    expect((await limiter.hit('other', 10, 60_000)).count).toBe(1);
+    now += 60_000;
+    expect(await limiter.hit('k', 10, 60_000)).toMatchObject({ allowed: true, count: 1 });
+    expect(shared.keys).toEqual([]);
+  });
+
+  it('hands every count to the shared limiter once another process shares the database', async () => {
+    let alone = true;
+    const shared = recordingLimiter();
+    const limiter = new LoneProcessRateLimiter(shared, () => alone, () => 0);
+    await limiter.hit('k', 10, 60_000);
+    alone = false;
+    await limiter.hit('k', 10, 60_000);
+    await limiter.hit('j', 10, 60_000);
+    expect(shared.keys).toEqual(['k', 'j']);
+  });
+});
