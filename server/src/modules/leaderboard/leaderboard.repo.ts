@@ -87,8 +87,16 @@ export async function listCompetitors(
     ]);
 
   const byName = dialect === 'postgres' ? sql`c.name collate "C"` : sql`c.name`;
+  // A correct flag names one team or one teamless user: the other half is not read at all (the
+  // planner would scan every teamless solve to match an impossible id).
+  const source =
+    only && only.userIds.length === 0
+      ? teams.as('c')
+      : only && only.teamIds.length === 0
+        ? soloUsers.as('c')
+        : teams.unionAll(soloUsers).as('c');
   const rows = await db
-    .selectFrom(teams.unionAll(soloUsers).as('c'))
+    .selectFrom(source)
     .select(['c.kind', 'c.id', 'c.name', 'c.points', 'c.last_solve_at'])
     .orderBy('c.points', 'desc')
     .orderBy('c.last_solve_at')
