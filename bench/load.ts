@@ -101,25 +101,41 @@ export async function currentListEtag(base: string): Promise<string> {
   return res.headers.get('etag') ?? '';
 }
 
-/** Runs one scenario with autocannon's programmatic API, bounded in time, against loopback only. */
-export async function runLoad(
-  url: string,
-  name: ScenarioName,
-  make: () => Req,
-  connections: number,
-  durationSec: number,
-): Promise<LoadResult> {
+/** What to load: a server's loopback URL and the requests of one scenario. */
+export interface LoadTarget {
+  url: string;
+  name: ScenarioName;
+  make: () => Req;
+}
+
+/** One uninterrupted stretch of load on one target; a measurement adds several up. */
+interface Stretch {
+  requests: number;
+  seconds: number;
+  /** Every response's latency in ms, as autocannon timed it. */
+  latencies: number[];
+  errors: number;
+  non2xx: number;
+  correct: number;
+}
+
+/** Loads one target with autocannon's programmatic API, bounded in time, against loopback only. */
+async function loadStretch(target: LoadTarget, connections: number, seconds: number): Promise<Stretch> {
+  const { url, name, make } = target;
   if (!/^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?$/.test(url)) throw new Error(`load only against loopback: ${url}`);
   let correct = 0;
+  const latencies: number[] = [];
   const result = await autocannon({
     url,
     connections,
-    duration: durationSec,
+    duration: seconds,
     pipelining: 1,
     timeout: 10,
     requests: [{ setupRequest: (req: any) => ({ ...req, ...make() }) } as any],
     setupClient: (client: any) => {
       skipBodyText(client);
+      // Latencies are kept raw so that the stretches of one measurement give one exact p50/p99.
+      client.on('response', (_status: number, _bytes: number, ms: number) => latencies.push(ms));
       // The flag scenarios count correct answers from the raw bytes of each response (the
       // client's documented 'body' event); a submission's answer is a few bytes of plain JSON.
       if (READS_BODIES.has(name)) {
@@ -130,17 +146,67 @@ export async function runLoad(
     },
   });
   return {
-    scenario: name,
-    connections,
-    requestsPerSec: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
+    requests: result.requests.total,
+    seconds: result.duration,
+    latencies,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
-    total: result.requests.total,
     correct,
+  };
+}
+
+function percentile(sorted: Float64Array, p: number): number {
+  if (sorted.length === 0) return NaN;
+  const i = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
+  return Math.round(sorted[Math.max(0, i)]! * 10) / 10;
+}
+
+function summarise(name: ScenarioName, connections: number, stretches: Stretch[]): LoadResult {
+  const sum = (f: (s: Stretch) => number) => stretches.reduce((n, s) => n + f(s), 0);
+  const sorted = Float64Array.from(stretches.flatMap((s) => s.latencies)).sort();
+  return {
+    scenario: name,
+    connections,
+    requestsPerSec: sum((s) => s.requests) / sum((s) => s.seconds),
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    errors: sum((s) => s.errors),
+    non2xx: sum((s) => s.non2xx),
+    total: sum((s) => s.requests),
+    correct: sum((s) => s.correct),
     hello: NaN,
   };
+}
+
+/** How long one slice of a paired measurement lasts. */
+export const SLICE_SECONDS = 1;
+
+/**
+ * Measures a scenario against the bare baseline server, interleaved: `durationSec` seconds of
+ * each, cut into slices of SLICE_SECONDS that alternate in the order B S S B B S ... . On a
+ * machine whose speed swings by a factor of two from one few-second stretch to the next (a shared
+ * host), two back-to-back 10 s runs can see different machines; slices a second apart see the
+ * same one, and the mirrored order cancels a steady drift. The scenario's req/s, p50 and p99 are
+ * over all of its slices, and its ratio is to the baseline's slices around them.
+ */
+export async function measurePaired(
+  baseline: LoadTarget,
+  target: LoadTarget,
+  connections: number,
+  durationSec: number,
+): Promise<{ result: LoadResult; hello: LoadResult }> {
+  const slices = Math.max(1, Math.round(durationSec / SLICE_SECONDS));
+  const seconds = durationSec / slices;
+  const base: Stretch[] = [];
+  const load: Stretch[] = [];
+  for (let i = 0; i < slices; i++) {
+    const order = i % 2 === 0 ? [baseline, target] : [target, baseline];
+    for (const t of order) (t === baseline ? base : load).push(await loadStretch(t, connections, seconds));
+  }
+  const hello = summarise(baseline.name, connections, base);
+  const result = summarise(target.name, connections, load);
+  result.hello = hello.requestsPerSec;
+  return { result, hello };
 }
 
 /** Peak resident memory of a process (VmHWM), in MB. */

@@ -42,10 +42,11 @@ export function formatReport(report: BenchReport): string {
   lines.push(
     '## Baseline: bare Fastify hello-world',
     '',
-    'Measured right before every scenario at the same connections; each ratio below is to its own',
-    'paired run, so a drift of the machine during the run moves both sides of a ratio together.',
+    'Measured with every scenario at the same connections, in 1 s slices interleaved with the',
+    "scenario's (B S S B B S ...); each ratio below is to its own interleaved baseline, so the",
+    "machine's swings in speed during the run (a shared host) move both sides of a ratio together.",
     '',
-    '| connections | runs | lowest req/s | median req/s | highest req/s | median p99 ms |',
+    '| connections | measurements | lowest req/s | median req/s | highest req/s | median p99 ms |',
     '| --- | --- | --- | --- | --- | --- |',
   );
   for (const c of report.options.connections) {

@@ -7,7 +7,16 @@ import { buildApp } from '../server/src/app.js';
 import { loadConfig } from '../server/src/config.js';
 import { freePort, startServer, type RunningServer } from '../e2e/support/server.js';
 import { createPostgresDatabase } from '../e2e/support/services.js';
-import { currentListEtag, peakRssMb, requestMaker, runLoad, type LoadResult, type Req, type ScenarioName } from './load.js';
+import {
+  currentListEtag,
+  measurePaired,
+  peakRssMb,
+  requestMaker,
+  type LoadResult,
+  type LoadTarget,
+  type Req,
+  type ScenarioName,
+} from './load.js';
 import { seedEvent, type EventSize, type SeededEvent } from './seed.js';
 
 export interface BenchOptions {
@@ -47,16 +56,17 @@ const SECRET = 'bench-secret-bench-secret-bench-secret-0123456789';
 export const SCENARIOS: ScenarioName[] = ['list', 'list-304', 'leaderboard', 'info', 'submit', 'mixed'];
 
 /**
- * The bare Fastify server every figure is compared with. It is measured right before each scenario
- * at the same connections, so a machine whose speed drifts during the run (shared or
- * throttled CPUs) moves both figures of a ratio together.
+ * The bare Fastify server every figure is compared with, in the same run: each scenario is
+ * measured in slices interleaved with slices of this one (load.ts, measurePaired), so a machine
+ * whose speed drifts during the run (shared or throttled CPUs) moves both figures of a ratio
+ * together.
  */
 interface Baseline {
-  measure(connections: number): Promise<LoadResult>;
+  target: LoadTarget;
   stop(): void;
 }
 
-async function startHello(durationSec: number): Promise<Baseline> {
+async function startHello(): Promise<Baseline> {
   const port = await freePort();
   const child = spawn(process.execPath, [fileURLToPath(new URL('./hello-world.mjs', import.meta.url))], {
     env: { ...process.env, PORT: String(port) },
@@ -66,15 +76,14 @@ async function startHello(durationSec: number): Promise<Baseline> {
     child.stdout!.once('data', () => resolve());
     child.once('exit', () => reject(new Error('hello-world server exited')));
   });
-  const url = `http://127.0.0.1:${port}`;
   const none = { sessions: [], flags: new Map(), challengeIds: [] };
   return {
-    measure: (connections) => runLoad(url, 'hello', requestMaker('hello', none, '', ''), connections, durationSec),
+    target: { url: `http://127.0.0.1:${port}`, name: 'hello', make: requestMaker('hello', none, '', '') },
     stop: () => child.kill('SIGKILL'),
   };
 }
 
-/** One scenario, after its paired hello-world run. */
+/** One scenario, interleaved with the baseline. */
 async function measure(
   baseline: Baseline,
   url: string,
@@ -84,11 +93,9 @@ async function measure(
   opts: BenchOptions,
   hello: LoadResult[],
 ): Promise<LoadResult> {
-  const base = await baseline.measure(connections);
+  const { result, hello: base } = await measurePaired(baseline.target, { url, name, make }, connections, opts.durationSec);
   hello.push(base);
-  const r = await runLoad(url, name, make, connections, opts.durationSec);
-  r.hello = base.requestsPerSec;
-  return r;
+  return result;
 }
 
 /** Seeds a fresh database of the given kind in-process, through the product's data layer. */
@@ -201,7 +208,7 @@ async function benchDouble(baseline: Baseline, opts: BenchOptions, hello: LoadRe
 
 /** The whole benchmark: hello-world baseline, every scenario on each database, scale and growth. */
 export async function runBench(opts: BenchOptions): Promise<BenchReport> {
-  const baseline = await startHello(opts.durationSec);
+  const baseline = await startHello();
   const hello: LoadResult[] = [];
   const runs: DatabaseRun[] = [];
   let double: LoadResult[] = [];
