@@ -113,6 +113,12 @@ export function isUniqueViolation(err: unknown): boolean {
   return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
 }
 
+/** True when err is a foreign-key violation on either dialect (the row referred to is gone). */
+export function isForeignKeyViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503';
+}
+
 /** True when err is a CHECK constraint violation on either dialect. */
 export function isCheckViolation(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;

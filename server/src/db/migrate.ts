@@ -3,6 +3,8 @@ import * as m0001 from './migrations/0001_initial.js';
 import * as m0002 from './migrations/0002_files_name_case_unique.js';
 import * as m0003 from './migrations/0003_covering_score_indexes.js';
 import * as m0004 from './migrations/0004_sqlite_solve_changes.js';
+import * as m0005 from './migrations/0005_postgres_solve_count.js';
+import * as m0006 from './migrations/0006_postgres_unlogged_rate_limits.js';
 
 /** Append-only, numbered. Kysely's migrator takes a lock, so one process migrates and others wait. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -10,6 +12,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '0002_files_name_case_unique': m0002,
   '0003_covering_score_indexes': m0003,
   '0004_sqlite_solve_changes': m0004,
+  '0005_postgres_solve_count': m0005,
+  '0006_postgres_unlogged_rate_limits': m0006,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

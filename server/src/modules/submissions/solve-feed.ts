@@ -4,8 +4,8 @@ import type { Executor } from '../../db/schema.js';
 
 /**
  * Where a reader of the solves stands: the highest id it has seen, and what tells it that solves
- * changed otherwise: on PostgreSQL how many there were, on SQLite the solve_changes counter
- * (migration 0004).
+ * changed otherwise: on PostgreSQL how many there were (the solve_count_shards kept by the database,
+ * migration 0005), on SQLite the solve_changes counter (migration 0004).
  */
 export interface SolveFeedPosition {
   count: number;
@@ -54,7 +54,8 @@ export async function readSolvesSince(
     team_id: number | null;
     challenge_id: number | null;
   }>`select t.total, t.max_id, s.id, s.user_id, s.team_id, s.challenge_id
-       from (select count(*) as total, coalesce(max(id), 0) as max_id from solves) t
+       from (select (select coalesce(sum(n), 0) from solve_count_shards) as total,
+                    (select coalesce(max(id), 0) from solves) as max_id) t
        left join solves s on s.id > ${after.maxId}
        order by s.id`.execute(db);
   const first = rows[0];
@@ -79,14 +80,11 @@ export async function currentSolvePosition(db: Executor, dialect: Dialect): Prom
         (select coalesce(max(id), 0) from solves) as max_id`.execute(db);
     return { count: Number(rows[0]!.changes), maxId: Number(rows[0]!.max_id) };
   }
-  const row = await db
-    .selectFrom('solves')
-    .select((eb) => [
-      eb.fn.countAll<number | string>().as('total'),
-      eb.fn.max<number | null>('id').as('max_id'),
-    ])
-    .executeTakeFirstOrThrow();
-  return { count: Number(row.total), maxId: Number(row.max_id ?? 0) };
+  const { rows } = await sql<{ total: number | string; max_id: number | string }>`select
+      (select coalesce(sum(n), 0) from solve_count_shards) as total,
+      (select coalesce(max(id), 0) from solves) as max_id`.execute(db);
+  const row = rows[0]!;
+  return { count: Number(row.total), maxId: Number(row.max_id) };
 }
 
 /**

@@ -12,26 +12,31 @@ export async function hasSolved(db: Executor, userId: number, challengeId: numbe
 }
 
 /**
- * The solver's current team, read inside the solve's transaction so the solve is credited to the
- * team the user is on at that moment. A team id that no longer names a team counts as none.
- * Undefined when the user itself is gone.
+ * Records a solve credited to the team the user is on at that moment (a team id that no longer
+ * names a team counts as none), in one statement: the team is read and the solve written
+ * atomically on both databases, with one round trip instead of a transaction's four. Answers
+ * false when the user itself is gone; the (user, challenge) unique rule refuses a second solve.
  */
-export async function findSolverTeam(
+export async function insertSolveForCurrentTeam(
   db: Executor,
-  userId: number,
-): Promise<{ team_id: number | null } | undefined> {
-  return db
-    .selectFrom('users')
-    .leftJoin('teams', 'teams.id', 'users.team_id')
-    .select('teams.id as team_id')
-    .where('users.id', '=', userId)
+  solve: { userId: number; challengeId: number; createdAt: string },
+): Promise<boolean> {
+  const row = await db
+    .insertInto('solves')
+    .columns(['user_id', 'challenge_id', 'team_id', 'created_at'])
+    .expression((eb) =>
+      eb
+        .selectFrom('users')
+        .leftJoin('teams', 'teams.id', 'users.team_id')
+        .select([
+          'users.id as user_id',
+          sql<number>`cast(${solve.challengeId} as integer)`.as('challenge_id'),
+          'teams.id as team_id',
+          sql<string>`cast(${solve.createdAt} as text)`.as('created_at'),
+        ])
+        .where('users.id', '=', solve.userId),
+    )
+    .returning('id')
     .executeTakeFirst();
-}
-
-/** Records a solve; the (user, challenge) unique rule refuses a second one. */
-export async function insertSolve(
-  db: Executor,
-  row: { user_id: number; challenge_id: number; team_id: number | null; created_at: string },
-): Promise<void> {
-  await db.insertInto('solves').values(row).execute();
+  return row !== undefined;
 }

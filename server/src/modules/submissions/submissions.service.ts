@@ -1,11 +1,11 @@
 import { MESSAGES, WRONG_FLAG_LIMIT, WRONG_FLAG_WINDOW_MS } from '@ctf/contract';
 import type { AppContext } from '../../context.js';
-import { isUniqueViolation } from '../../db/connect.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../../db/connect.js';
 import type { UserRow } from '../../db/schema.js';
 import { constantTimeEqual } from '../../lib/crypto.js';
-import { DomainError } from '../../lib/errors.js';
+import { DomainError, notFound } from '../../lib/errors.js';
 import { openChallengeForSubmission } from '../challenges/challenges.service.js';
-import { findSolverTeam, hasSolved, insertSolve } from './submissions.repo.js';
+import { hasSolved, insertSolveForCurrentTeam } from './submissions.repo.js';
 
 /** One counter per user and challenge: guessing one challenge never locks another. */
 function wrongFlagKey(userId: number, challengeId: number): string {
@@ -47,21 +47,18 @@ export async function submitFlag(
     return { message: MESSAGES.incorrectFlag };
   }
 
-  const now = ctx.clock.now().toISOString();
   try {
-    await ctx.database.transaction(async (trx) => {
-      const solver = await findSolverTeam(trx, user.id);
-      if (!solver) throw new DomainError('unauthenticated', MESSAGES.unauthorized);
-      await insertSolve(trx, {
-        user_id: user.id,
-        challenge_id: challenge.id,
-        team_id: solver.team_id,
-        created_at: now,
-      });
+    const recorded = await insertSolveForCurrentTeam(ctx.database.db, {
+      userId: user.id,
+      challengeId: challenge.id,
+      createdAt: ctx.clock.now().toISOString(),
     });
+    if (!recorded) throw new DomainError('unauthenticated', MESSAGES.unauthorized);
   } catch (err) {
     // Concurrent correct submissions: the database keeps exactly one solve.
     if (isUniqueViolation(err)) throw alreadySolved();
+    // The challenge was deleted between the gate and the write.
+    if (isForeignKeyViolation(err)) throw notFound('Challenge not found');
     throw err;
   }
   ctx.bus.publish('solves-added');
