@@ -23,7 +23,11 @@ describe('loadConfig', () => {
     expect(c.port).toBe(3000);
     expect(c.host).toBe('127.0.0.1');
     expect(c.publicUrl).toBe('http://localhost:3000');
-    expect(c.database).toMatchObject({ kind: 'sqlite', file: path.join(dir, 'ctf.sqlite'), synchronous: 'NORMAL' });
+    expect(c.database).toMatchObject({
+      kind: 'sqlite',
+      file: path.join(dir, 'ctf.sqlite'),
+      synchronous: 'NORMAL',
+    });
     expect(c.localLogin).toBe(true);
     expect(c.secureCookies).toBe(false);
     const secretFile = path.join(dir, 'session-secret');
@@ -39,7 +43,9 @@ describe('loadConfig', () => {
     expect(c.oauth.github?.authorizeUrl).toBe('https://github.com/login/oauth/authorize');
     expect(c.oauth.discord).toBeNull();
     expect(c.localLogin).toBe(false);
-    expect(() => loadConfig({ DATA_DIR: dataDir(), DISCORD_CLIENT_ID: 'id' })).toThrow(/DISCORD_CLIENT_SECRET/);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), DISCORD_CLIENT_ID: 'id' })).toThrow(
+      /DISCORD_CLIENT_SECRET/,
+    );
   });
 
   it('never offers local sign-in on a public origin, and uses secure cookies on https', () => {

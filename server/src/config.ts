@@ -37,7 +37,11 @@ const EnvSchema = z.object({
   /** Folder for uploaded challenge files (default DATA_DIR/uploads); a shared volume for several machines. */
   UPLOAD_DIR: optionalNonEmpty,
   /** Largest accepted upload in bytes (default 100 MB). */
-  UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(100 * 1024 * 1024),
+  UPLOAD_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(100 * 1024 * 1024),
   /** postgres://... selects PostgreSQL; unset means SQLite in DATA_DIR. */
   DATABASE_URL: optionalNonEmpty.pipe(
     z
@@ -62,9 +66,14 @@ const EnvSchema = z.object({
       .optional(),
   ),
   /** Prefix of every Redis key and channel, so several sites (or tests) can share one Redis. */
-  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]{0,64}$/, 'REDIS_PREFIX may use letters, digits, : _ -').default('ctf:'),
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9:_-]{0,64}$/, 'REDIS_PREFIX may use letters, digits, : _ -')
+    .default('ctf:'),
   /** Key for signatures (join-request checksums); generated into DATA_DIR when unset. */
-  SESSION_SECRET: optionalNonEmpty.pipe(z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional()),
+  SESSION_SECRET: optionalNonEmpty.pipe(
+    z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
+  ),
   DISCORD_CLIENT_ID: optionalNonEmpty,
   DISCORD_CLIENT_SECRET: optionalNonEmpty,
   GITHUB_CLIENT_ID: optionalNonEmpty,
@@ -112,7 +121,8 @@ export interface Config {
   dataDir: string;
   uploadDir: string;
   uploadMaxBytes: number;
-  database: { kind: 'sqlite'; file: string; synchronous: 'NORMAL' | 'FULL' } | { kind: 'postgres'; url: string };
+  database:
+    { kind: 'sqlite'; file: string; synchronous: 'NORMAL' | 'FULL' } | { kind: 'postgres'; url: string };
   redisUrl: string | undefined;
   redisPrefix: string;
   sessionSecret: string;
@@ -150,10 +160,7 @@ function parseAdmins(raw: string): AdminSpec[] {
     });
 }
 
-function provider(
-  name: 'DISCORD' | 'GITHUB',
-  env: z.infer<typeof EnvSchema>,
-): OAuthProviderConfig | null {
+function provider(name: 'DISCORD' | 'GITHUB', env: z.infer<typeof EnvSchema>): OAuthProviderConfig | null {
   const id = env[`${name}_CLIENT_ID`];
   const secret = env[`${name}_CLIENT_SECRET`];
   if (!id && !secret) return null;
@@ -199,11 +206,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const dataDir = path.resolve(e.DATA_DIR);
   const eventStart = new Date(e.EVENT_START);
   const eventEnd = new Date(e.EVENT_END);
-  if (eventEnd <= eventStart) throw new ConfigError('Invalid configuration: EVENT_END must be after EVENT_START');
+  if (eventEnd <= eventStart)
+    throw new ConfigError('Invalid configuration: EVENT_END must be after EVENT_START');
   const oauth = { discord: provider('DISCORD', e), github: provider('GITHUB', e) };
   if (e.DATABASE_URL && !e.SESSION_SECRET) {
     // Several processes share a PostgreSQL database; a secret generated per machine would differ.
-    throw new ConfigError('Invalid configuration: SESSION_SECRET must be set when DATABASE_URL is PostgreSQL');
+    throw new ConfigError(
+      'Invalid configuration: SESSION_SECRET must be set when DATABASE_URL is PostgreSQL',
+    );
   }
   const database: Config['database'] = e.DATABASE_URL
     ? { kind: 'postgres', url: e.DATABASE_URL }

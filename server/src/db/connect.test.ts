@@ -24,7 +24,11 @@ describe('SQLite statement cache', () => {
   it('prepares a query text once and answers every run with current data', async () => {
     const { db, prepared } = counted();
     await sql`create table t (id integer primary key, v text not null)`.execute(db);
-    for (let i = 1; i <= 3; i++) await db.insertInto('t').values({ id: i, v: `v${i}` }).execute();
+    for (let i = 1; i <= 3; i++)
+      await db
+        .insertInto('t')
+        .values({ id: i, v: `v${i}` })
+        .execute();
     const before = prepared();
     for (let i = 1; i <= 3; i++) {
       const row = await db.selectFrom('t').select('v').where('id', '=', i).executeTakeFirst();

@@ -38,8 +38,14 @@ export function registerErrorHandling(app: FastifyInstance): void {
     } else if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
       status = err.statusCode;
       code = err.code;
-      message = status === 413 ? 'Request body is too large' : status === 415 ? 'Unsupported content type' : 'Bad request';
-      if (status === 400 && err.code === 'FST_ERR_CTP_INVALID_JSON_BODY') message = 'Request body is not valid JSON';
+      message =
+        status === 413
+          ? 'Request body is too large'
+          : status === 415
+            ? 'Unsupported content type'
+            : 'Bad request';
+      if (status === 400 && err.code === 'FST_ERR_CTP_INVALID_JSON_BODY')
+        message = 'Request body is not valid JSON';
       if (status === 400 && err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') message = 'Request body is empty';
       if (status === 429) message = err.message || 'Too many requests, please slow down';
     } else {
@@ -49,7 +55,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     const prefix = request.routeOptions.config?.errorMessagePrefix;
     if (prefix && !message.includes('Error')) message = prefix + message;
-    const body: Record<string, unknown> = isAdminPath(request.url) ? { acknowledge: false, message } : { message };
+    const body: Record<string, unknown> = isAdminPath(request.url)
+      ? { acknowledge: false, message }
+      : { message };
     if (code) body.code = code;
     void reply.status(status).type('application/json; charset=utf-8').send(JSON.stringify(body));
   });

@@ -21,7 +21,10 @@ export function registerOriginCheck(app: FastifyInstance, publicOrigin: string):
       }
     }
     if (source !== publicOrigin) {
-      throw new DomainError('forbidden', 'Cross-site request refused: the Origin header does not match this site');
+      throw new DomainError(
+        'forbidden',
+        'Cross-site request refused: the Origin header does not match this site',
+      );
     }
   });
 }

@@ -50,7 +50,8 @@ export function securityHeaders(): Record<string, string> {
     done = true;
   });
   // NOTE: helmet's middleware is synchronous for static options; fail loudly if that ever changes.
-  if (!done || !headers['content-security-policy']) throw new Error('helmet did not produce the security headers');
+  if (!done || !headers['content-security-policy'])
+    throw new Error('helmet did not produce the security headers');
   return headers;
 }
 

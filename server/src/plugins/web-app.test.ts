@@ -72,7 +72,9 @@ describe('the web app plugin', () => {
       expect(gz.headers['content-encoding']).toBeUndefined();
       expect(gz.body).toBe(INDEX);
     }
-    expect((await app.inject({ url: '/no-such-page', headers: { 'accept-encoding': 'br' } })).statusCode).toBe(404);
+    expect(
+      (await app.inject({ url: '/no-such-page', headers: { 'accept-encoding': 'br' } })).statusCode,
+    ).toBe(404);
     await app.close();
   });
 

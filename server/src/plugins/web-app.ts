@@ -78,7 +78,10 @@ export async function registerWebApp(app: FastifyInstance, webDist: string): Pro
 
   app.setNotFoundHandler((request, reply) => {
     if (request.url.startsWith('/api/') || request.url === '/api' || request.method !== 'GET') {
-      return reply.status(404).type('application/json; charset=utf-8').send(JSON.stringify({ message: 'Not found' }));
+      return reply
+        .status(404)
+        .type('application/json; charset=utf-8')
+        .send(JSON.stringify({ message: 'Not found' }));
     }
     return sendIndex(404)(request, reply);
   });

@@ -8,7 +8,9 @@ import { createChallenge, listChallengesForAdmin } from '../modules/challenges/c
 import { listUploads, saveUpload } from '../modules/files/files.service.js';
 import { setSiteActive } from '../modules/site/site.service.js';
 
-type DemoChallenge = Omit<ChallengeInput, 'files' | 'points'> & { file?: { name: string; entries: { name: string; content: string }[] } };
+type DemoChallenge = Omit<ChallengeInput, 'files' | 'points'> & {
+  file?: { name: string; entries: { name: string; content: string }[] };
+};
 
 /** One playable challenge per category, each solvable from what it shows. */
 export const DEMO_CHALLENGES: DemoChallenge[] = [
@@ -17,7 +19,8 @@ export const DEMO_CHALLENGES: DemoChallenge[] = [
     category: 'General',
     difficulty: 'Simple',
     written_by: 'CTF Team',
-    description: '<p>Every flag looks like <code>flag{...}</code>. Here is your first one: <code>flag{welcome_to_the_ctf}</code></p>',
+    description:
+      '<p>Every flag looks like <code>flag{...}</code>. Here is your first one: <code>flag{welcome_to_the_ctf}</code></p>',
     flag: 'flag{welcome_to_the_ctf}',
   },
   {
@@ -38,7 +41,12 @@ export const DEMO_CHALLENGES: DemoChallenge[] = [
     flag: 'flag{always_read_the_source}',
     file: {
       name: 'view-source.zip',
-      entries: [{ name: 'index.html', content: '<html><body><h1>Nothing here</h1><!-- flag{always_read_the_source} --></body></html>\n' }],
+      entries: [
+        {
+          name: 'index.html',
+          content: '<html><body><h1>Nothing here</h1><!-- flag{always_read_the_source} --></body></html>\n',
+        },
+      ],
     },
   },
   {
@@ -46,11 +54,17 @@ export const DEMO_CHALLENGES: DemoChallenge[] = [
     category: 'Reverse Engineering',
     difficulty: 'Medium',
     written_by: 'CTF Team',
-    description: '<p>This "program" checks a password. You do not need to run it: <code>strings</code> is enough.</p>',
+    description:
+      '<p>This "program" checks a password. You do not need to run it: <code>strings</code> is enough.</p>',
     flag: 'flag{strings_reveal_secrets}',
     file: {
       name: 'strings-attached.zip',
-      entries: [{ name: 'checker.bin', content: '\u0000\u0001ELF?\u0000junk\u0000password=flag{strings_reveal_secrets}\u0000more junk\n' }],
+      entries: [
+        {
+          name: 'checker.bin',
+          content: '\u0000\u0001ELF?\u0000junk\u0000password=flag{strings_reveal_secrets}\u0000more junk\n',
+        },
+      ],
     },
   },
   {
@@ -80,7 +94,13 @@ export const DEMO_CHALLENGES: DemoChallenge[] = [
     flag: 'flag{acrostic}',
     file: {
       name: 'first-letters.zip',
-      entries: [{ name: 'poem.txt', content: 'All night the stars\nCircle the quiet hill\nRivers remember\nOld songs\nSilver and slow\nTides turn\nIn the dark\nCalm returns\n' }],
+      entries: [
+        {
+          name: 'poem.txt',
+          content:
+            'All night the stars\nCircle the quiet hill\nRivers remember\nOld songs\nSilver and slow\nTides turn\nIn the dark\nCalm returns\n',
+        },
+      ],
     },
   },
   {
@@ -116,7 +136,12 @@ export async function seedDemo(ctx: AppContext): Promise<{ created: number }> {
     if (c.file) {
       if (!stored.has(c.file.name)) {
         const zip = makeZip(c.file.entries);
-        await saveUpload(ctx, { filename: c.file.name, mimetype: 'application/zip', stream: Readable.from([zip]), truncated: () => false });
+        await saveUpload(ctx, {
+          filename: c.file.name,
+          mimetype: 'application/zip',
+          stream: Readable.from([zip]),
+          truncated: () => false,
+        });
       }
       files.push(c.file.name);
     }

@@ -12,7 +12,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .columns(['team_id', 'challenge_id', 'created_at', 'user_id'])
     .execute();
   await db.schema.dropIndex('solves_team_idx').execute();
-  await db.schema.createIndex('solves_challenge_cover_idx').on('solves').columns(['challenge_id', 'user_id']).execute();
+  await db.schema
+    .createIndex('solves_challenge_cover_idx')
+    .on('solves')
+    .columns(['challenge_id', 'user_id'])
+    .execute();
   await db.schema.dropIndex('solves_challenge_idx').execute();
 }
 

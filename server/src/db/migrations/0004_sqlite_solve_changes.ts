@@ -10,7 +10,9 @@ import { isPostgres } from './helpers.js';
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   if (isPostgres(db)) return;
-  await sql`create table solve_changes (id integer primary key check (id = 1), changes integer not null)`.execute(db);
+  await sql`create table solve_changes (id integer primary key check (id = 1), changes integer not null)`.execute(
+    db,
+  );
   await sql`insert into solve_changes (id, changes) values (1, 0)`.execute(db);
   await sql`create trigger solves_deleted after delete on solves
     begin update solve_changes set changes = changes + 1; end`.execute(db);

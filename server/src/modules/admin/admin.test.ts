@@ -380,7 +380,17 @@ for (const kind of testDatabaseKinds()) {
         expect(res.status).toBe(200);
         expect(res.body).toMatchObject({ acknowledge: true });
         expect(new Set(published)).toEqual(
-          new Set(['challenges', 'solves', 'solves-added', 'ratings', 'teams', 'users', 'site', 'files', 'sessions']),
+          new Set([
+            'challenges',
+            'solves',
+            'solves-added',
+            'ratings',
+            'teams',
+            'users',
+            'site',
+            'files',
+            'sessions',
+          ]),
         );
         // ...until the caches are rebuilt from the stored rows.
         expect((await t.visitor().get('/api/info/leaderboard')).body).toEqual([

@@ -125,7 +125,8 @@ for (const kind of testDatabaseKinds()) {
 
       it('compresses for a browser (Brotli, else gzip), each coding under its own ETag', async () => {
         await openSite(t);
-        for (let i = 0; i < 12; i++) await addChallenge(t, { name: `Challenge ${i}`, description: `<p>${'text '.repeat(40)}</p>` });
+        for (let i = 0; i < 12; i++)
+          await addChallenge(t, { name: `Challenge ${i}`, description: `<p>${'text '.repeat(40)}</p>` });
         const get = (headers: Record<string, string>) => t.app.inject({ method: 'GET', url: LIST, headers });
         const plain = await get({});
         expect(plain.headers['content-encoding']).toBeUndefined();

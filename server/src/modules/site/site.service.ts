@@ -11,7 +11,11 @@ function activationCache(ctx: AppContext): CachedValue<boolean> {
   let cache = activationCaches.get(ctx);
   if (!cache) {
     // A new database starts inactive so nothing leaks while a club prepares (DESIGN.md §4).
-    cache = new CachedValue(ctx.bus, ['site'], async () => (await readSetting(ctx.database.db, ACTIVATED_KEY)) === 'true');
+    cache = new CachedValue(
+      ctx.bus,
+      ['site'],
+      async () => (await readSetting(ctx.database.db, ACTIVATED_KEY)) === 'true',
+    );
     activationCaches.set(ctx, cache);
   }
   return cache;

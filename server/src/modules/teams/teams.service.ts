@@ -128,22 +128,30 @@ export async function getTeamInfoAnswer(ctx: AppContext, user: UserRow): Promise
   let cache = teamInfoCaches.get(ctx);
   if (!cache) {
     const solvesSince = followSolves(ctx.database);
-    cache = new KeyedCache<number, TeamInfoEntry>(ctx.bus, ['teams', 'users', 'solves', 'challenges'], USER_ANSWER_CACHE_SIZE, {
-      // A correct flag changes the answers of its solver's team only.
-      topics: ['solves-added'],
-      stale: async () => {
-        const solves = await solvesSince();
-        if (!solves) return null;
-        const teams = new Set(solves.map((s) => s.team_id));
-        const solvers = new Set(solves.map((s) => s.user_id));
-        return (userId, entry) => solvers.has(userId) || (entry.teamId !== null && teams.has(entry.teamId));
+    cache = new KeyedCache<number, TeamInfoEntry>(
+      ctx.bus,
+      ['teams', 'users', 'solves', 'challenges'],
+      USER_ANSWER_CACHE_SIZE,
+      {
+        // A correct flag changes the answers of its solver's team only.
+        topics: ['solves-added'],
+        stale: async () => {
+          const solves = await solvesSince();
+          if (!solves) return null;
+          const teams = new Set(solves.map((s) => s.team_id));
+          const solvers = new Set(solves.map((s) => s.user_id));
+          return (userId, entry) => solvers.has(userId) || (entry.teamId !== null && teams.has(entry.teamId));
+        },
       },
-    });
+    );
     teamInfoCaches.set(ctx, cache);
   }
   const entry = await cache.get(user.id, async () => {
     const team = await getTeamInfo(ctx, user);
-    return { answer: CachedJson.of(teamsApi.teamInfo.response, team), teamId: team ? Number(team._id) : null };
+    return {
+      answer: CachedJson.of(teamsApi.teamInfo.response, team),
+      teamId: team ? Number(team._id) : null,
+    };
   });
   return entry.answer;
 }

@@ -93,7 +93,12 @@ for (const kind of testDatabaseKinds()) {
       // As another process records it: the row, then the publication.
       await t.ctx.database.db
         .insertInto('solves')
-        .values({ user_id: cat.user!.id, challenge_id: c2.id, team_id: Number((await teamInfo(cat))._id), created_at: t.clock.now().toISOString() })
+        .values({
+          user_id: cat.user!.id,
+          challenge_id: c2.id,
+          team_id: Number((await teamInfo(cat))._id),
+          created_at: t.clock.now().toISOString(),
+        })
         .execute();
       t.ctx.bus.publish('solves-added');
       expect((await teamInfo(cat)).completions).toHaveLength(1);

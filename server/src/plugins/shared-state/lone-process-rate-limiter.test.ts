@@ -19,7 +19,11 @@ describe('LoneProcessRateLimiter', () => {
   it('counts in memory while alone: the limit holds, a new window starts again', async () => {
     let now = 120_000;
     const shared = recordingLimiter();
-    const limiter = new LoneProcessRateLimiter(shared, () => true, () => now);
+    const limiter = new LoneProcessRateLimiter(
+      shared,
+      () => true,
+      () => now,
+    );
     const results = [];
     for (let i = 0; i < 11; i++) results.push(await limiter.hit('k', 10, 60_000));
     expect(results.map((r) => r.allowed)).toEqual([...Array(10).fill(true), false]);
@@ -35,7 +39,11 @@ describe('LoneProcessRateLimiter', () => {
   it('hands every count to the shared limiter once another process shares the database', async () => {
     let alone = true;
     const shared = recordingLimiter();
-    const limiter = new LoneProcessRateLimiter(shared, () => alone, () => 0);
+    const limiter = new LoneProcessRateLimiter(
+      shared,
+      () => alone,
+      () => 0,
+    );
     await limiter.hit('k', 10, 60_000);
     alone = false;
     await limiter.hit('k', 10, 60_000);

@@ -43,7 +43,9 @@ describe('SqliteBus', () => {
   it("delivers another process's publication to the very next request (sync), without waiting for the poll", async () => {
     const { database, busA, busB } = await twoProcesses();
     expect(busB.hasSiblings).toBe(true);
-    const cached = new CachedValue(busB, ['solves'], async () => database.prepare('select n from counter').pluck().get());
+    const cached = new CachedValue(busB, ['solves'], async () =>
+      database.prepare('select n from counter').pluck().get(),
+    );
     expect(await cached.get()).toBe(0);
     database.exec('update counter set n = 1');
     busA.publish('solves');

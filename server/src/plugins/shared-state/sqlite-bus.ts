@@ -91,7 +91,9 @@ export class SqliteBus implements InvalidationBus {
       beat: this.events.prepare(
         'insert into processes (origin, seen_at) values (?, ?) on conflict (origin) do update set seen_at = excluded.seen_at',
       ),
-      othersAlive: this.events.prepare('select count(*) from processes where origin <> ? and seen_at > ?').pluck(),
+      othersAlive: this.events
+        .prepare('select count(*) from processes where origin <> ? and seen_at > ?')
+        .pluck(),
       prune: this.events.prepare('delete from events where at < ?'),
       forget: this.events.prepare('delete from processes where seen_at < ?'),
       leave: this.events.prepare('delete from processes where origin = ?'),
@@ -102,7 +104,10 @@ export class SqliteBus implements InvalidationBus {
     this.siblings = Number(this.statements.othersAlive.get(this.origin, Date.now() - ALIVE_MS)) > 0;
     // Announce: a process already running learns of this one at its next poll.
     this.statements.record.run(this.origin, null, Date.now());
-    this.timers.push(setInterval(() => this.poll(), SQLITE_POLL_MS), setInterval(() => this.heartbeat(), HEARTBEAT_MS));
+    this.timers.push(
+      setInterval(() => this.poll(), SQLITE_POLL_MS),
+      setInterval(() => this.heartbeat(), HEARTBEAT_MS),
+    );
     for (const t of this.timers) t.unref();
   }
 
