@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CachedValue, KeyedCache, LocalBus } from './invalidation.js';
+import { CachedValue, IncrementalValue, KeyedCache, LocalBus } from './invalidation.js';
 
 function deferred<T>() {
   let resolve!: (v: T) => void;
@@ -32,6 +32,47 @@ describe('CachedValue', () => {
     slow.resolve('stale');
     expect(await first).toBe('stale');
     expect(await cache.get()).toBe('fresh');
+  });
+});
+
+describe('IncrementalValue.getKept', () => {
+  it('waits for the first value only; later answers the kept one at once and brings it up to date behind', async () => {
+    const bus = new LocalBus();
+    const update = deferred<number>();
+    const cache = new IncrementalValue(
+      bus,
+      { full: ['solves'], delta: ['solves-added'] },
+      async () => 1,
+      () => update.promise,
+    );
+    expect(cache.current).toBeNull();
+    expect(await cache.getKept()).toBe(1);
+    bus.publish('solves-added');
+    // The update has started but not finished: the kept value, without waiting.
+    expect(await cache.getKept()).toBe(1);
+    update.resolve(2);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(cache.current).toBe(2);
+    expect(await cache.getKept()).toBe(2);
+    // get() still never answers a value from before a publication.
+    bus.publish('solves');
+    expect(await cache.get()).toBe(1);
+  });
+
+  it('keeps answering the kept value when a background update fails, and builds at the next read', async () => {
+    const bus = new LocalBus();
+    let builds = 0;
+    const cache = new IncrementalValue(
+      bus,
+      { full: [], delta: ['solves-added'] },
+      async () => ++builds * 10,
+      () => Promise.reject(new Error('database away')),
+    );
+    expect(await cache.getKept()).toBe(10);
+    bus.publish('solves-added');
+    expect(await cache.getKept()).toBe(10);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(await cache.get()).toBe(20);
   });
 });
 
@@ -111,7 +152,10 @@ describe('KeyedCache', () => {
   it('does not keep a build that a partial publication overtook, nor answer before the check', async () => {
     const bus = new LocalBus();
     const check = deferred<(key: string) => boolean>();
-    const cache = new KeyedCache<string, string>(bus, ['users'], 10, { topics: ['solves-added'], stale: () => check.promise });
+    const cache = new KeyedCache<string, string>(bus, ['users'], 10, {
+      topics: ['solves-added'],
+      stale: () => check.promise,
+    });
     const slow = deferred<string>();
     const first = cache.get('k', () => slow.promise);
     bus.publish('solves-added');

@@ -201,6 +201,23 @@ export class IncrementalValue<T> {
     return pending;
   }
 
+  /** The value kept now, however stale; null before the first build. */
+  get current(): T | null {
+    return this.value;
+  }
+
+  /**
+   * The kept value at once when there is one, starting a due update or build in the background;
+   * only the first value is waited for. For a reader whose answer is settled again by the
+   * database (the solved check before a flag is compared: the unique rule refuses a second solve),
+   * so that it never waits behind a read of what other processes changed.
+   */
+  async getKept(): Promise<T> {
+    if (this.value === null) return this.get();
+    if (this.needsBuild || this.needsUpdate) this.get().catch(() => {});
+    return this.value;
+  }
+
   dispose(): void {
     this.unsubscribe();
   }

@@ -66,6 +66,45 @@ for (const kind of testDatabaseKinds()) {
     });
 
     if (kind === 'postgres') {
+      it('reads a solve that commits after a higher id as new, not as a change', async () => {
+        const db = t.ctx.database.db;
+        let release!: () => void;
+        const held = new Promise<void>((r) => (release = r));
+        let inserted!: () => void;
+        const insertedEarly = new Promise<void>((r) => (inserted = r));
+        // Takes its id first, commits last.
+        const late = t.ctx.database.transaction(async (trx) => {
+          await trx
+            .insertInto('solves')
+            .values({
+              user_id: userIds[2]!,
+              challenge_id: challengeIds[4]!,
+              team_id: null,
+              created_at: new Date().toISOString(),
+            })
+            .execute();
+          inserted();
+          await held;
+        });
+        await insertedEarly;
+        const start = await position();
+        await insertMany([[userIds[1]!, challengeIds[4]!]]);
+        const first = await readSolvesSince(db, t.ctx.database.dialect, start);
+        expect(first.consistent).toBe(true);
+        expect(first.solves.map((s) => [s.user_id, s.challenge_id])).toEqual([[userIds[1], challengeIds[4]]]);
+        release();
+        await late;
+        const second = await readSolvesSince(db, t.ctx.database.dialect, first.position);
+        expect(second.consistent).toBe(true);
+        expect(second.solves.map((s) => [s.user_id, s.challenge_id])).toEqual([
+          [userIds[2], challengeIds[4]],
+        ]);
+        // Read once: the next read finds nothing new.
+        const third = await readSolvesSince(db, t.ctx.database.dialect, second.position);
+        expect(third).toMatchObject({ consistent: true, solves: [] });
+        expect(third.position.unseen).not.toContain(second.solves[0]!.id);
+      });
+
       it('keeps the stored count equal to the solves through inserts, deletes and rolled-back writes', async () => {
         await insertMany(userIds.map((u): [number, number] => [u, challengeIds[5]!]));
         await t.ctx.database.db.deleteFrom('solves').where('user_id', 'in', userIds.slice(0, 4)).execute();

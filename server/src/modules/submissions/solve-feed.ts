@@ -10,7 +10,17 @@ import type { Executor } from '../../db/schema.js';
 export interface SolveFeedPosition {
   count: number;
   maxId: number;
+  /**
+   * PostgreSQL: ids at most LATE_COMMIT_WINDOW below maxId that were not there when read. Ids are
+   * handed out before commit, so concurrent correct flags commit out of order all the time: a
+   * solve whose id is here is read as new when it lands instead of sending every reader back to
+   * a full read. (Ids of writes that rolled back stay here until they fall out of the window.)
+   */
+  unseen: readonly number[];
 }
+
+/** How far below the highest id a late commit is still read as a new solve (PostgreSQL). */
+export const LATE_COMMIT_WINDOW = 256;
 
 export interface NewSolve {
   id: number;
@@ -22,8 +32,8 @@ export interface NewSolve {
 /**
  * The solves recorded after a position, read in one statement (one snapshot) with what would
  * tell that solves changed otherwise. When that moved, solves were deleted (a removed user or
- * challenge), changed, or one with a lower id committed late (PostgreSQL hands out ids before
- * commit): the caller must start over from a full read.
+ * challenge), changed, or, on PostgreSQL, one committed so late that its id is no longer in the
+ * position's unseen window: the caller must start over from a full read.
  */
 export async function readSolvesSince(
   db: Executor,
@@ -44,24 +54,31 @@ export async function readSolvesSince(
     const solves = newSolves(rows);
     const maxId = solves.length > 0 ? solves[solves.length - 1]!.id : after.maxId;
     const changes = Number(rows[0]?.changes ?? 0);
-    return { position: { count: changes, maxId }, solves, consistent: changes === after.count };
+    return { position: { count: changes, maxId, unseen: [] }, solves, consistent: changes === after.count };
   }
   const { rows } = await sql<{
     total: number | string;
-    max_id: number | string;
     id: number | null;
     user_id: number | null;
     team_id: number | null;
     challenge_id: number | null;
-  }>`select t.total, t.max_id, s.id, s.user_id, s.team_id, s.challenge_id
-       from (select (select coalesce(sum(n), 0) from solve_count_shards) as total,
-                    (select coalesce(max(id), 0) from solves) as max_id) t
-       left join solves s on s.id > ${after.maxId}
+  }>`select t.total, s.id, s.user_id, s.team_id, s.challenge_id
+       from (select coalesce(sum(n), 0) as total from solve_count_shards) t
+       left join solves s on s.id > ${after.maxId} or s.id = any(${[...after.unseen]}::integer[])
        order by s.id`.execute(db);
-  const first = rows[0];
-  const position = { count: Number(first?.total ?? 0), maxId: Number(first?.max_id ?? 0) };
   const solves = newSolves(rows);
-  return { position, solves, consistent: position.count === after.count + solves.length };
+  const count = Number(rows[0]?.total ?? 0);
+  const maxId = solves.reduce((m, x) => Math.max(m, x.id), after.maxId);
+  const found = new Set(solves.map((x) => x.id));
+  const unseen = after.unseen.filter((id) => !found.has(id));
+  for (let id = Math.max(after.maxId + 1, maxId - LATE_COMMIT_WINDOW + 1); id < maxId; id++) {
+    if (!found.has(id)) unseen.push(id);
+  }
+  return {
+    position: { count, maxId, unseen: unseen.filter((id) => id > maxId - LATE_COMMIT_WINDOW) },
+    solves,
+    consistent: count === after.count + solves.length,
+  };
 }
 
 function newSolves(
@@ -78,13 +95,20 @@ export async function currentSolvePosition(db: Executor, dialect: Dialect): Prom
     const { rows } = await sql<{ changes: number; max_id: number }>`select
         (select changes from solve_changes) as changes,
         (select coalesce(max(id), 0) from solves) as max_id`.execute(db);
-    return { count: Number(rows[0]!.changes), maxId: Number(rows[0]!.max_id) };
+    return { count: Number(rows[0]!.changes), maxId: Number(rows[0]!.max_id), unseen: [] };
   }
-  const { rows } = await sql<{ total: number | string; max_id: number | string }>`select
+  const { rows } = await sql<{ total: number | string; max_id: number | string; recent: number[] }>`select
       (select coalesce(sum(n), 0) from solve_count_shards) as total,
-      (select coalesce(max(id), 0) from solves) as max_id`.execute(db);
+      m.max_id,
+      array(select id from solves where id > m.max_id - ${LATE_COMMIT_WINDOW}) as recent
+    from (select coalesce(max(id), 0) as max_id from solves) m`.execute(db);
   const row = rows[0]!;
-  return { count: Number(row.total), maxId: Number(row.max_id) };
+  const maxId = Number(row.max_id);
+  const recent = new Set(row.recent.map(Number));
+  const unseen: number[] = [];
+  for (let id = Math.max(1, maxId - LATE_COMMIT_WINDOW + 1); id < maxId; id++)
+    if (!recent.has(id)) unseen.push(id);
+  return { count: Number(row.total), maxId, unseen };
 }
 
 /**

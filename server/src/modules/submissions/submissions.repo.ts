@@ -11,6 +11,11 @@ export async function hasSolved(db: Executor, userId: number, challengeId: numbe
   return rows.length > 0;
 }
 
+/** Every (user, challenge) pair that has a solve, for the in-memory solved check. */
+export async function listSolvedPairs(db: Executor): Promise<{ user_id: number; challenge_id: number }[]> {
+  return db.selectFrom('solves').select(['user_id', 'challenge_id']).execute();
+}
+
 /**
  * Records a solve credited to the team the user is on at that moment (a team id that no longer
  * names a team counts as none), in one statement: the team is read and the solve written

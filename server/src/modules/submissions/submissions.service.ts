@@ -5,6 +5,7 @@ import type { UserRow } from '../../db/schema.js';
 import { constantTimeEqual } from '../../lib/crypto.js';
 import { DomainError, notFound } from '../../lib/errors.js';
 import { openChallengeForSubmission } from '../challenges/challenges.service.js';
+import { hasSolvedChallenge, recordSolvedPair } from './solved-pairs.js';
 import { hasSolved, insertSolveForCurrentTeam } from './submissions.repo.js';
 
 /** One counter per user and challenge: guessing one challenge never locks another. */
@@ -34,7 +35,7 @@ export async function submitFlag(
   const challenge = await openChallengeForSubmission(ctx, user, input.challengeId);
   // A solver's further guesses neither count nor compare (the solve's uniqueness rule would
   // refuse a second solve anyway).
-  if (await hasSolved(ctx.database.db, user.id, challenge.id)) throw alreadySolved();
+  if (await hasSolvedChallenge(ctx, user.id, challenge.id)) throw alreadySolved();
 
   // NOTE: the attempt is counted before the comparison in one atomic step (not peek-then-hit),
   // so a burst of parallel guesses cannot all slip under the limit. A correct flag ends the game
@@ -61,6 +62,7 @@ export async function submitFlag(
     if (isForeignKeyViolation(err)) throw notFound('Challenge not found');
     throw err;
   }
+  recordSolvedPair(ctx, user.id, challenge.id);
   ctx.bus.publish('solves-added');
   return { message: MESSAGES.correctFlag };
 }

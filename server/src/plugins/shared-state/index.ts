@@ -23,7 +23,7 @@ export interface SharedState {
  * What several processes must share so they behave as one (DESIGN.md §1): cache invalidation
  * and attempt counting. With REDIS_URL both go through Redis; without it, through the database
  * itself (PostgreSQL LISTEN/NOTIFY or a SQLite events file beside the database, and a
- * rate_limits table), except that a SQLite process alone on its file counts attempts in memory.
+ * rate_limits table), except that a process alone on its database counts attempts in memory.
  */
 export async function createSharedState(
   config: Config,
@@ -78,7 +78,14 @@ export async function createSharedState(
       ALL_TOPICS,
     );
     await pg.start();
-    return { bus: pg, limiter: databaseLimiter, redisReady: () => null, close: async () => {} };
+    return {
+      bus: pg,
+      // Notifications tell whether another process shares the database; until one does,
+      // attempts are counted in memory.
+      limiter: new LoneProcessRateLimiter(databaseLimiter, () => !pg.hasSiblings, now),
+      redisReady: () => null,
+      close: async () => {},
+    };
   }
   const sqliteBus = await SqliteBus.open(config.database.file, ALL_TOPICS);
   return {

@@ -1,9 +1,10 @@
 import { limitResult, windowStart, type RateLimitResult, type RateLimiter } from '../../lib/rate-limiter.js';
 
 /**
- * Fixed windows counted in this process's memory while it is the only process on its SQLite
- * file, and by the shared limiter (the database) from the moment another process appears
- * (WORKERS > 1, or a second server on the same DATA_DIR). A lone process has no one to share
+ * Fixed windows counted in this process's memory while it is the only process on its database
+ * (as its bus tells: the SQLite events file, PostgreSQL notifications), and by the shared limiter
+ * (the database) from the moment another process appears (WORKERS > 1, a second server on the
+ * same DATA_DIR, another machine on the same PostgreSQL). A lone process has no one to share
  * counts with, and a submission then writes nothing unless it solves: a wrong-flag burst at the
  * start of an event costs no database write each.
  *

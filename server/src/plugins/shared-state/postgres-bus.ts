@@ -3,25 +3,80 @@ import { LocalBus, type InvalidationBus, type Topic } from '../../lib/invalidati
 
 const CHANNEL = 'ctf_invalidate';
 
+/** How often a process says it is alive, and for how long a silent one still counts as a sibling. */
+export const PRESENCE_HEARTBEAT_MS = 1000;
+export const PRESENCE_ALIVE_MS = 5000;
+/**
+ * How long a process listens before it may conclude it is alone: a live process answers a hello
+ * at once and beats every second, so two beats of silence mean nobody is there.
+ */
+export const PRESENCE_LEARN_MS = 2 * PRESENCE_HEARTBEAT_MS;
+/** Presence signals travel on the channel beside the topics; topic names never start with '@'. */
+const HELLO = '@hello';
+const ALIVE = '@alive';
+const BYE = '@bye';
+
 /**
  * Invalidation across processes sharing one PostgreSQL database, with LISTEN/NOTIFY on a
  * dedicated connection (no Redis needed). Reconnects after a lost connection and then drops every
  * cache, since notifications may have been missed.
+ *
+ * It also tells whether this process is alone on the database (hasSiblings), as the SQLite
+ * events file does: every process of the site that shares the database without Redis runs this
+ * bus, says hello when it starts listening, answers a newcomer's hello at once, beats every
+ * second and says goodbye when it closes. Until a process has listened for PRESENCE_LEARN_MS,
+ * and whenever its listening connection is down, it counts as having siblings: in doubt, shared.
  */
 export class PostgresBus implements InvalidationBus {
   private readonly local = new LocalBus();
   private client: pg.Client | null = null;
   private closed = false;
   private readonly origin = `${process.pid}-${Math.random().toString(36).slice(2)}`;
+  /** Other processes by origin, with when each was last heard. */
+  private readonly siblings = new Map<string, number>();
+  /** Since when this process has listened without interruption; null while not listening. */
+  private listeningSince: number | null = null;
+  private heartbeat: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly url: string,
     private readonly pool: { query(text: string, values: unknown[]): Promise<unknown> },
     private readonly topics: readonly Topic[],
+    private readonly now: () => number = Date.now,
   ) {}
 
   async start(): Promise<void> {
     await this.connect();
+    this.heartbeat = setInterval(() => this.signal(ALIVE), PRESENCE_HEARTBEAT_MS);
+    this.heartbeat.unref();
+  }
+
+  /**
+   * Whether another process may share the database: one was heard within PRESENCE_ALIVE_MS, or
+   * this one has not listened long enough to know (PRESENCE_LEARN_MS), or cannot listen now.
+   */
+  get hasSiblings(): boolean {
+    const now = this.now();
+    if (this.listeningSince === null || now - this.listeningSince < PRESENCE_LEARN_MS) return true;
+    for (const [origin, heard] of this.siblings) {
+      if (now - heard < PRESENCE_ALIVE_MS) return true;
+      this.siblings.delete(origin);
+    }
+    return false;
+  }
+
+  private signal(kind: typeof HELLO | typeof ALIVE | typeof BYE): Promise<unknown> {
+    return this.pool.query('select pg_notify($1, $2)', [CHANNEL, `${this.origin}|${kind}`]).catch(() => {});
+  }
+
+  private onPresence(origin: string, kind: string): void {
+    if (kind === BYE) {
+      this.siblings.delete(origin);
+      return;
+    }
+    this.siblings.set(origin, this.now());
+    // A newcomer learns of this process at once instead of at the next beat.
+    if (kind === HELLO) void this.signal(ALIVE);
   }
 
   private async connect(): Promise<void> {
@@ -33,12 +88,16 @@ export class PostgresBus implements InvalidationBus {
     client.on('notification', (n) => {
       if (n.channel !== CHANNEL || !n.payload) return;
       const [origin, topic] = n.payload.split('|');
-      if (origin !== this.origin && topic) this.local.publish(topic as Topic);
+      if (!origin || origin === this.origin || !topic) return;
+      if (topic.startsWith('@')) this.onPresence(origin, topic);
+      else this.local.publish(topic as Topic);
     });
     try {
       await client.connect();
       await client.query(`LISTEN ${CHANNEL}`);
       this.client = client;
+      this.listeningSince = this.now();
+      await this.signal(HELLO);
     } catch {
       this.reconnectSoon();
     }
@@ -49,6 +108,7 @@ export class PostgresBus implements InvalidationBus {
     if (this.closed || this.reconnecting) return;
     this.reconnecting = true;
     this.client = null;
+    this.listeningSince = null;
     setTimeout(() => {
       this.reconnecting = false;
       for (const t of this.topics) this.local.publish(t);
@@ -70,6 +130,8 @@ export class PostgresBus implements InvalidationBus {
 
   async close(): Promise<void> {
     this.closed = true;
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    await this.signal(BYE);
     await this.local.close();
     await this.client?.end().catch(() => {});
   }
