@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SERVER_ENTRY, SERVER_NODE_FLAGS } from '../e2e/support/server.js';
 import { formatReport } from './report.js';
 import { SCENARIOS, runBench } from './run.js';
 import { TINY_EVENT } from './seed.js';
@@ -8,6 +11,15 @@ import { TINY_EVENT } from './seed.js';
  * `npm run bench` cannot rot unnoticed. No timing is asserted here.
  */
 describe('benchmark harness', () => {
+  it('measures the server as `npm start` runs it: the same entry and Node flags', () => {
+    const root = path.resolve(import.meta.dirname, '..');
+    const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+      scripts: { start: string };
+    };
+    const command = ['node', ...SERVER_NODE_FLAGS, path.relative(root, SERVER_ENTRY)].join(' ');
+    expect(pkg.scripts.start).toBe(`npm run build && ${command}`);
+  });
+
   it('seeds a tiny event and runs every scenario end to end', async () => {
     const report = await runBench({
       databases: ['sqlite'],
@@ -19,7 +31,14 @@ describe('benchmark harness', () => {
       workers: false,
     });
     const run = report.runs[0]!;
-    expect(run.results.map((r) => r.scenario)).toEqual(['list', 'list-304', 'leaderboard', 'info', 'submit', 'mixed']);
+    expect(run.results.map((r) => r.scenario)).toEqual([
+      'list',
+      'list-304',
+      'leaderboard',
+      'info',
+      'submit',
+      'mixed',
+    ]);
     for (const r of run.results) {
       expect(r.total, r.scenario).toBeGreaterThan(0);
       expect(r.errors, r.scenario).toBe(0);

@@ -43,7 +43,7 @@ interface Row {
 }
 
 if (
-  !existsSync(path.join(root, 'server/dist/main.js')) ||
+  !existsSync(path.join(root, 'server/dist/server.js')) ||
   !existsSync(path.join(root, 'web/dist/index.html'))
 ) {
   console.error('No production build: run `npm run build` first (npm run lighthouse does).');
@@ -163,7 +163,7 @@ const doc = `# Lighthouse scores
 
 Recorded by \`npm run lighthouse\` (scripts/lighthouse.ts) on ${new Date().toISOString().slice(0, 10)}: Lighthouse
 ${lighthouseVersion} driving Debian's Chromium (headless) against the production build served by the real
-server (\`node server/dist/main.js\`, SQLite, assets sent Brotli-compressed) with the demo event loaded (the
+server (\`node server/dist/server.js\`, SQLite, assets sent Brotli-compressed) with the demo event loaded (the
 challenges of \`npm run seed:demo\`, two teams, players, solves and ratings). Compete and Leaderboard are
 measured signed in as a participant (the session cookie is passed in Lighthouse's \`extraHeaders\`). Each
 row is the median of ${RUNS} runs. "desktop" is Lighthouse's desktop preset; "mobile" is its default (a

@@ -84,7 +84,7 @@ describe('loadConfig', () => {
 });
 
 describe('start-up with bad configuration', () => {
-  const entry = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+  const entry = fileURLToPath(new URL('../dist/server.js', import.meta.url));
   it.runIf(existsSync(entry)).each([
     ['PUBLIC_URL', 'http//broken'],
     ['DATABASE_URL', 'postgres:/nohost'],
