@@ -46,13 +46,24 @@ export function route<E extends Endpoint>(
       ...(ep.body ? { body: ep.body } : {}),
       response: { 200: ep.response },
     },
-    onRequest: async (request) => {
-      if (access === 'user') requireUser(request);
-      else if (access === 'admin') requireAdmin(request);
-    },
-    preValidation: async (request) => {
-      if (containsNul(request.body)) throw badInput('Invalid input: text may not contain NUL characters');
-    },
+    // Hooks only where they have work: the cached public reads run none (each hook is a
+    // promise per request).
+    ...(access === 'user' || access === 'admin'
+      ? {
+          onRequest: async (request: FastifyRequest) => {
+            if (access === 'user') requireUser(request);
+            else requireAdmin(request);
+          },
+        }
+      : {}),
+    ...(ep.body
+      ? {
+          preValidation: async (request: FastifyRequest) => {
+            if (containsNul(request.body))
+              throw badInput('Invalid input: text may not contain NUL characters');
+          },
+        }
+      : {}),
     handler: handler as never,
   });
 }
