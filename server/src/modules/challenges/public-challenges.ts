@@ -40,9 +40,13 @@ export async function buildPublicChallenges(db: Executor): Promise<PublicChallen
   return rows.sort(compareChallenges).map((row) => presentPublicChallenge(row, files.get(row.id) ?? []));
 }
 
-function listAnswer(list: PublicChallenge[], position: SolveFeedPosition): PublicChallengeList {
+/** Compressed for browsers (Brotli) on the thread pool while it is built: see CachedJson.precompress. */
+async function listAnswer(
+  list: PublicChallenge[],
+  position: SolveFeedPosition,
+): Promise<PublicChallengeList> {
   return {
-    answer: new CachedJson(JSON.stringify(list)),
+    answer: await new CachedJson(JSON.stringify(list)).precompress('br'),
     list,
     position,
     byId: new Map(list.map((c) => [c._id, c])),
