@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { brotliDecompressSync } from 'node:zlib';
 import { CachedJson, MIN_COMPRESSED_BYTES, acceptedCodings } from './cached-json.js';
 
 describe('Accept-Encoding negotiation', () => {
@@ -23,22 +22,5 @@ describe('Accept-Encoding negotiation', () => {
     expect(large.codingFor(undefined)).toBe('identity');
     expect(large.body('br')).toBe(large.body('br'));
     expect(large.etag('br')).not.toBe(large.etag());
-  });
-});
-
-describe('CachedJson.precompress', () => {
-  it('makes on the thread pool the same bytes body() would, and body() then sends them as they are', async () => {
-    const json = JSON.stringify(
-      Array.from({ length: 400 }, (_, i) => ({ name: `team ${i}`, points: i * 50 })),
-    );
-    const ready = await new CachedJson(json).precompress('br');
-    const lazy = new CachedJson(json);
-    const body = ready.body('br') as Buffer;
-    expect(body.equals(lazy.body('br') as Buffer)).toBe(true);
-    expect(brotliDecompressSync(body).toString('utf8')).toBe(json);
-    expect(ready.body('br')).toBe(body);
-    // An answer too small to compress is left alone.
-    const small = await new CachedJson('[]').precompress('br');
-    expect(small.codingFor('br')).toBe('identity');
   });
 });

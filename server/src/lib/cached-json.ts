@@ -1,13 +1,4 @@
-import { promisify } from 'node:util';
-import {
-  brotliCompress,
-  brotliCompressSync,
-  constants,
-  gzip,
-  gzipSync,
-  type BrotliOptions,
-  type ZlibOptions,
-} from 'node:zlib';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { z } from 'zod';
 import { sha256 } from './crypto.js';
 
@@ -17,25 +8,6 @@ export type ContentCoding = 'br' | 'gzip' | 'identity';
 /** Answers shorter than this go uncompressed: the saving would not pay for the work. */
 export const MIN_COMPRESSED_BYTES = 1024;
 
-type Compressed = Exclude<ContentCoding, 'identity'>;
-
-/** How each coding is made, for the synchronous and the thread-pool path alike. */
-function settings(coding: Compressed, size: number): BrotliOptions | ZlibOptions {
-  return coding === 'br'
-    ? {
-        params: {
-          // Quality 5: within 1% of the best size for JSON at a tenth of the time (~1.5 ms per 100 kB).
-          [constants.BROTLI_PARAM_QUALITY]: 5,
-          [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-          [constants.BROTLI_PARAM_SIZE_HINT]: size,
-        },
-      }
-    : { level: 6 };
-}
-
-const brotliOnPool = promisify(brotliCompress);
-const gzipOnPool = promisify(gzip);
-
 /**
  * A JSON answer serialised once and shared by every caller, compressed at most once per coding
  * (on first demand), each representation with its own strong ETag (RFC 9110 §8.8.3: different
@@ -44,7 +16,7 @@ const gzipOnPool = promisify(gzip);
  */
 export class CachedJson {
   private readonly hash: string;
-  private readonly bodies = new Map<Compressed, Buffer>();
+  private readonly bodies = new Map<Exclude<ContentCoding, 'identity'>, Buffer>();
 
   constructor(readonly json: string) {
     this.hash = sha256(json);
@@ -69,25 +41,23 @@ export class CachedJson {
     let body = this.bodies.get(coding);
     if (!body) {
       const raw = Buffer.from(this.json, 'utf8');
-      const options = settings(coding, raw.length);
-      body = exactCopy(coding === 'br' ? brotliCompressSync(raw, options) : gzipSync(raw, options));
+      const compressed =
+        coding === 'br'
+          ? brotliCompressSync(raw, {
+              params: {
+                // Quality 5: within 1% of the best size for JSON at a tenth of the time (~1.5 ms per 100 kB).
+                [constants.BROTLI_PARAM_QUALITY]: 5,
+                [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+                [constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
+              },
+            })
+          : gzipSync(raw, { level: 6 });
+      // NOTE: zlib hands back a view of its 16 kB output chunk; kept per user, those add up (tens
+      // of MB for a thousand players), so keep an exact copy instead.
+      body = Buffer.from(compressed);
       this.bodies.set(coding, body);
     }
     return body;
-  }
-
-  /**
-   * Compresses in this coding now, on libuv's thread pool instead of the event loop, so body()
-   * has it ready. For answers rebuilt at every correct flag (the leaderboard's 100 kB take ~1.5 ms
-   * of Brotli): the requests waiting for the rebuild wait as before, the others are served meanwhile.
-   */
-  async precompress(coding: Compressed): Promise<this> {
-    if (this.json.length < MIN_COMPRESSED_BYTES || this.bodies.has(coding)) return this;
-    const raw = Buffer.from(this.json, 'utf8');
-    const options = settings(coding, raw.length);
-    const compressed = await (coding === 'br' ? brotliOnPool(raw, options) : gzipOnPool(raw, options));
-    if (!this.bodies.has(coding)) this.bodies.set(coding, exactCopy(compressed));
-    return this;
   }
 
   /** The coding to send to a caller with this Accept-Encoding (RFC 9110 §12.5.3). */
@@ -98,14 +68,6 @@ export class CachedJson {
     if (accepted.has('gzip')) return 'gzip';
     return 'identity';
   }
-}
-
-/**
- * zlib hands back a view of its 16 kB output chunk; kept per user, those add up (tens of MB for a
- * thousand players), so an exact copy is kept instead.
- */
-function exactCopy(compressed: Buffer): Buffer {
-  return Buffer.from(compressed);
 }
 
 /** How many distinct Accept-Encoding values are remembered (browsers send a handful between them). */

@@ -40,13 +40,9 @@ export async function buildPublicChallenges(db: Executor): Promise<PublicChallen
   return rows.sort(compareChallenges).map((row) => presentPublicChallenge(row, files.get(row.id) ?? []));
 }
 
-/** Compressed for browsers (Brotli) on the thread pool while it is built: see CachedJson.precompress. */
-async function listAnswer(
-  list: PublicChallenge[],
-  position: SolveFeedPosition,
-): Promise<PublicChallengeList> {
+function listAnswer(list: PublicChallenge[], position: SolveFeedPosition): PublicChallengeList {
   return {
-    answer: await new CachedJson(JSON.stringify(list)).precompress('br'),
+    answer: new CachedJson(JSON.stringify(list)),
     list,
     position,
     byId: new Map(list.map((c) => [c._id, c])),

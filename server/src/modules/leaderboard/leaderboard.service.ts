@@ -22,10 +22,9 @@ export interface LeaderboardAnswer {
   position: SolveFeedPosition;
 }
 
-/** Compressed for browsers (Brotli) on the thread pool while it is built: see CachedJson.precompress. */
-async function answerFor(rows: CompetitorRow[], position: SolveFeedPosition): Promise<LeaderboardAnswer> {
+function answerFor(rows: CompetitorRow[], position: SolveFeedPosition): LeaderboardAnswer {
   const entries = rows.map((r) => ({ name: r.name, points: r.points }));
-  return { entries, answer: await new CachedJson(JSON.stringify(entries)).precompress('br'), rows, position };
+  return { entries, answer: new CachedJson(JSON.stringify(entries)), rows, position };
 }
 
 const byRank = (a: CompetitorRow, b: CompetitorRow) =>
