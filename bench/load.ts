@@ -122,7 +122,8 @@ interface Stretch {
 /** Loads one target with autocannon's programmatic API, bounded in time, against loopback only. */
 async function loadStretch(target: LoadTarget, connections: number, seconds: number): Promise<Stretch> {
   const { url, name, make } = target;
-  if (!/^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?$/.test(url)) throw new Error(`load only against loopback: ${url}`);
+  if (!/^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?$/.test(url))
+    throw new Error(`load only against loopback: ${url}`);
   let correct = 0;
   const latencies: number[] = [];
   const result = await autocannon({
@@ -181,6 +182,11 @@ function summarise(name: ScenarioName, connections: number, stretches: Stretch[]
 /** How long one slice of a paired measurement lasts. */
 export const SLICE_SECONDS = 1;
 
+/** How many slices a measurement of durationSec seconds of each side is cut into. */
+export function sliceCount(durationSec: number): number {
+  return Math.max(1, Math.round(durationSec / SLICE_SECONDS));
+}
+
 /**
  * Measures a scenario against the bare baseline server, interleaved: `durationSec` seconds of
  * each, cut into slices of SLICE_SECONDS that alternate in the order B S S B B S ... . On a
@@ -195,7 +201,7 @@ export async function measurePaired(
   connections: number,
   durationSec: number,
 ): Promise<{ result: LoadResult; hello: LoadResult }> {
-  const slices = Math.max(1, Math.round(durationSec / SLICE_SECONDS));
+  const slices = sliceCount(durationSec);
   const seconds = durationSec / slices;
   const base: Stretch[] = [];
   const load: Stretch[] = [];
