@@ -16,7 +16,8 @@ import { BASE_EVENT, DOUBLE_EVENT } from './seed.js';
 const pg = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 if (pg) process.env.TEST_DATABASE_URL = pg;
 const only = new Set((process.env.BENCH_ONLY ?? '').split(',').filter(Boolean));
-const wants = (part: string, group: readonly string[]) => only.size === 0 || only.has(part) || !group.some((g) => only.has(g));
+const wants = (part: string, group: readonly string[]) =>
+  only.size === 0 || only.has(part) || !group.some((g) => only.has(g));
 const DATABASES = ['sqlite', 'postgres'] as const;
 const PARTS = ['workers', 'double'] as const;
 const report = await runBench({

@@ -93,7 +93,12 @@ async function measure(
   opts: BenchOptions,
   hello: LoadResult[],
 ): Promise<LoadResult> {
-  const { result, hello: base } = await measurePaired(baseline.target, { url, name, make }, connections, opts.durationSec);
+  const { result, hello: base } = await measurePaired(
+    baseline.target,
+    { url, name, make },
+    connections,
+    opts.durationSec,
+  );
   hello.push(base);
   return result;
 }
@@ -143,7 +148,9 @@ async function loadAll(
     for (const c of opts.connections) {
       const make = requestMaker(name, event, server.url, etag);
       const r = await measure(baseline, `http://127.0.0.1:${server.port}`, name, make, c, opts, hello);
-      opts.log?.(`  ${name} @${c}: ${Math.round(r.requestsPerSec)} req/s (hello ${Math.round(r.hello)}) p50 ${r.p50} ms p99 ${r.p99} ms`);
+      opts.log?.(
+        `  ${name} @${c}: ${Math.round(r.requestsPerSec)} req/s (hello ${Math.round(r.hello)}) p50 ${r.p50} ms p99 ${r.p99} ms`,
+      );
       out.push(r);
     }
   }
@@ -167,7 +174,9 @@ async function benchDatabase(
     const after = await countSolves(server, prepared.event);
     const rss = peakRssMb(server.process.pid!);
     await server.stop();
-    const correctAnswers = results.filter((r) => r.scenario === 'submit' || r.scenario === 'mixed').reduce((n, r) => n + r.correct, 0);
+    const correctAnswers = results
+      .filter((r) => r.scenario === 'submit' || r.scenario === 'mixed')
+      .reduce((n, r) => n + r.correct, 0);
 
     let workers2Mixed: LoadResult | null = null;
     if (opts.workers) {
@@ -176,18 +185,35 @@ async function benchDatabase(
       const etag = await currentListEtag(w.url);
       const make = requestMaker('mixed', prepared.event, w.url, etag);
       workers2Mixed = await measure(baseline, `http://127.0.0.1:${w.port}`, 'mixed', make, c, opts, hello);
-      opts.log?.(`  mixed @${c} WORKERS=2: ${Math.round(workers2Mixed.requestsPerSec)} req/s (hello ${Math.round(workers2Mixed.hello)})`);
+      opts.log?.(
+        `  mixed @${c} WORKERS=2: ${Math.round(workers2Mixed.requestsPerSec)} req/s (hello ${Math.round(workers2Mixed.hello)})`,
+      );
       await w.stop();
     }
-    return { database, startupMs, peakRssMb: rss, results, solvesRecorded: after - before, correctAnswers, workers2Mixed, double: [] };
+    return {
+      database,
+      startupMs,
+      peakRssMb: rss,
+      results,
+      solvesRecorded: after - before,
+      correctAnswers,
+      workers2Mixed,
+      double: [],
+    };
   } finally {
     await prepared.cleanup();
   }
 }
 
-async function benchDouble(baseline: Baseline, opts: BenchOptions, hello: LoadResult[]): Promise<LoadResult[]> {
+async function benchDouble(
+  baseline: Baseline,
+  opts: BenchOptions,
+  hello: LoadResult[],
+): Promise<LoadResult[]> {
   if (!opts.doubleSize) return [];
-  opts.log?.(`sqlite: seeding the doubled event (${opts.doubleSize.users} users, ${opts.doubleSize.solves} solves)`);
+  opts.log?.(
+    `sqlite: seeding the doubled event (${opts.doubleSize.users} users, ${opts.doubleSize.solves} solves)`,
+  );
   const prepared = await prepare('sqlite', opts.doubleSize);
   try {
     const server = await startServer({ ...prepared.env, LOG_LEVEL: 'warn' });
@@ -196,7 +222,9 @@ async function benchDouble(baseline: Baseline, opts: BenchOptions, hello: LoadRe
     for (const name of ['list', 'leaderboard'] as const) {
       const make = requestMaker(name, prepared.event, server.url, '');
       const r = await measure(baseline, `http://127.0.0.1:${server.port}`, name, make, c, opts, hello);
-      opts.log?.(`  double ${name} @${c}: ${Math.round(r.requestsPerSec)} req/s (hello ${Math.round(r.hello)})`);
+      opts.log?.(
+        `  double ${name} @${c}: ${Math.round(r.requestsPerSec)} req/s (hello ${Math.round(r.hello)})`,
+      );
       out.push(r);
     }
     await server.stop();

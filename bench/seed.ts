@@ -18,9 +18,30 @@ export interface EventSize {
   sessions: number;
 }
 
-export const BASE_EVENT: EventSize = { users: 5000, teams: 1500, challenges: 100, solves: 50_000, files: 20, sessions: 1000 };
-export const DOUBLE_EVENT: EventSize = { users: 10_000, teams: 3000, challenges: 100, solves: 100_000, files: 20, sessions: 1000 };
-export const TINY_EVENT: EventSize = { users: 40, teams: 10, challenges: 12, solves: 150, files: 2, sessions: 10 };
+export const BASE_EVENT: EventSize = {
+  users: 5000,
+  teams: 1500,
+  challenges: 100,
+  solves: 50_000,
+  files: 20,
+  sessions: 1000,
+};
+export const DOUBLE_EVENT: EventSize = {
+  users: 10_000,
+  teams: 3000,
+  challenges: 100,
+  solves: 100_000,
+  files: 20,
+  sessions: 1000,
+};
+export const TINY_EVENT: EventSize = {
+  users: 40,
+  teams: 10,
+  challenges: 12,
+  solves: 150,
+  files: 2,
+  sessions: 10,
+};
 
 export interface SeededEvent {
   /** Session tokens of random participants (cookie values). */
@@ -61,7 +82,12 @@ export async function seedEvent(ctx: AppContext, size: EventSize, seed = 2025): 
   for (let i = 0; i < size.files; i++) {
     const name = `handout-${String(i + 1).padStart(2, '0')}.zip`;
     const zip = makeZip([{ name: 'README.txt', content: `Handout ${i + 1}\n`.repeat(200) }]);
-    await saveUpload(ctx, { filename: name, mimetype: 'application/zip', stream: Readable.from([zip]), truncated: () => false });
+    await saveUpload(ctx, {
+      filename: name,
+      mimetype: 'application/zip',
+      stream: Readable.from([zip]),
+      truncated: () => false,
+    });
     fileNames.push(name);
   }
 
@@ -73,7 +99,8 @@ export async function seedEvent(ctx: AppContext, size: EventSize, seed = 2025): 
     const flag = `flag{bench_${i}_${Math.floor(rand() * 1e9).toString(36)}}`;
     const { id } = await createChallenge(ctx, {
       name: `Challenge ${String(i + 1).padStart(3, '0')}`,
-      description: `<p>Challenge number ${i + 1}. Find the flag hidden in the <strong>service</strong>.</p>`.repeat(2),
+      description:
+        `<p>Challenge number ${i + 1}. Find the flag hidden in the <strong>service</strong>.</p>`.repeat(2),
       category: CATEGORIES[i % CATEGORIES.length]!,
       difficulty: DIFFICULTIES[d]!,
       written_by: `author${i % 9}`,
@@ -88,16 +115,36 @@ export async function seedEvent(ctx: AppContext, size: EventSize, seed = 2025): 
   const createdAt = new Date(weekStart - 86400000).toISOString();
   const users = Array.from({ length: size.users }, (_, i) => {
     const username = `player${i + 1}`;
-    return { username, username_key: nameKey(username), avatar_url: '', email: `${username}@example.org`, is_admin: 0, team_id: null, team_joined_at: null, created_at: createdAt };
+    return {
+      username,
+      username_key: nameKey(username),
+      avatar_url: '',
+      email: `${username}@example.org`,
+      is_admin: 0,
+      team_id: null,
+      team_joined_at: null,
+      created_at: createdAt,
+    };
   });
   await inChunks(users, 500, (chunk) => db.insertInto('users').values(chunk).execute());
-  const userRows = await db.selectFrom('users').select('id').where('username', 'like', 'player%').orderBy('id').execute();
+  const userRows = await db
+    .selectFrom('users')
+    .select('id')
+    .where('username', 'like', 'player%')
+    .orderBy('id')
+    .execute();
   const userIds = userRows.map((r) => r.id);
 
   // Teams of 1-4 members from the first users; the rest play solo.
   const teamOf = new Map<number, number>();
   let next = 0;
-  const teams: { name: string; name_key: string; leader_id: number; member_count: number; created_at: string }[] = [];
+  const teams: {
+    name: string;
+    name_key: string;
+    leader_id: number;
+    member_count: number;
+    created_at: string;
+  }[] = [];
   const members: number[][] = [];
   for (let t = 0; t < size.teams && next < userIds.length; t++) {
     const count = Math.min(1 + Math.floor(rand() * 4), userIds.length - next);
@@ -105,7 +152,13 @@ export async function seedEvent(ctx: AppContext, size: EventSize, seed = 2025): 
     next += count;
     members.push(group);
     const name = `Team ${t + 1}`;
-    teams.push({ name, name_key: nameKey(name), leader_id: group[0]!, member_count: count, created_at: createdAt });
+    teams.push({
+      name,
+      name_key: nameKey(name),
+      leader_id: group[0]!,
+      member_count: count,
+      created_at: createdAt,
+    });
   }
   await inChunks(teams, 500, (chunk) => db.insertInto('teams').values(chunk).execute());
   const teamRows = await db.selectFrom('teams').select(['id', 'name']).orderBy('id').execute();
@@ -114,7 +167,11 @@ export async function seedEvent(ctx: AppContext, size: EventSize, seed = 2025): 
     for (const [i, group] of members.entries()) {
       const teamId = idByName.get(`Team ${i + 1}`)!;
       for (const uid of group) teamOf.set(uid, teamId);
-      await trx.updateTable('users').set({ team_id: teamId, team_joined_at: createdAt }).where('id', 'in', group).execute();
+      await trx
+        .updateTable('users')
+        .set({ team_id: teamId, team_joined_at: createdAt })
+        .where('id', 'in', group)
+        .execute();
     }
   });
 
@@ -139,12 +196,22 @@ export async function seedEvent(ctx: AppContext, size: EventSize, seed = 2025): 
     if (seen.has(key)) continue;
     seen.add(key);
     const t = weekStart + Math.floor(Math.pow(rand(), 1.6) * week);
-    solves.push({ user_id: uid, challenge_id: cid, team_id: teamOf.get(uid) ?? null, created_at: new Date(t).toISOString() });
+    solves.push({
+      user_id: uid,
+      challenge_id: cid,
+      team_id: teamOf.get(uid) ?? null,
+      created_at: new Date(t).toISOString(),
+    });
   }
   await inChunks(solves, 500, (chunk) => db.insertInto('solves').values(chunk).execute());
   const ratings = solves
     .filter(() => rand() < 0.3)
-    .map((s) => ({ user_id: s.user_id, challenge_id: s.challenge_id, rating: 1 + Math.floor(rand() * 5), created_at: s.created_at }));
+    .map((s) => ({
+      user_id: s.user_id,
+      challenge_id: s.challenge_id,
+      rating: 1 + Math.floor(rand() * 5),
+      created_at: s.created_at,
+    }));
   await inChunks(ratings, 500, (chunk) => db.insertInto('ratings').values(chunk).execute());
 
   await setSiteActive(ctx, true);
