@@ -31,17 +31,16 @@ for (const kind of testDatabaseKinds()) {
             .executeTakeFirstOrThrow()
         ).n,
       );
+    const solveRow = (userId: number, challengeId: number) => ({
+      user_id: userId,
+      challenge_id: challengeId,
+      team_id: null,
+      created_at: new Date().toISOString(),
+    });
     const insertMany = (pairs: [number, number][]) =>
       t.ctx.database.db
         .insertInto('solves')
-        .values(
-          pairs.map(([u, c]) => ({
-            user_id: u,
-            challenge_id: c,
-            team_id: null,
-            created_at: new Date().toISOString(),
-          })),
-        )
+        .values(pairs.map(([u, c]) => solveRow(u, c)))
         .execute();
 
     it('reads new solves in order, and tells a bulk insert and a bulk delete apart from new solves', async () => {
@@ -74,15 +73,7 @@ for (const kind of testDatabaseKinds()) {
         const insertedEarly = new Promise<void>((r) => (inserted = r));
         // Takes its id first, commits last.
         const late = t.ctx.database.transaction(async (trx) => {
-          await trx
-            .insertInto('solves')
-            .values({
-              user_id: userIds[2]!,
-              challenge_id: challengeIds[4]!,
-              team_id: null,
-              created_at: new Date().toISOString(),
-            })
-            .execute();
+          await trx.insertInto('solves').values(solveRow(userIds[2]!, challengeIds[4]!)).execute();
           inserted();
           await held;
         });
@@ -110,15 +101,7 @@ for (const kind of testDatabaseKinds()) {
         await t.ctx.database.db.deleteFrom('solves').where('user_id', 'in', userIds.slice(0, 4)).execute();
         await expect(
           t.ctx.database.transaction(async (trx) => {
-            await trx
-              .insertInto('solves')
-              .values({
-                user_id: userIds[5]!,
-                challenge_id: challengeIds[3]!,
-                team_id: null,
-                created_at: new Date().toISOString(),
-              })
-              .execute();
+            await trx.insertInto('solves').values(solveRow(userIds[5]!, challengeIds[3]!)).execute();
             throw new Error('rolled back');
           }),
         ).rejects.toThrow('rolled back');

@@ -107,6 +107,21 @@ for (const kind of testDatabaseKinds()) {
       expect(res.status).toBe(404);
     });
 
+    it('answers 404, recording nothing, when the challenge is deleted between the gate and the write', async () => {
+      const c = await addChallenge(t);
+      const ann = await t.login('ann');
+      // A wrong flag first: the gate now keeps this challenge's flag in memory.
+      expect((await ann.post(SUBMIT, { flag: 'flag{nope}', challenge_id: c.id })).body.message).toBe(
+        MESSAGES.incorrectFlag,
+      );
+      // Deleted as another process would, before its publication arrives here.
+      await t.ctx.database.db.deleteFrom('challenges').where('id', '=', c.id).execute();
+      const res = await ann.post(SUBMIT, { flag: c.flag, challenge_id: c.id });
+      expect(res.status).toBe(404);
+      expect(res.body).toMatchObject({ message: 'Challenge not found' });
+      expect(await solves()).toEqual([]);
+    });
+
     it('refuses an inactive challenge to participants (403) but lets an admin try it', async () => {
       const c = await addChallenge(t);
       await toggleChallengeStatus(t.ctx, c.id);
