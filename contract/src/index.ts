@@ -11,7 +11,7 @@ export { OAUTH_PROVIDERS, OAUTH_BROADCAST_CHANNEL } from './api/oauth.js';
 export type { User, UserCompletion } from './api/users.js';
 export type { Team, TeamListEntry, JoinRequest, TeamCompletion } from './api/teams.js';
 export type { PublicChallenge, ChallengeDetail } from './api/challenges.js';
-export type { LeaderboardEntry } from './api/leaderboard.js';
+export type { LeaderboardEntry, LeaderboardRow, LeaderboardQuery } from './api/leaderboard.js';
 export type { AdminChallenge, ChallengeInput } from './api/admin.js';
 export type { SiteInfo } from './api/site.js';
 export * from './rules/constants.js';

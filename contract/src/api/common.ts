@@ -10,11 +10,20 @@ export interface Endpoint<
   path: string;
   body: B;
   response: R;
+  /** The query string's schema, for GETs that filter or page (every value arrives as text). */
+  query?: z.ZodType;
 }
 
 export function endpoint<M extends 'GET' | 'POST', B extends z.ZodType | undefined, R extends z.ZodType>(
   e: Endpoint<M, B, R>,
-): Endpoint<M, B, R> {
+): Endpoint<M, B, R>;
+export function endpoint<
+  M extends 'GET' | 'POST',
+  B extends z.ZodType | undefined,
+  R extends z.ZodType,
+  Q extends z.ZodType,
+>(e: Endpoint<M, B, R> & { query: Q }): Endpoint<M, B, R> & { query: Q };
+export function endpoint(e: Endpoint): Endpoint {
   return e;
 }
 
