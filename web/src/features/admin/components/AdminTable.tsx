@@ -1,5 +1,7 @@
 import { useState, type ReactNode } from 'react';
-import { Form, Table } from 'react-bootstrap';
+import { adminApi } from '@ctf/contract';
+import { Button, Form, Table } from 'react-bootstrap';
+import type { AdminAct } from '../use-admin-action';
 import { Pagination } from '../../../components/Pagination';
 
 /** One column of an admin list: its header and how a row fills its cell. */
@@ -157,5 +159,34 @@ export function useCursorPages(filterKey: string) {
         },
       };
     },
+  };
+}
+
+/**
+ * The Delete column of a list tab: SPEC.md's confirmation ('Are you sure you want to delete this
+ * user?'), then the removal through the panel's message area.
+ */
+export function deleteColumn<T>(
+  what: 'user' | 'team' | 'admin',
+  name: (row: T) => string,
+  remove: (row: T) => ReturnType<Parameters<AdminAct>[0]>,
+  act: AdminAct,
+): AdminColumn<T> {
+  return {
+    header: 'Actions',
+    hideHeader: true,
+    end: true,
+    cell: (row) => (
+      <Button
+        size="sm"
+        variant="outline-danger"
+        aria-label={`Delete ${what} ${name(row)}`}
+        onClick={() => {
+          if (window.confirm(adminApi.confirmDeleteText(what))) void act(() => remove(row));
+        }}
+      >
+        Delete
+      </Button>
+    ),
   };
 }

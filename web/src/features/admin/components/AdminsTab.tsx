@@ -1,8 +1,7 @@
-import { adminApi, type User } from '@ctf/contract';
-import { Button } from 'react-bootstrap';
+import type { User } from '@ctf/contract';
 import { removeAdmin, useAdmins } from '../api/users';
 import type { AdminAct } from '../use-admin-action';
-import { AdminTable, type AdminColumn } from './AdminTable';
+import { AdminTable, deleteColumn, type AdminColumn } from './AdminTable';
 import { QueryState } from './QueryState';
 
 /** The admins; Delete takes the role away (the server keeps at least one). */
@@ -11,23 +10,12 @@ export function AdminsTab({ act }: { act: AdminAct }) {
   const columns: AdminColumn<User>[] = [
     { header: 'Username', cell: (a) => a.username },
     { header: 'Email', cell: (a) => a.email },
-    {
-      header: 'Actions',
-      hideHeader: true,
-      end: true,
-      cell: (a) => (
-        <Button
-          size="sm"
-          variant="outline-danger"
-          aria-label={`Delete admin ${a.username}`}
-          onClick={() => {
-            if (window.confirm(adminApi.confirmDeleteText('admin'))) void act(() => removeAdmin(a.username));
-          }}
-        >
-          Delete
-        </Button>
-      ),
-    },
+    deleteColumn(
+      'admin',
+      (a) => a.username,
+      (a) => removeAdmin(a.username),
+      act,
+    ),
   ];
   return (
     <QueryState query={admins} what="admins">

@@ -1,8 +1,7 @@
-import { MAX_TEAM_SIZE, adminApi, type Team } from '@ctf/contract';
-import { Button } from 'react-bootstrap';
+import { MAX_TEAM_SIZE, type Team } from '@ctf/contract';
 import { removeTeam, useAdminTeams } from '../api/teams';
 import type { AdminAct } from '../use-admin-action';
-import { AdminTable, type AdminColumn } from './AdminTable';
+import { AdminTable, deleteColumn, type AdminColumn } from './AdminTable';
 import { QueryState } from './QueryState';
 
 /** Every team with its leader and members, each with Delete (members become teamless). */
@@ -13,23 +12,12 @@ export function TeamsTab({ act }: { act: AdminAct }) {
     { header: 'Leader', cell: (t) => t.team_leader },
     { header: 'Members', cell: (t) => t.members.join(', ') },
     { header: 'Size', cell: (t) => `${t.memberCount}/${MAX_TEAM_SIZE}` },
-    {
-      header: 'Actions',
-      hideHeader: true,
-      end: true,
-      cell: (t) => (
-        <Button
-          size="sm"
-          variant="outline-danger"
-          aria-label={`Delete team ${t.name}`}
-          onClick={() => {
-            if (window.confirm(adminApi.confirmDeleteText('team'))) void act(() => removeTeam(t._id));
-          }}
-        >
-          Delete
-        </Button>
-      ),
-    },
+    deleteColumn(
+      'team',
+      (t) => t.name,
+      (t) => removeTeam(t._id),
+      act,
+    ),
   ];
   return (
     <QueryState query={teams} what="teams">

@@ -1,8 +1,7 @@
-import { adminApi, type User } from '@ctf/contract';
-import { Button } from 'react-bootstrap';
+import type { User } from '@ctf/contract';
 import { removeUser, useAdminUsers } from '../api/users';
 import type { AdminAct } from '../use-admin-action';
-import { AdminTable, type AdminColumn } from './AdminTable';
+import { AdminTable, deleteColumn, type AdminColumn } from './AdminTable';
 import { QueryState } from './QueryState';
 
 /** Every participant (admins are listed and counted on their own tab), each with Delete. */
@@ -13,23 +12,12 @@ export function UsersTab({ act }: { act: AdminAct }) {
     { header: 'Email', cell: (u) => u.email },
     { header: 'Team', cell: (u) => `${u.team}${u.is_leader ? ' (leader)' : ''}` },
     { header: 'Completions', cell: (u) => u.completions.length },
-    {
-      header: 'Actions',
-      hideHeader: true,
-      end: true,
-      cell: (u) => (
-        <Button
-          size="sm"
-          variant="outline-danger"
-          aria-label={`Delete user ${u.username}`}
-          onClick={() => {
-            if (window.confirm(adminApi.confirmDeleteText('user'))) void act(() => removeUser(u._id));
-          }}
-        >
-          Delete
-        </Button>
-      ),
-    },
+    deleteColumn(
+      'user',
+      (u) => u.username,
+      (u) => removeUser(u._id),
+      act,
+    ),
   ];
   return (
     <QueryState query={users} what="users">
