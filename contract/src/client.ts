@@ -11,10 +11,11 @@ import type * as admin from './api/admin.js';
 import type * as auth from './api/auth.js';
 import type * as challenges from './api/challenges.js';
 import type * as leaderboard from './api/leaderboard.js';
+import type * as settings from './api/settings.js';
 import type * as site from './api/site.js';
 import type * as teams from './api/teams.js';
 import type * as users from './api/users.js';
-import { DOWNLOAD_PATH_PREFIX, ROUTES, type Route } from './api/routes.js';
+import { DOWNLOAD_PATH_PREFIX, LOGO_PATH, ROUTES, type Route } from './api/routes.js';
 import { confirmDeleteText, looksLikeZip, uploadSummaryText } from './api/admin-rules.js';
 
 /**
@@ -55,6 +56,11 @@ export const adminApi: ClientApi<typeof admin> &
   uploadSummaryText,
 };
 
+export const settingsApi: ClientApi<typeof settings> & { LOGO_PATH: string } = {
+  ...ROUTES.settings,
+  LOGO_PATH,
+};
+
 export type { AckResponse, MessageResponse } from './api/common.js';
 export type { OAuthProvider, OAuthMessage } from './api/oauth.js';
 export { OAUTH_PROVIDERS, OAUTH_BROADCAST_CHANNEL } from './api/oauth.js';
@@ -64,6 +70,15 @@ export type { PublicChallenge, ChallengeDetail } from './api/challenges.js';
 export type { LeaderboardEntry } from './api/leaderboard.js';
 export type { AdminChallenge, ChallengeInput } from './api/admin.js';
 export type { SiteInfo } from './api/site.js';
+export type { AdminSettings, EventSettings, EventSettingsInput } from './api/settings.js';
+export {
+  AFTER_END_MODES,
+  LOGO_TYPES,
+  SETTINGS_LIMITS,
+  sniffLogoType,
+  type AfterEnd,
+  type LogoType,
+} from './api/settings-rules.js';
 export * from './rules/constants.js';
 export * from './rules/messages.js';
 export * from './rules/rating.js';
@@ -71,3 +86,4 @@ export * from './rules/scoring.js';
 export * from './rules/countdown.js';
 export * from './rules/usernames.js';
 export * from './rules/html-policy.js';
+export * from './rules/default-texts.js';

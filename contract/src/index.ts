@@ -6,6 +6,16 @@ export * as teamsApi from './api/teams.js';
 export * as challengesApi from './api/challenges.js';
 export * as leaderboardApi from './api/leaderboard.js';
 export * as adminApi from './api/admin.js';
+export * as settingsApi from './api/settings.js';
+export type { AdminSettings, EventSettings, EventSettingsInput } from './api/settings.js';
+export {
+  AFTER_END_MODES,
+  LOGO_TYPES,
+  SETTINGS_LIMITS,
+  sniffLogoType,
+  type AfterEnd,
+  type LogoType,
+} from './api/settings-rules.js';
 export type { OAuthProvider, OAuthMessage } from './api/oauth.js';
 export { OAUTH_PROVIDERS, OAUTH_BROADCAST_CHANNEL } from './api/oauth.js';
 export type { User, UserCompletion } from './api/users.js';
@@ -21,3 +31,4 @@ export * from './rules/scoring.js';
 export * from './rules/countdown.js';
 export * from './rules/usernames.js';
 export * from './rules/html-policy.js';
+export * from './rules/default-texts.js';

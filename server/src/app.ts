@@ -13,6 +13,7 @@ import { registerChallengeRoutes } from './modules/challenges/challenges.routes.
 import { registerFilesRoutes } from './modules/files/files.routes.js';
 import { registerLeaderboardRoutes } from './modules/leaderboard/leaderboard.routes.js';
 import { registerRatingRoutes } from './modules/ratings/ratings.routes.js';
+import { registerSettingsRoutes } from './modules/settings/settings.routes.js';
 import { registerSiteRoutes } from './modules/site/site.routes.js';
 import { registerSubmissionRoutes } from './modules/submissions/submissions.routes.js';
 import { registerTeamRoutes } from './modules/teams/teams.routes.js';
@@ -92,6 +93,7 @@ export async function buildApp(
   registerAuthRoutes(app, ctx);
   registerUserRoutes(app, ctx);
   registerSiteRoutes(app, ctx);
+  registerSettingsRoutes(app, ctx);
   registerTeamRoutes(app, ctx);
   registerAdminRoutes(app, ctx);
   registerFilesRoutes(app, ctx);

@@ -16,6 +16,8 @@ export interface UsersTable {
   /** When the user joined their current team: the longest-standing member inherits leadership. */
   team_joined_at: string | null;
   created_at: string;
+  /** The user's division (migration 0009); null: none. */
+  division_id: number | null;
 }
 
 export interface IdentitiesTable {
@@ -106,6 +108,30 @@ export interface SettingsTable {
   value: string;
 }
 
+/** A timed open or close that happened (migration 0009); the key names it and its scheduled time. */
+export interface SiteTransitionsTable {
+  key: string;
+  action: string;
+  applied_at: string;
+}
+
+export interface DivisionsTable {
+  id: Generated<number>;
+  name: string;
+  name_key: string;
+  /** Comma-separated lower-case e-mail domains; empty: anyone may pick it. */
+  email_domains: string;
+  position: number;
+}
+
+/** Correct flags after the end in practice mode: never scored, never on a public view. */
+export interface PracticeSolvesTable {
+  id: Generated<number>;
+  user_id: number;
+  challenge_id: number;
+  created_at: string;
+}
+
 export interface RateLimitsTable {
   key: string;
   window_start: number;
@@ -126,6 +152,9 @@ export interface Database {
   ratings: RatingsTable;
   settings: SettingsTable;
   rate_limits: RateLimitsTable;
+  site_transitions: SiteTransitionsTable;
+  divisions: DivisionsTable;
+  practice_solves: PracticeSolvesTable;
 }
 
 export type DB = Kysely<Database>;

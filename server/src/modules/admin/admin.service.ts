@@ -75,7 +75,7 @@ export async function createChallengeOutsideEvent(
   ctx: AppContext,
   input: ChallengeInput,
 ): Promise<AckResponse> {
-  if (isDuringEvent(ctx)) throw new DomainError('forbidden', MESSAGES.createDisabled);
+  if (await isDuringEvent(ctx)) throw new DomainError('forbidden', MESSAGES.createDisabled);
   await createChallenge(ctx, input);
   return ack(`Challenge '${input.name}' created successfully.`);
 }
