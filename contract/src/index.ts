@@ -10,9 +10,18 @@ export type { OAuthProvider, OAuthMessage } from './api/oauth.js';
 export { OAUTH_PROVIDERS, OAUTH_BROADCAST_CHANNEL } from './api/oauth.js';
 export type { User, UserCompletion } from './api/users.js';
 export type { Team, TeamListEntry, JoinRequest, TeamCompletion } from './api/teams.js';
-export type { PublicChallenge, ChallengeDetail } from './api/challenges.js';
+export type { PublicChallenge, ChallengeDetail, ChallengeHint } from './api/challenges.js';
 export type { LeaderboardEntry } from './api/leaderboard.js';
-export type { AdminChallenge, ChallengeInput } from './api/admin.js';
+export type {
+  AdminChallenge,
+  AdminFlag,
+  AdminHint,
+  ChallengeInput,
+  ChallengeInputParsed,
+  FlagInput,
+  HintInput,
+} from './api/admin.js';
+export { flagsOf } from './api/admin.js';
 export type { SiteInfo } from './api/site.js';
 export * from './rules/constants.js';
 export * from './rules/messages.js';

@@ -15,6 +15,7 @@ import { registerLeaderboardRoutes } from './modules/leaderboard/leaderboard.rou
 import { registerRatingRoutes } from './modules/ratings/ratings.routes.js';
 import { registerSiteRoutes } from './modules/site/site.routes.js';
 import { registerSubmissionRoutes } from './modules/submissions/submissions.routes.js';
+import { registerHintRoutes } from './modules/hints/hints.routes.js';
 import { registerTeamRoutes } from './modules/teams/teams.routes.js';
 import { registerUserRoutes } from './modules/users/users.routes.js';
 import { registerErrorHandling } from './plugins/errors.js';
@@ -97,6 +98,7 @@ export async function buildApp(
   registerFilesRoutes(app, ctx);
   registerChallengeRoutes(app, ctx);
   registerSubmissionRoutes(app, ctx);
+  registerHintRoutes(app, ctx);
   registerRatingRoutes(app, ctx);
   registerLeaderboardRoutes(app, ctx);
 

@@ -40,6 +40,7 @@ export const ROUTES = {
     challengeDetail: post('/api/ctf/challenge'),
     submitFlag: post('/api/ctf/submit-flag'),
     rateChallenge: post('/api/ctf/rate-challenge'),
+    unlockHint: post('/api/ctf/unlock-hint'),
   },
   leaderboard: {
     leaderboard: get('/api/info/leaderboard'),

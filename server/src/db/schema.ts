@@ -66,11 +66,56 @@ export interface ChallengesTable {
   category: string;
   difficulty: string;
   written_by: string;
-  flag: string;
   points: number;
   is_active: number;
+  /** Wrong attempts a user may make; null: unlimited (0008_a). */
+  max_attempts: number | null;
+  /** Before this instant the challenge does not exist for participants; null: released. */
+  release_at: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** One accepted flag: 'static' (exact), 'case_insensitive' or 'regex' (RE2, whole string). */
+export interface ChallengeFlagsTable {
+  id: Generated<number>;
+  challenge_id: number;
+  position: number;
+  type: string;
+  content: string;
+}
+
+/** Attempts a user has claimed against a challenge that has max_attempts. */
+export interface ChallengeAttemptsTable {
+  user_id: number;
+  challenge_id: number;
+  used: number;
+}
+
+export interface HintsTable {
+  id: Generated<number>;
+  challenge_id: number;
+  position: number;
+  title: string;
+  /** Sanitised HTML rendered from the author's Markdown. */
+  content: string;
+  cost: number;
+}
+
+export interface HintUnlocksTable {
+  id: Generated<number>;
+  hint_id: number;
+  user_id: number;
+  /** The unlocker's team at that moment, or null. No foreign key: it never moves (like solves). */
+  team_id: number | null;
+  /** 't<team id>' or 'u<user id>': unique per hint, so a competitor pays once. */
+  competitor: string;
+  created_at: string;
+}
+
+export interface ChallengePrerequisitesTable {
+  challenge_id: number;
+  requires_id: number;
 }
 
 export interface FilesTable {
@@ -122,6 +167,11 @@ export interface Database {
   challenges: ChallengesTable;
   files: FilesTable;
   challenge_files: ChallengeFilesTable;
+  challenge_flags: ChallengeFlagsTable;
+  challenge_attempts: ChallengeAttemptsTable;
+  hints: HintsTable;
+  hint_unlocks: HintUnlocksTable;
+  challenge_prerequisites: ChallengePrerequisitesTable;
   solves: SolvesTable;
   ratings: RatingsTable;
   settings: SettingsTable;

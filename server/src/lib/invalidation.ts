@@ -8,6 +8,7 @@ export const ALL_TOPICS = [
   'challenges',
   'solves',
   'solves-added',
+  'unlocks-added',
   'ratings',
   'teams',
   'users',
@@ -18,6 +19,7 @@ export const ALL_TOPICS = [
 export type Topic = (typeof ALL_TOPICS)[number];
 // 'solves': solves changed in any way; 'solves-added': new solves were recorded and nothing else
 // changed (a correct flag), which a cache may apply without reading everything again.
+// 'unlocks-added': a competitor unlocked a hint (its cost leaves its score), applied the same way.
 
 export interface InvalidationBus {
   publish(topic: Topic): void;
