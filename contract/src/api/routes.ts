@@ -45,6 +45,10 @@ export const ROUTES = {
     leaderboard: get('/api/info/leaderboard'),
     getCompletions: post('/api/info/get-completions'),
   },
+  events: {
+    /** Server-Sent Events (api/live-events.ts), outside the JSON contract. */
+    stream: get('/api/events'),
+  },
   admin: {
     getTeams: get('/api/admin/get_teams'),
     getUsers: get('/api/admin/get_users'),

@@ -112,6 +112,22 @@ export interface RateLimitsTable {
   count: number;
 }
 
+/** The live event stream's log (migration 0007_a): the last 10 minutes are kept. */
+export interface LiveEventsTable {
+  id: number;
+  type: string;
+  /** The event's JSON data. */
+  data: string;
+  /** Milliseconds since the epoch. */
+  at: number;
+}
+
+/** One row (id 1): the last live event id handed out. */
+export interface LiveEventCounterTable {
+  id: number;
+  last_id: number;
+}
+
 export interface Database {
   users: UsersTable;
   identities: IdentitiesTable;
@@ -126,6 +142,8 @@ export interface Database {
   ratings: RatingsTable;
   settings: SettingsTable;
   rate_limits: RateLimitsTable;
+  live_events: LiveEventsTable;
+  live_event_counter: LiveEventCounterTable;
 }
 
 export type DB = Kysely<Database>;

@@ -390,6 +390,7 @@ for (const kind of testDatabaseKinds()) {
             'site',
             'files',
             'sessions',
+            'live-events',
           ]),
         );
         // ...until the caches are rebuilt from the stored rows.

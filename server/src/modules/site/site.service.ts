@@ -1,6 +1,7 @@
 import { CHALLENGE_HELP_PORT, PRIZE_POOL_TEXT, type SiteInfo } from '@ctf/contract';
 import type { AppContext } from '../../context.js';
 import { CachedValue } from '../../lib/invalidation.js';
+import { publishLiveEvent } from '../events/events.service.js';
 import { readSetting, writeSetting } from './site.repo.js';
 
 const ACTIVATED_KEY = 'site_activated';
@@ -29,6 +30,7 @@ export async function isSiteActive(ctx: AppContext): Promise<boolean> {
 export async function setSiteActive(ctx: AppContext, activated: boolean): Promise<void> {
   await writeSetting(ctx.database.db, ACTIVATED_KEY, activated ? 'true' : 'false');
   ctx.bus.publish('site');
+  await publishLiveEvent(ctx, 'site', { activated });
 }
 
 /** Whether now is inside the event window (drives the countdown and the create lock only). */
