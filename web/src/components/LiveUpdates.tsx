@@ -58,6 +58,8 @@ export function LiveUpdates() {
 
   const dismiss = (key: number) => setNotices((shown) => shown.filter((n) => n.key !== key));
 
+  // Nothing in the page until there is something to say (the first paint stays index.html's).
+  if (notices.length === 0) return null;
   return (
     <ToastContainer position="top-end" className="p-3 position-fixed" style={{ zIndex: 1080 }}>
       {notices.map((n) => (
