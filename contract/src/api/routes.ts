@@ -69,6 +69,9 @@ export const ROUTES = {
     getSiteInfo: get('/api/admin/get_site_info'),
     updateSiteInfo: post('/api/admin/update_site_info'),
   },
+  integrity: {
+    getAudit: get('/api/admin/audit'),
+  },
 } as const;
 
 /** A challenge file's download URL is this prefix and the file's name. */

@@ -128,6 +128,18 @@ export interface LiveEventCounterTable {
   last_id: number;
 }
 
+/** One admin action (issue 18); details is JSON with flags redacted. Never updated or deleted. */
+export interface AuditLogTable {
+  id: Generated<number>;
+  created_at: string;
+  /** No foreign key: the entry outlives the admin's account. */
+  admin_id: number | null;
+  admin_name: string;
+  action: string;
+  target: string;
+  details: string;
+}
+
 export interface Database {
   users: UsersTable;
   identities: IdentitiesTable;
@@ -144,6 +156,7 @@ export interface Database {
   rate_limits: RateLimitsTable;
   live_events: LiveEventsTable;
   live_event_counter: LiveEventCounterTable;
+  audit_log: AuditLogTable;
 }
 
 export type DB = Kysely<Database>;
