@@ -46,6 +46,10 @@ export const ROUTES = {
     leaderboard: get('/api/info/leaderboard'),
     getCompletions: post('/api/info/get-completions'),
   },
+  events: {
+    /** Server-Sent Events (api/live-events.ts), outside the JSON contract. */
+    stream: get('/api/events'),
+  },
   admin: {
     getTeams: get('/api/admin/get_teams'),
     getUsers: get('/api/admin/get_users'),
@@ -65,6 +69,9 @@ export const ROUTES = {
     getSolvers: get('/api/admin/ctf/get_solvers'),
     getSiteInfo: get('/api/admin/get_site_info'),
     updateSiteInfo: post('/api/admin/update_site_info'),
+  },
+  integrity: {
+    getAudit: get('/api/admin/audit'),
   },
 } as const;
 

@@ -157,6 +157,34 @@ export interface RateLimitsTable {
   count: number;
 }
 
+/** The live event stream's log (migration 0007_a): the last 10 minutes are kept. */
+export interface LiveEventsTable {
+  id: number;
+  type: string;
+  /** The event's JSON data. */
+  data: string;
+  /** Milliseconds since the epoch. */
+  at: number;
+}
+
+/** One row (id 1): the last live event id handed out. */
+export interface LiveEventCounterTable {
+  id: number;
+  last_id: number;
+}
+
+/** One admin action (issue 18); details is JSON with flags redacted. Never updated or deleted. */
+export interface AuditLogTable {
+  id: Generated<number>;
+  created_at: string;
+  /** No foreign key: the entry outlives the admin's account. */
+  admin_id: number | null;
+  admin_name: string;
+  action: string;
+  target: string;
+  details: string;
+}
+
 export interface Database {
   users: UsersTable;
   identities: IdentitiesTable;
@@ -176,6 +204,9 @@ export interface Database {
   ratings: RatingsTable;
   settings: SettingsTable;
   rate_limits: RateLimitsTable;
+  live_events: LiveEventsTable;
+  live_event_counter: LiveEventCounterTable;
+  audit_log: AuditLogTable;
 }
 
 export type DB = Kysely<Database>;

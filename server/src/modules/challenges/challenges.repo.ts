@@ -318,3 +318,60 @@ export async function replacePrerequisites(
     .values(requires.map((requires_id) => ({ challenge_id: challengeId, requires_id })))
     .execute();
 }
+
+/** A challenge's stored fields and attached file names (the audit log's before/after of an edit). */
+export async function findChallengeForAudit(
+  db: Executor,
+  id: number,
+): Promise<
+  | (ChallengeFields & {
+      is_active: number;
+      files: string[];
+      flags: { type: string; content: string }[];
+      prerequisites: number[];
+    })
+  | null
+> {
+  const row = await db
+    .selectFrom('challenges')
+    .select([
+      'name',
+      'description',
+      'category',
+      'difficulty',
+      'written_by',
+      'points',
+      'is_active',
+      'max_attempts',
+      'release_at',
+    ])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!row) return null;
+  // The audit log redacts every key that names a flag.
+  const flags = await db
+    .selectFrom('challenge_flags')
+    .select(['type', 'content'])
+    .where('challenge_id', '=', id)
+    .orderBy('position')
+    .execute();
+  const prerequisites = await db
+    .selectFrom('challenge_prerequisites')
+    .select('requires_id')
+    .where('challenge_id', '=', id)
+    .orderBy('requires_id')
+    .execute();
+  const files = await db
+    .selectFrom('challenge_files')
+    .innerJoin('files', 'files.id', 'challenge_files.file_id')
+    .select('files.name')
+    .where('challenge_files.challenge_id', '=', id)
+    .orderBy('files.name')
+    .execute();
+  return {
+    ...row,
+    files: files.map((f) => f.name),
+    flags,
+    prerequisites: prerequisites.map((p) => p.requires_id),
+  };
+}

@@ -3,12 +3,14 @@ import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/schema.js';
 import { badInput, conflict, notFound } from '../../lib/errors.js';
 import { sanitizeHtml } from '../../lib/sanitize-html.js';
+import { SYSTEM_ACTOR, changedFields, recordAudit, type AuditActor } from '../audit/audit.service.js';
 import { listHintsForAdmin, prepareHints, writeChallengeHints, type PreparedHint } from '../hints/hints.service.js';
 import { presentAdminChallenge } from './challenges.presenter.js';
 import {
   challengeExists,
   claimAttempt,
   deleteChallengeRow,
+  findChallengeForAudit,
   findFileIdsByName,
   insertChallenge,
   listAuthoringFields,
@@ -121,10 +123,31 @@ async function assertNameFree(trx: Executor, name: string, exceptId: number | nu
   if (taken) throw conflict('A challenge with this name already exists.');
 }
 
-/** Creates a challenge (active from the start). The event-window lock is the admin module's. */
-export async function createChallenge(ctx: AppContext, input: ChallengeInput): Promise<{ id: number }> {
+const challengeTarget = (id: number, name: string) => `challenge '${name}' (#${id})`;
+
+/** What the audit log records of an admin's input (flags are redacted by the log itself). */
+function auditView(prepared: PreparedChallenge, files: readonly string[]) {
+  return {
+    ...prepared.fields,
+    flags: prepared.flags,
+    files: [...new Set(files)].sort(),
+    ...(prepared.prerequisites && { prerequisites: [...prepared.prerequisites].sort((a, b) => a - b) }),
+    ...(prepared.hints && { hints: prepared.hints.map((h) => ({ title: h.title, cost: h.cost })) }),
+  };
+}
+
+/**
+ * Creates a challenge (active from the start). The event-window lock is the admin module's.
+ * `actor` is the admin the audit log names (scripts and tests act as the system).
+ */
+export async function createChallenge(
+  ctx: AppContext,
+  input: ChallengeInput,
+  actor: AuditActor = SYSTEM_ACTOR,
+): Promise<{ id: number }> {
   const prepared = await prepare(input);
-  const now = ctx.clock.now().toISOString();
+  const at = ctx.clock.now();
+  const now = at.toISOString();
   const id = await ctx.database.transaction(async (trx) => {
     await assertNameFree(trx, prepared.fields.name, null);
     const challengeId = await insertChallenge(trx, {
@@ -135,6 +158,13 @@ export async function createChallenge(ctx: AppContext, input: ChallengeInput): P
       created_at: now,
     });
     await writeParts(trx, challengeId, prepared, input.files ?? []);
+    await recordAudit(trx, {
+      actor,
+      action: 'challenge.create',
+      target: challengeTarget(challengeId, prepared.fields.name),
+      details: { after: auditView(prepared, input.files ?? []) },
+      at,
+    });
     return challengeId;
   });
   ctx.bus.publish('challenges');
@@ -142,29 +172,78 @@ export async function createChallenge(ctx: AppContext, input: ChallengeInput): P
 }
 
 /** Replaces a challenge's fields and attached files; its solves and ratings stay (404 unknown). */
-export async function updateChallenge(ctx: AppContext, id: number, input: ChallengeInput): Promise<void> {
+export async function updateChallenge(
+  ctx: AppContext,
+  id: number,
+  input: ChallengeInput,
+  actor: AuditActor = SYSTEM_ACTOR,
+): Promise<void> {
   const prepared = await prepare(input);
-  const now = ctx.clock.now().toISOString();
+  const at = ctx.clock.now();
+  const now = at.toISOString();
   await ctx.database.transaction(async (trx) => {
     await assertNameFree(trx, prepared.fields.name, id);
-    if (!(await updateChallengeRow(trx, id, { ...prepared.fields, updated_at: now })))
+    const before = await findChallengeForAudit(trx, id);
+    if (!before || !(await updateChallengeRow(trx, id, { ...prepared.fields, updated_at: now })))
       throw notFound(CHALLENGE_NOT_FOUND);
     await writeParts(trx, id, prepared, input.files ?? []);
+    // Compared on what the body set: an omitted field (kept as it is) is no change.
+    const after: Record<string, unknown> = auditView(prepared, input.files ?? []);
+    const was = Object.fromEntries(Object.entries(before).filter(([k]) => k in after));
+    await recordAudit(trx, {
+      actor,
+      action: 'challenge.update',
+      target: challengeTarget(id, prepared.fields.name),
+      details: changedFields(was, after),
+      at,
+    });
   });
   ctx.bus.publish('challenges');
 }
 
 /** Enables a disabled challenge or disables an enabled one; answers the new state. */
-export async function toggleChallengeStatus(ctx: AppContext, id: number): Promise<{ is_active: boolean }> {
-  const active = await toggleChallengeActive(ctx.database.db, id, ctx.clock.now().toISOString());
+export async function toggleChallengeStatus(
+  ctx: AppContext,
+  id: number,
+  actor: AuditActor = SYSTEM_ACTOR,
+): Promise<{ is_active: boolean }> {
+  const at = ctx.clock.now();
+  const active = await ctx.database.transaction(async (trx) => {
+    const state = await toggleChallengeActive(trx, id, at.toISOString());
+    if (state === null) return null;
+    const row = await findChallengeForAudit(trx, id);
+    await recordAudit(trx, {
+      actor,
+      action: 'challenge.toggle',
+      target: challengeTarget(id, row?.name ?? '?'),
+      details: { before: { is_active: state !== 1 }, after: { is_active: state === 1 } },
+      at,
+    });
+    return state;
+  });
   if (active === null) throw notFound(CHALLENGE_NOT_FOUND);
   ctx.bus.publish('challenges');
   return { is_active: active === 1 };
 }
 
 /** Deletes a challenge with its solves and ratings; every score is recomputed from what remains. */
-export async function deleteChallenge(ctx: AppContext, id: number): Promise<void> {
-  if (!(await deleteChallengeRow(ctx.database.db, id))) throw notFound(CHALLENGE_NOT_FOUND);
+export async function deleteChallenge(
+  ctx: AppContext,
+  id: number,
+  actor: AuditActor = SYSTEM_ACTOR,
+): Promise<void> {
+  const at = ctx.clock.now();
+  await ctx.database.transaction(async (trx) => {
+    const before = await findChallengeForAudit(trx, id);
+    if (!before || !(await deleteChallengeRow(trx, id))) throw notFound(CHALLENGE_NOT_FOUND);
+    await recordAudit(trx, {
+      actor,
+      action: 'challenge.delete',
+      target: challengeTarget(id, before.name),
+      details: { before },
+      at,
+    });
+  });
   ctx.bus.publish('challenges');
   ctx.bus.publish('solves');
   ctx.bus.publish('ratings');

@@ -1,6 +1,9 @@
 import {
   compareCompetitors,
+  LEADERBOARD_PAGE,
+  MESSAGES,
   type LeaderboardEntry,
+  type LeaderboardQuery,
   type TeamCompletion,
   type UserCompletion,
 } from '@ctf/contract';
@@ -8,10 +11,12 @@ import type { AppContext } from '../../context.js';
 import type { UserRow } from '../../db/schema.js';
 import { IncrementalValue } from '../../lib/invalidation.js';
 import { CachedJson } from '../../lib/cached-json.js';
+import { DomainError } from '../../lib/errors.js';
 import { listTeamCompletions } from '../teams/teams.service.js';
 import { listCompletionsOfUser } from '../users/users.service.js';
 import { currentSolvePosition, readSolvesSince, type SolveFeedPosition } from '../submissions/solve-feed.js';
 import { currentUnlockFeed, readUnlockFeed, type UnlockFeedPosition } from '../hints/hints.service.js';
+import { BoardPages } from './leaderboard-pages.js';
 import { listCompetitors, type CompetitorRow } from './leaderboard.repo.js';
 
 /** The leaderboard, serialised once per change and shared by every caller. */
@@ -23,6 +28,8 @@ export interface LeaderboardAnswer {
   position: SolveFeedPosition;
   /** The hint unlocks it was read after (an unlock changes a score like a solve). */
   unlocks: UnlockFeedPosition;
+  /** This version's pages, search and ranks, each built on first demand. */
+  pages: BoardPages;
 }
 
 function answerFor(
@@ -31,7 +38,14 @@ function answerFor(
   unlocks: UnlockFeedPosition,
 ): LeaderboardAnswer {
   const entries = rows.map((r) => ({ name: r.name, points: r.points }));
-  return { entries, answer: new CachedJson(JSON.stringify(entries)), rows, position, unlocks };
+  return {
+    entries,
+    answer: new CachedJson(JSON.stringify(entries)),
+    rows,
+    position,
+    unlocks,
+    pages: new BoardPages(rows),
+  };
 }
 
 const byRank = (a: CompetitorRow, b: CompetitorRow) =>
@@ -121,6 +135,37 @@ function leaderboardCache(ctx: AppContext): IncrementalValue<LeaderboardAnswer> 
 /** The public leaderboard (DESIGN.md §4): teams and teamless users with points, best first. */
 export async function getLeaderboard(ctx: AppContext): Promise<LeaderboardAnswer> {
   return leaderboardCache(ctx).get();
+}
+
+/** One page of the leaderboard, and what its headers tell. */
+export interface LeaderboardPage {
+  answer: CachedJson;
+  total: number;
+  /** The caller's competitor's rank; null for visitors and for callers off the board. */
+  callerRank: number | null;
+}
+
+/**
+ * A page of the same board `getLeaderboard` answers whole (LeaderboardQuery): a slice by offset,
+ * the slice around the caller's competitor, or a slice of a name search. Each slice is serialised
+ * once per board version, whoever asks.
+ */
+export async function getLeaderboardPage(
+  ctx: AppContext,
+  query: LeaderboardQuery,
+  caller: Pick<UserRow, 'id' | 'team_id' | 'is_admin'> | null,
+): Promise<LeaderboardPage> {
+  if (query.around === 'me' && !caller) throw new DomainError('unauthenticated', MESSAGES.unauthorized);
+  const { pages } = await getLeaderboard(ctx);
+  const callerRank = caller && caller.is_admin !== 1 ? pages.rankOf(caller) : null;
+  const limit = query.limit ?? LEADERBOARD_PAGE.defaultLimit;
+  let offset = query.offset ?? 0;
+  if (query.around === 'me' && callerRank !== null) {
+    // The caller in the middle of the page, the page within the board.
+    offset = Math.max(0, Math.min(callerRank - 1 - Math.floor(limit / 2), pages.size - limit));
+  }
+  const slice = pages.slice(offset, limit, query.q ?? '');
+  return { answer: slice.answer, total: slice.total, callerRank };
 }
 
 /** The caller's own completions, whatever a request body claims (DESIGN.md §5). */
