@@ -16,14 +16,25 @@ export {
   type AfterEnd,
   type LogoType,
 } from './api/settings-rules.js';
+export * as integrityApi from './api/integrity.js';
 export type { OAuthProvider, OAuthMessage } from './api/oauth.js';
 export { OAUTH_PROVIDERS, OAUTH_BROADCAST_CHANNEL } from './api/oauth.js';
 export type { User, UserCompletion } from './api/users.js';
 export type { Team, TeamListEntry, JoinRequest, TeamCompletion } from './api/teams.js';
-export type { PublicChallenge, ChallengeDetail } from './api/challenges.js';
-export type { LeaderboardEntry } from './api/leaderboard.js';
-export type { AdminChallenge, ChallengeInput } from './api/admin.js';
+export type { PublicChallenge, ChallengeDetail, ChallengeHint } from './api/challenges.js';
+export type { LeaderboardEntry, LeaderboardRow, LeaderboardQuery } from './api/leaderboard.js';
+export type {
+  AdminChallenge,
+  AdminFlag,
+  AdminHint,
+  ChallengeInput,
+  ChallengeInputParsed,
+  FlagInput,
+  HintInput,
+} from './api/admin.js';
+export { flagsOf } from './api/admin.js';
 export type { SiteInfo } from './api/site.js';
+export type { AuditEntry, AuditPage, AuditQuery } from './api/integrity.js';
 export * from './rules/constants.js';
 export * from './rules/messages.js';
 export * from './rules/rating.js';
@@ -32,3 +43,12 @@ export * from './rules/countdown.js';
 export * from './rules/usernames.js';
 export * from './rules/html-policy.js';
 export * from './rules/default-texts.js';
+export type { LiveEventData, LiveEventType } from './api/live-events.js';
+export {
+  LIVE_EVENT_TYPES,
+  LIVE_EVENTS_PATH,
+  LIVE_EVENT_REPLAY_MS,
+  LIVE_EVENT_HEARTBEAT_MS,
+  LIVE_EVENT_COALESCE_MS,
+  TOO_MANY_STREAMS_MESSAGE,
+} from './api/live-events.js';

@@ -19,6 +19,9 @@ export const MESSAGES = {
   eventClosed: 'The event has ended.',
   /** After the end with the after-event setting 'practice': recorded apart, never scored. */
   correctPracticeFlag: 'Correct Flag! (practice: not scored)',
+  noAttemptsLeft: 'No attempts left',
+  hintUnlocked: 'Hint unlocked',
+  challengeLocked: 'Solve the prerequisites of this challenge first.',
 } as const;
 
 /** Client-side texts of SPEC.md §2/§5/§8. */

@@ -59,7 +59,16 @@ export function makeChallenge(n: number, overrides: Partial<PublicChallenge> = {
 }
 
 export function makeAdminChallenge(n: number, overrides: Partial<AdminChallenge> = {}): AdminChallenge {
-  return { ...makeChallenge(n), flag: `flag{${n}}`, ...overrides };
+  return {
+    ...makeChallenge(n),
+    flag: `flag{${n}}`,
+    flags: [{ type: 'static', content: `flag{${n}}` }],
+    max_attempts: null,
+    hints: [],
+    release_at: null,
+    prerequisites: [],
+    ...overrides,
+  };
 }
 
 export const SITE: SiteInfo = {

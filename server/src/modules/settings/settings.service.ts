@@ -12,6 +12,8 @@ import { sha256 } from '../../lib/crypto.js';
 import { DomainError, badInput } from '../../lib/errors.js';
 import { CachedValue } from '../../lib/invalidation.js';
 import { renderMarkdown } from '../../lib/markdown.js';
+import { changedFields, recordAudit, type AuditActor } from '../audit/audit.service.js';
+import { publishLiveEvent } from '../events/events.service.js';
 import { DEFAULT_HTML, defaultSettings } from './settings.defaults.js';
 import {
   ACTIVATED_KEY,
@@ -171,6 +173,8 @@ async function applyDueTransitions(ctx: AppContext, state: SiteState): Promise<v
   if (applied) {
     ctx.log.info({ transitions: due.map((t) => t.key) }, 'timed site transition applied');
     ctx.bus.publish('site');
+    const { activated } = await stateCache(ctx).get();
+    await publishLiveEvent(ctx, 'site', { activated });
   } else stateCache(ctx).invalidate();
 }
 
@@ -196,6 +200,7 @@ export function logoUrlOf(state: SiteState): string | null {
 export async function updateSettings(
   ctx: AppContext,
   changes: Partial<EventSettings>,
+  actor: AuditActor,
 ): Promise<AdminSettings> {
   const rows = new Map<string, string>();
   for (const key of MARKDOWN_KEYS) {
@@ -206,6 +211,7 @@ export async function updateSettings(
     if (changes[key] !== undefined) rows.set(SETTING_PREFIX + key, JSON.stringify(changes[key]));
   }
   if (rows.size > 0) {
+    const before = (await readSiteState(ctx)).settings;
     await ctx.database.transaction(async (trx) => {
       // Checked inside the transaction against the stored values, so two partial saves that race
       // (one moving the start, one the end) cannot together leave the end before the start.
@@ -217,8 +223,17 @@ export async function updateSettings(
       if (Date.parse(current('eventEnd')) <= Date.parse(current('eventStart')))
         throw badInput('Invalid eventEnd: the end must be after the start');
       await writeSettingRows(trx, rows);
+      const named = Object.fromEntries(Object.keys(changes).map((k) => [k, before[k as keyof EventSettings]]));
+      await recordAudit(trx, {
+        actor,
+        action: 'settings.update',
+        target: 'event settings',
+        details: changedFields(named, changes),
+        at: ctx.clock.now(),
+      });
     });
     ctx.bus.publish('site');
+    await publishLiveEvent(ctx, 'site', { activated: (await readSiteState(ctx)).activated });
   }
   return presentAdminSettings(await readSiteState(ctx));
 }
@@ -232,7 +247,7 @@ export function logoTooLarge(): DomainError {
 }
 
 /** Stores a new logo: PNG, JPEG or WebP as its first bytes say (the name and type sent are ignored). */
-export async function saveLogo(ctx: AppContext, bytes: Buffer): Promise<string> {
+export async function saveLogo(ctx: AppContext, bytes: Buffer, actor: AuditActor): Promise<string> {
   if (bytes.length === 0) throw badInput('Invalid file: the logo is empty');
   if (bytes.length > SETTINGS_LIMITS.logoMaxBytes) throw logoTooLarge();
   const type = sniffLogoType(bytes);
@@ -246,8 +261,16 @@ export async function saveLogo(ctx: AppContext, bytes: Buffer): Promise<string> 
         [LOGO_META_KEY, JSON.stringify({ type, hash })],
       ]),
     );
+    await recordAudit(trx, {
+      actor,
+      action: 'settings.update',
+      target: 'event settings',
+      details: { logo: { type, bytes: bytes.length } },
+      at: ctx.clock.now(),
+    });
   });
   ctx.bus.publish('site');
+  await publishLiveEvent(ctx, 'site', { activated: (await readSiteState(ctx)).activated });
   return logoUrlOf(await readSiteState(ctx))!;
 }
 

@@ -84,7 +84,7 @@ for (const kind of testDatabaseKinds()) {
       expect(after.status).toBe(200);
       expect(after.body.name).toBe('Spring CTF');
       expect(after.body.challengePort).toBe(31337);
-      expect(after.body.about_html).toBe('<p>Hello <strong>students</strong> </p>\n');
+      expect(after.body.about_html).toBe('<p>Hello <strong>students</strong> </p>');
       expect(after.body.faq_html).toBe(DEFAULT_HTML.faqMd);
       const redirect = await t.visitor().get('/tools');
       expect(redirect.headers.location).toBe('https://tools.example.org/');

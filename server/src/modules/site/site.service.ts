@@ -2,8 +2,10 @@ import { siteApi, type SiteInfo } from '@ctf/contract';
 import type { AppContext } from '../../context.js';
 import { CachedJson } from '../../lib/cached-json.js';
 import { CachedValue } from '../../lib/invalidation.js';
+import { SYSTEM_ACTOR, recordAudit, type AuditActor } from '../audit/audit.service.js';
+import { publishLiveEvent } from '../events/events.service.js';
 import { logoUrlOf, readSiteState, type SiteState } from '../settings/settings.service.js';
-import { writeSetting } from './site.repo.js';
+import { readSetting, writeSetting } from './site.repo.js';
 
 const ACTIVATED_KEY = 'site_activated';
 
@@ -12,9 +14,25 @@ export async function isSiteActive(ctx: AppContext): Promise<boolean> {
   return (await readSiteState(ctx)).activated;
 }
 
-export async function setSiteActive(ctx: AppContext, activated: boolean): Promise<void> {
-  await writeSetting(ctx.database.db, ACTIVATED_KEY, activated ? 'true' : 'false');
+export async function setSiteActive(
+  ctx: AppContext,
+  activated: boolean,
+  actor: AuditActor = SYSTEM_ACTOR,
+): Promise<void> {
+  const at = ctx.clock.now();
+  await ctx.database.transaction(async (trx) => {
+    const before = (await readSetting(trx, ACTIVATED_KEY)) === 'true';
+    await writeSetting(trx, ACTIVATED_KEY, activated ? 'true' : 'false');
+    await recordAudit(trx, {
+      actor,
+      action: 'site.switch',
+      target: 'site',
+      details: { before: { activated: before }, after: { activated } },
+      at,
+    });
+  });
   ctx.bus.publish('site');
+  await publishLiveEvent(ctx, 'site', { activated });
 }
 
 /** Whether now is inside the event window (drives the countdown and the create lock only). */
