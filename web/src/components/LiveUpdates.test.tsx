@@ -67,8 +67,9 @@ describe('live events in the page', () => {
     expect(invalidate).toHaveBeenCalledWith({ queryKey: queryKeys.announcements });
     act(() => es.emit('first-blood', { challenge: 'Baby RSA', competitor: 'Team <b>' }));
     expect(await screen.findByText('Team <b> solved Baby RSA first')).toBeInTheDocument();
+    // The leaderboard page refreshes itself, calmly (features/leaderboard/use-calm-refresh.ts).
     act(() => es.emit('leaderboard', {}));
-    expect(invalidate).toHaveBeenCalledWith({ queryKey: queryKeys.leaderboard });
+    expect(invalidate).not.toHaveBeenCalledWith({ queryKey: queryKeys.leaderboard });
     unmount();
     expect(es.closed).toBe(true);
   });
