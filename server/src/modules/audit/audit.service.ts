@@ -16,6 +16,7 @@ export const AUDIT_ACTIONS = [
   'user.remove',
   'team.remove',
   'admin.remove',
+  'admin.promote',
   'site.switch',
   'cache.force_update',
   'moderation.hide',

@@ -3,6 +3,7 @@ import { useAdminAction } from '../use-admin-action';
 import { AdminMessageView } from './AdminMessageView';
 import { AdminsTab } from './AdminsTab';
 import { CreateChallengeTab } from './CreateChallengeTab';
+import { SettingsTab } from './SettingsTab';
 import { SiteControls } from './SiteControls';
 import { SolversTab } from './SolversTab';
 import { TeamsTab } from './TeamsTab';
@@ -42,6 +43,9 @@ export function AdminPanel() {
         </Tab>
         <Tab eventKey="upload" title="Upload">
           <UploadTab act={act} />
+        </Tab>
+        <Tab eventKey="settings" title="Settings">
+          <SettingsTab act={act} />
         </Tab>
       </Tabs>
     </Container>
