@@ -11,6 +11,7 @@ import type * as admin from './api/admin.js';
 import type * as auth from './api/auth.js';
 import type * as challenges from './api/challenges.js';
 import type * as integrity from './api/integrity.js';
+import type * as announcements from './api/announcements.js';
 import type * as leaderboard from './api/leaderboard.js';
 import type * as site from './api/site.js';
 import type * as teams from './api/teams.js';
@@ -57,6 +58,8 @@ export const adminApi: ClientApi<typeof admin> &
 };
 
 export const integrityApi: ClientApi<typeof integrity> = ROUTES.integrity;
+export const announcementsApi: ClientApi<typeof announcements> = ROUTES.announcements;
+export type { Announcement, AdminAnnouncement, AnnouncementInput } from './api/announcements.js';
 
 export type { AckResponse, MessageResponse } from './api/common.js';
 export type { AuditEntry, AuditPage } from './api/integrity.js';

@@ -7,6 +7,8 @@ export * as challengesApi from './api/challenges.js';
 export * as leaderboardApi from './api/leaderboard.js';
 export * as adminApi from './api/admin.js';
 export * as integrityApi from './api/integrity.js';
+export * as announcementsApi from './api/announcements.js';
+export type { Announcement, AdminAnnouncement, AnnouncementInput } from './api/announcements.js';
 export type { OAuthProvider, OAuthMessage } from './api/oauth.js';
 export { OAUTH_PROVIDERS, OAUTH_BROADCAST_CHANNEL } from './api/oauth.js';
 export type { User, UserCompletion } from './api/users.js';

@@ -8,6 +8,7 @@ import { systemClock, type Clock } from './lib/clock.js';
 import { ObservedBus, type InvalidationBus } from './lib/invalidation.js';
 import type { RateLimiter } from './lib/rate-limiter.js';
 import { registerAdminRoutes } from './modules/admin/admin.routes.js';
+import { registerAnnouncementRoutes } from './modules/announcements/announcements.routes.js';
 import { registerAuditRoutes } from './modules/audit/audit.routes.js';
 import { registerAuthRoutes } from './modules/auth/auth.routes.js';
 import { registerChallengeRoutes } from './modules/challenges/challenges.routes.js';
@@ -109,6 +110,7 @@ export async function buildApp(
   registerRatingRoutes(app, ctx);
   registerLeaderboardRoutes(app, ctx);
   registerEventRoutes(app, ctx);
+  registerAnnouncementRoutes(app, ctx);
 
   await registerWebApp(app, config.webDist);
 

@@ -1,5 +1,6 @@
 import {
   adminApi,
+  announcementsApi,
   authApi,
   challengesApi,
   leaderboardApi,
@@ -24,7 +25,16 @@ export interface ContractEndpoint {
   endpoint: Endpoint;
 }
 
-const AREAS = { authApi, siteApi, usersApi, teamsApi, challengesApi, leaderboardApi, adminApi } as const;
+const AREAS = {
+  authApi,
+  siteApi,
+  usersApi,
+  teamsApi,
+  challengesApi,
+  leaderboardApi,
+  adminApi,
+  announcementsApi,
+} as const;
 
 function isEndpoint(v: unknown): v is Endpoint {
   const e = v as Partial<Endpoint> | null;

@@ -5,6 +5,7 @@ import { Category, Difficulty, PublicChallenge } from './challenges.js';
 import { Team } from './teams.js';
 import { User } from './users.js';
 import { INTEGRITY_ENDPOINTS } from './integrity.js';
+import { ANNOUNCEMENT_ADMIN_ENDPOINTS } from './announcements.js';
 import {
   CHALLENGE_AUTHOR_MAX_LENGTH,
   CHALLENGE_DESCRIPTION_MAX_LENGTH,
@@ -109,4 +110,5 @@ export const ADMIN_ENDPOINTS = [
   getSiteInfo,
   updateSiteInfo,
   ...INTEGRITY_ENDPOINTS,
+  ...ANNOUNCEMENT_ADMIN_ENDPOINTS,
 ] as const;

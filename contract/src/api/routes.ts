@@ -72,6 +72,13 @@ export const ROUTES = {
   integrity: {
     getAudit: get('/api/admin/audit'),
   },
+  announcements: {
+    listAnnouncements: get('/api/info/announcements'),
+    createAnnouncement: post('/api/admin/announcements/create'),
+    updateAnnouncement: post('/api/admin/announcements/update'),
+    deleteAnnouncement: post('/api/admin/announcements/delete'),
+    adminAnnouncements: get('/api/admin/announcements'),
+  },
 } as const;
 
 /** A challenge file's download URL is this prefix and the file's name. */

@@ -128,6 +128,17 @@ export interface LiveEventCounterTable {
   last_id: number;
 }
 
+/** An announcement (migration 0007_b): Markdown body and its sanitised rendering. */
+export interface AnnouncementsTable {
+  id: Generated<number>;
+  title: string;
+  body: string;
+  body_html: string;
+  pinned: number;
+  created_at: string;
+  updated_at: string;
+}
+
 /** One admin action (issue 18); details is JSON with flags redacted. Never updated or deleted. */
 export interface AuditLogTable {
   id: Generated<number>;
@@ -156,6 +167,7 @@ export interface Database {
   rate_limits: RateLimitsTable;
   live_events: LiveEventsTable;
   live_event_counter: LiveEventCounterTable;
+  announcements: AnnouncementsTable;
   audit_log: AuditLogTable;
 }
 

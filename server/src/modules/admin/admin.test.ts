@@ -391,6 +391,7 @@ for (const kind of testDatabaseKinds()) {
             'files',
             'sessions',
             'live-events',
+            'announcements',
           ]),
         );
         // ...until the caches are rebuilt from the stored rows.

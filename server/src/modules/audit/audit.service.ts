@@ -23,6 +23,9 @@ export const AUDIT_ACTIONS = [
   'moderation.ban',
   'moderation.unban',
   'settings.update',
+  'announcement.create',
+  'announcement.update',
+  'announcement.delete',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
