@@ -17,6 +17,7 @@ import type * as teams from './api/teams.js';
 import type * as users from './api/users.js';
 import { DOWNLOAD_PATH_PREFIX, ROUTES, type Route } from './api/routes.js';
 import { confirmDeleteText, looksLikeZip, uploadSummaryText } from './api/admin-rules.js';
+import { AUDIT_ACTIONS } from './api/integrity-rules.js';
 
 /**
  * An endpoint as the web calls it: the method and path it sends. `types` never exists at run time:
@@ -56,7 +57,10 @@ export const adminApi: ClientApi<typeof admin> &
   uploadSummaryText,
 };
 
-export const integrityApi: ClientApi<typeof integrity> = ROUTES.integrity;
+export const integrityApi: ClientApi<typeof integrity> & Pick<typeof integrity, 'AUDIT_ACTIONS'> = {
+  ...ROUTES.integrity,
+  AUDIT_ACTIONS,
+};
 
 export type { AckResponse, MessageResponse } from './api/common.js';
 export type { AuditEntry, AuditPage } from './api/integrity.js';

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { Cursor, PageLimit, Timestamp, endpoint } from './common.js';
 import { ROUTES } from './routes.js';
 
+export { AUDIT_ACTIONS, type AuditAction } from './integrity-rules.js';
+
 /**
  * Integrity and moderation (issue 18): the admin audit log, and (below) the submission log,
  * signals, hide and ban. Admins only; every endpoint is in ADMIN_ENDPOINTS (authorization matrix).
