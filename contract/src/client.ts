@@ -63,7 +63,8 @@ export const integrityApi: ClientApi<typeof integrity> & Pick<typeof integrity, 
 };
 
 export type { AckResponse, MessageResponse } from './api/common.js';
-export type { AuditEntry, AuditPage } from './api/integrity.js';
+export type { AuditEntry, AuditPage, ModerateInput } from './api/integrity.js';
+export type { AdminUser, AdminTeam } from './api/admin.js';
 export type { OAuthProvider, OAuthMessage } from './api/oauth.js';
 export { OAUTH_PROVIDERS, OAUTH_BROADCAST_CHANNEL } from './api/oauth.js';
 export type { User, UserCompletion } from './api/users.js';

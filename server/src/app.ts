@@ -13,6 +13,7 @@ import { registerAuthRoutes } from './modules/auth/auth.routes.js';
 import { registerChallengeRoutes } from './modules/challenges/challenges.routes.js';
 import { registerFilesRoutes } from './modules/files/files.routes.js';
 import { registerLeaderboardRoutes } from './modules/leaderboard/leaderboard.routes.js';
+import { registerModerationRoutes } from './modules/moderation/moderation.routes.js';
 import { registerRatingRoutes } from './modules/ratings/ratings.routes.js';
 import { registerSiteRoutes } from './modules/site/site.routes.js';
 import { registerSubmissionRoutes } from './modules/submissions/submissions.routes.js';
@@ -96,6 +97,7 @@ export async function buildApp(
   registerTeamRoutes(app, ctx);
   registerAdminRoutes(app, ctx);
   registerAuditRoutes(app, ctx);
+  registerModerationRoutes(app, ctx);
   registerFilesRoutes(app, ctx);
   registerChallengeRoutes(app, ctx);
   registerSubmissionRoutes(app, ctx);

@@ -46,8 +46,17 @@ export const ChallengeInput = z.object({
 });
 export type ChallengeInput = z.infer<typeof ChallengeInput>;
 
-export const AdminUser = User;
-export const AdminTeam = Team;
+/** The moderation state admins see in their user and team lists (issue 18). */
+const Moderation = {
+  hidden: z.boolean(),
+  banned: z.boolean(),
+  /** The reason given for the latest hide or ban, null when none. */
+  moderation_reason: z.string().nullable(),
+};
+export const AdminUser = User.extend(Moderation);
+export type AdminUser = z.infer<typeof AdminUser>;
+export const AdminTeam = Team.extend(Moderation);
+export type AdminTeam = z.infer<typeof AdminTeam>;
 export const AdminEntry = z.object({ _id: IdString, username: z.string(), avatarUrl: z.string() });
 
 const get = <R extends z.ZodType>(route: Route<'GET'>, response: R) =>
@@ -55,8 +64,8 @@ const get = <R extends z.ZodType>(route: Route<'GET'>, response: R) =>
 const post = <B extends z.ZodType>(route: Route<'POST'>, body: B) =>
   endpoint({ ...route, body, response: AckResponse });
 
-export const getTeams = get(ROUTES.admin.getTeams, z.array(Team));
-export const getUsers = get(ROUTES.admin.getUsers, z.array(User));
+export const getTeams = get(ROUTES.admin.getTeams, z.array(AdminTeam));
+export const getUsers = get(ROUTES.admin.getUsers, z.array(AdminUser));
 export const fetchAdmins = get(ROUTES.admin.fetchAdmins, z.array(User));
 export const forceUpdate = get(ROUTES.admin.forceUpdate, AckResponse);
 export const removeTeam = post(ROUTES.admin.removeTeam, z.object({ team_id: IdInput }));

@@ -67,6 +67,7 @@ export const ROUTES = {
   },
   integrity: {
     getAudit: get('/api/admin/audit'),
+    moderate: post('/api/admin/moderate'),
   },
 } as const;
 

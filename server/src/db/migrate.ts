@@ -6,6 +6,7 @@ import * as m0004 from './migrations/0004_sqlite_solve_changes.js';
 import * as m0005 from './migrations/0005_postgres_solve_count.js';
 import * as m0006 from './migrations/0006_postgres_unlogged_rate_limits.js';
 import * as m0010a from './migrations/0010_a_audit_log.js';
+import * as m0010b from './migrations/0010_b_moderation.js';
 
 /** Append-only, numbered. Kysely's migrator takes a lock, so one process migrates and others wait. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -16,6 +17,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0005_postgres_solve_count': m0005,
   '0006_postgres_unlogged_rate_limits': m0006,
   '0010_a_audit_log': m0010a,
+  '0010_b_moderation': m0010b,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -16,6 +16,12 @@ export interface UsersTable {
   /** When the user joined their current team: the longest-standing member inherits leadership. */
   team_joined_at: string | null;
   created_at: string;
+  /** Left out of every public view, like an admin (issue 18); reversible. */
+  hidden: Generated<number>;
+  /** Cannot log in; sessions end at the next request. */
+  banned: Generated<number>;
+  /** The admin's reason for the latest hide or ban (the audit log keeps every one). */
+  moderation_reason: Generated<string | null>;
 }
 
 export interface IdentitiesTable {
@@ -50,6 +56,11 @@ export interface TeamsTable {
   /** The cap is claimed here with a conditional update (DESIGN.md §6). */
   member_count: number;
   created_at: string;
+  /** Left out of every public view with the solves credited to it (issue 18). */
+  hidden: Generated<number>;
+  /** Its members cannot log in while on it. */
+  banned: Generated<number>;
+  moderation_reason: Generated<string | null>;
 }
 
 export interface JoinRequestsTable {
@@ -145,7 +156,9 @@ export type DB = Kysely<Database>;
 /** Repo functions take either the database or a transaction first. */
 export type Executor = Kysely<Database> | Transaction<Database>;
 
-export type UserRow = Selectable<UsersTable>;
-export type TeamRow = Selectable<TeamsTable>;
+/** The moderation columns are read where moderation matters (modules/moderation), not with every row. */
+type ModerationColumns = 'hidden' | 'banned' | 'moderation_reason';
+export type UserRow = Omit<Selectable<UsersTable>, ModerationColumns>;
+export type TeamRow = Omit<Selectable<TeamsTable>, ModerationColumns>;
 export type ChallengeRow = Selectable<ChallengesTable>;
 export type NewUser = Insertable<UsersTable>;

@@ -14,6 +14,7 @@ export type DomainErrorCode =
   | 'too_large'
   | 'rate_limited'
   | 'site_inactive'
+  | 'banned'
   | 'unavailable';
 
 const STATUS: Record<DomainErrorCode, number> = {
@@ -28,6 +29,7 @@ const STATUS: Record<DomainErrorCode, number> = {
   too_large: 413,
   rate_limited: 429,
   site_inactive: 403,
+  banned: 403,
   unavailable: 503,
 };
 

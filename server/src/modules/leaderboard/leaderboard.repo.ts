@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Dialect } from '../../db/connect.js';
+import { countedSolve } from '../../db/counted.js';
 import type { Executor } from '../../db/schema.js';
 
 export interface CompetitorRow {
@@ -27,15 +28,13 @@ export async function listCompetitors(
   if (only && only.teamIds.length === 0 && only.userIds.length === 0) return [];
   // With `only`, an empty id list must match nothing (ids are positive; SQL has no empty IN list).
   const ids = (list: readonly number[]) => (list.length ? list : [-1]);
-  // Admins are few: excluding their ids as a set lets the database read solves from an index
-  // alone (migration 0003) instead of looking up each solver.
-  const adminIds = db.selectFrom('users').select('users.id').where('users.is_admin', '=', 1);
 
   const teamFirsts = db
     .selectFrom('solves')
     .where('solves.team_id', 'is not', null)
     .$if(only !== undefined, (q) => q.where('solves.team_id', 'in', ids(only!.teamIds)))
-    .where('solves.user_id', 'not in', adminIds)
+    // Admins and hidden competitors count nowhere (one shared filter, db/counted.ts).
+    .where(countedSolve)
     .groupBy(['solves.team_id', 'solves.challenge_id'])
     .select([
       'solves.team_id',
@@ -74,7 +73,7 @@ export async function listCompetitors(
     .leftJoin('teams', 'teams.id', 'users.team_id')
     .where('solves.team_id', 'is', null)
     .$if(only !== undefined, (q) => q.where('users.id', 'in', ids(only!.userIds)))
-    .where('users.is_admin', '=', 0)
+    .where(countedSolve)
     .where('teams.id', 'is', null)
     .groupBy(['users.id', 'users.username'])
     .having((eb) => eb.fn.sum('challenges.points'), '>', 0)

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
-import { baseRoutes, json, mockApi, renderPage } from '../testing';
+import { describe, expect, it, vi } from 'vitest';
+import { baseRoutes, json, makeUser, mockApi, renderPage } from '../testing';
 import { AdminPanel } from './AdminPanel';
 
 const entry = (id: number, action = 'challenge.update', admin = 'boss') => ({
@@ -46,5 +46,61 @@ describe('Audit tab', () => {
     renderPage(<AdminPanel />);
     await userEvent.click(screen.getByRole('tab', { name: 'Audit' }));
     expect(await screen.findByText('No admin action recorded.')).toBeInTheDocument();
+  });
+});
+
+describe('hide and ban in the Users and Teams tabs', () => {
+  it('shows the status and sends hide with the reason asked, and unban without one', async () => {
+    const prompt = vi.spyOn(window, 'prompt').mockReturnValue('flag sharing');
+    const api = mockApi(
+      baseRoutes({
+        'GET /api/admin/get_users': () =>
+          json([
+            {
+              ...makeUser({ _id: '2', username: 'alice' }),
+              hidden: false,
+              banned: false,
+              moderation_reason: null,
+            },
+            {
+              ...makeUser({ _id: '3', username: 'bob' }),
+              hidden: false,
+              banned: true,
+              moderation_reason: 'abuse',
+            },
+          ]),
+        'POST /api/admin/moderate': () => json({ acknowledge: true, message: "User 'alice' is hidden." }),
+      }),
+    );
+    renderPage(<AdminPanel />);
+    const table = await screen.findByRole('table', { name: 'Users' });
+    expect(within(table).getByText('Banned')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Hide user alice' }));
+    expect(prompt).toHaveBeenCalledWith('Reason to hide user alice:');
+    expect(api.bodyOf('POST /api/admin/moderate')).toEqual({
+      target: 'user',
+      name: 'alice',
+      action: 'hide',
+      reason: 'flag sharing',
+    });
+    expect(await screen.findByText(/User 'alice' is hidden\./)).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Unban user bob' }));
+    expect(api.bodyOf('POST /api/admin/moderate')).toEqual({
+      target: 'user',
+      name: 'bob',
+      action: 'unban',
+      reason: '',
+    });
+    prompt.mockRestore();
+  });
+
+  it('sends nothing when the reason prompt is cancelled', async () => {
+    const prompt = vi.spyOn(window, 'prompt').mockReturnValue(null);
+    const api = mockApi(baseRoutes());
+    renderPage(<AdminPanel />);
+    await userEvent.click(screen.getByRole('tab', { name: 'Teams' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Ban team Red' }));
+    expect(api.count('POST /api/admin/moderate')).toBe(0);
+    prompt.mockRestore();
   });
 });
