@@ -2,6 +2,7 @@ import {
   adminApi,
   authApi,
   challengesApi,
+  integrityApi,
   leaderboardApi,
   siteApi,
   teamsApi,
@@ -24,7 +25,16 @@ export interface ContractEndpoint {
   endpoint: Endpoint;
 }
 
-const AREAS = { authApi, siteApi, usersApi, teamsApi, challengesApi, leaderboardApi, adminApi } as const;
+const AREAS = {
+  authApi,
+  siteApi,
+  usersApi,
+  teamsApi,
+  challengesApi,
+  leaderboardApi,
+  adminApi,
+  integrityApi,
+} as const;
 
 function isEndpoint(v: unknown): v is Endpoint {
   const e = v as Partial<Endpoint> | null;
@@ -274,16 +284,12 @@ export function mutationsOf(valid: unknown): fc.Arbitrary<Mutated> {
     ),
     ...(stringKeys.length
       ? [
-          fc
-            .constantFrom(...stringKeys)
-            .chain((k) =>
-              fc
-                .constantFrom(...lookAlikes(String(obj![k])))
-                .map((v) => ({
-                  what: `look-alike ${JSON.stringify(v).slice(0, 30)} in ${k}`,
-                  body: set(k, v),
-                })),
-            ),
+          fc.constantFrom(...stringKeys).chain((k) =>
+            fc.constantFrom(...lookAlikes(String(obj![k]))).map((v) => ({
+              what: `look-alike ${JSON.stringify(v).slice(0, 30)} in ${k}`,
+              body: set(k, v),
+            })),
+          ),
           fc.constantFrom(...stringKeys).chain((k) =>
             fc
               .constantFrom('\u0000', 'a\u0000b', `${String(obj![k])}\u0000`, '\u0000'.repeat(50))

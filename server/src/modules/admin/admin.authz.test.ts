@@ -62,6 +62,9 @@ function sampleRequest(
     },
     '/api/admin/ctf/delete_file': { payload: { filename: f.fileName } },
     '/api/admin/update_site_info': { payload: { activated: true } },
+    '/api/admin/moderate': {
+      payload: { target: 'user', name: 'leader', action: 'hide', reason: 'authorization matrix' },
+    },
   };
   return samples[path];
 }
