@@ -12,10 +12,11 @@ import type * as auth from './api/auth.js';
 import type * as challenges from './api/challenges.js';
 import type * as integrity from './api/integrity.js';
 import type * as leaderboard from './api/leaderboard.js';
+import type * as settings from './api/settings.js';
 import type * as site from './api/site.js';
 import type * as teams from './api/teams.js';
 import type * as users from './api/users.js';
-import { DOWNLOAD_PATH_PREFIX, ROUTES, type Route } from './api/routes.js';
+import { DOWNLOAD_PATH_PREFIX, LOGO_PATH, ROUTES, type Route } from './api/routes.js';
 import { confirmDeleteText, looksLikeZip, uploadSummaryText } from './api/admin-rules.js';
 import { AUDIT_ACTIONS } from './api/integrity-rules.js';
 
@@ -57,6 +58,10 @@ export const adminApi: ClientApi<typeof admin> &
   uploadSummaryText,
 };
 
+export const settingsApi: ClientApi<typeof settings> & { LOGO_PATH: string } = {
+  ...ROUTES.settings,
+  LOGO_PATH,
+};
 export const integrityApi: ClientApi<typeof integrity> & Pick<typeof integrity, 'AUDIT_ACTIONS'> = {
   ...ROUTES.integrity,
   AUDIT_ACTIONS,
@@ -69,10 +74,19 @@ export type { OAuthProvider, OAuthMessage } from './api/oauth.js';
 export { OAUTH_PROVIDERS, OAUTH_BROADCAST_CHANNEL } from './api/oauth.js';
 export type { User, UserCompletion } from './api/users.js';
 export type { Team, TeamListEntry, JoinRequest, TeamCompletion } from './api/teams.js';
-export type { PublicChallenge, ChallengeDetail } from './api/challenges.js';
-export type { LeaderboardEntry } from './api/leaderboard.js';
-export type { AdminChallenge, ChallengeInput } from './api/admin.js';
+export type { PublicChallenge, ChallengeDetail, ChallengeHint } from './api/challenges.js';
+export type { LeaderboardEntry, LeaderboardRow, LeaderboardQuery } from './api/leaderboard.js';
+export type { AdminChallenge, AdminFlag, AdminHint, ChallengeInput, FlagInput, HintInput } from './api/admin.js';
 export type { SiteInfo } from './api/site.js';
+export type { AdminSettings, EventSettings, EventSettingsInput } from './api/settings.js';
+export {
+  AFTER_END_MODES,
+  LOGO_TYPES,
+  SETTINGS_LIMITS,
+  sniffLogoType,
+  type AfterEnd,
+  type LogoType,
+} from './api/settings-rules.js';
 export * from './rules/constants.js';
 export * from './rules/messages.js';
 export * from './rules/rating.js';
@@ -80,3 +94,13 @@ export * from './rules/scoring.js';
 export * from './rules/countdown.js';
 export * from './rules/usernames.js';
 export * from './rules/html-policy.js';
+export * from './rules/default-texts.js';
+export type { LiveEventData, LiveEventType } from './api/live-events.js';
+export {
+  LIVE_EVENT_TYPES,
+  LIVE_EVENTS_PATH,
+  LIVE_EVENT_REPLAY_MS,
+  LIVE_EVENT_HEARTBEAT_MS,
+  LIVE_EVENT_COALESCE_MS,
+  TOO_MANY_STREAMS_MESSAGE,
+} from './api/live-events.js';

@@ -58,6 +58,21 @@ export const CHALLENGE_NAME_MAX_LENGTH = 100;
 export const CHALLENGE_AUTHOR_MAX_LENGTH = 100;
 export const CHALLENGE_DESCRIPTION_MAX_LENGTH = 20_000;
 export const FLAG_MAX_LENGTH = 200;
+
+/** How a flag is compared with a submission (after trimming both): issue 17. */
+export const FLAG_TYPES = ['static', 'case_insensitive', 'regex'] as const;
+export type FlagType = (typeof FLAG_TYPES)[number];
+/** Flags per challenge, and the longest regex pattern an author may save. */
+export const FLAGS_PER_CHALLENGE_MAX = 20;
+export const FLAG_PATTERN_MAX_LENGTH = 500;
+/** Wrong attempts an author may allow (max_attempts), at most. */
+export const MAX_ATTEMPTS_LIMIT = 1000;
+/** Hints per challenge, their title and Markdown lengths, and the highest cost. */
+export const HINTS_PER_CHALLENGE_MAX = 20;
+export const HINT_TITLE_MAX_LENGTH = 100;
+export const HINT_CONTENT_MAX_LENGTH = 5_000;
+export const HINT_COST_MAX = 10_000;
+export const PREREQUISITES_MAX = 20;
 export const FILE_NAME_MAX_LENGTH = 200;
 
 /** SPEC.md §9 UI constants. */
@@ -85,3 +100,26 @@ export const KALI_REQUIREMENTS = {
   cpuCores: '2+',
   videoMemoryMb: 128,
 } as const;
+
+/**
+ * Paged leaderboard answers (`GET /api/info/leaderboard?limit=N&offset=M`, `?around=me`, `?q=`):
+ * at most 500 rows a page, 100 when the page size is not given; search text at most 100
+ * characters. The answer's headers carry what the slice leaves out.
+ */
+export const LEADERBOARD_PAGE = {
+  maxLimit: 500,
+  defaultLimit: 100,
+  maxOffset: 10_000_000,
+  maxSearchLength: 100,
+  /** How many competitors the whole board (or the search) holds. */
+  totalHeader: 'X-Total-Count',
+  /** The 1-based rank of the caller's competitor (team, or the user when teamless); absent when off the board. */
+  callerRankHeader: 'X-Rank-Of-Caller',
+} as const;
+
+/**
+ * Calm refreshes of an open leaderboard (issue 20): when the board changes, a page refreshes at
+ * most once per interval, after a random extra delay up to jitter (so open pages do not all ask
+ * at the same moment), and never while its tab is hidden.
+ */
+export const LEADERBOARD_REFRESH = { minIntervalMs: 5_000, jitterMs: 2_500 } as const;

@@ -27,3 +27,29 @@ export function countedSolve(eb: ExpressionBuilder<Database, 'solves'>) {
     ]),
   ]);
 }
+
+/**
+ * The same filter for hint unlocks, which belong to a competitor like solves (DESIGN.md §8): an
+ * unlock costs its competitor only when the unlocker is neither an admin nor hidden and its team
+ * (if any) is not hidden, so a hidden competitor's unlocks leave the board with its solves.
+ */
+export function countedUnlock(eb: ExpressionBuilder<Database, 'hint_unlocks'>) {
+  return eb.and([
+    eb(
+      'hint_unlocks.user_id',
+      'not in',
+      eb
+        .selectFrom('users')
+        .select('users.id')
+        .where((u) => u.or([u('users.is_admin', '=', 1), u('users.hidden', '=', 1)])),
+    ),
+    eb.or([
+      eb('hint_unlocks.team_id', 'is', null),
+      eb(
+        'hint_unlocks.team_id',
+        'not in',
+        eb.selectFrom('teams').select('teams.id').where('teams.hidden', '=', 1),
+      ),
+    ]),
+  ]);
+}

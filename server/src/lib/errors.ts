@@ -15,6 +15,8 @@ export type DomainErrorCode =
   | 'rate_limited'
   | 'site_inactive'
   | 'banned'
+  | 'no_attempts_left'
+  | 'locked'
   | 'unavailable';
 
 const STATUS: Record<DomainErrorCode, number> = {
@@ -30,6 +32,8 @@ const STATUS: Record<DomainErrorCode, number> = {
   rate_limited: 429,
   site_inactive: 403,
   banned: 403,
+  no_attempts_left: 403,
+  locked: 403,
   unavailable: 503,
 };
 

@@ -33,6 +33,18 @@ export async function registerSessions(app: FastifyInstance, ctx: AppContext): P
   });
 }
 
+/**
+ * The logged-in user on a route that usually needs nobody ('anonymous'): looked up only when the
+ * handler asks (the leaderboard's pages name the caller's rank; its whole answer does not).
+ */
+export async function sessionUser(ctx: AppContext, request: FastifyRequest): Promise<UserRow | null> {
+  if (request.user) return request.user;
+  const token = request.cookies[sessionCookieName(ctx)];
+  if (!token) return null;
+  request.user = await findSessionUser(ctx, token);
+  return request.user;
+}
+
 export function setSessionCookie(ctx: AppContext, reply: FastifyReply, token: string, expires: Date): void {
   void reply.setCookie(sessionCookieName(ctx), token, {
     path: '/',

@@ -27,6 +27,7 @@ export async function findUserBySessionHash(
       'users.team_id',
       'users.team_joined_at',
       'users.created_at',
+      'users.division_id',
       'sessions.expires_at',
     ])
     .where('sessions.token_hash', '=', tokenHash)

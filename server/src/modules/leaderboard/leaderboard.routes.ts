@@ -1,14 +1,24 @@
-import { leaderboardApi } from '@ctf/contract';
+import { LEADERBOARD_PAGE, leaderboardApi } from '@ctf/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { sendCachedJson } from '../../plugins/cached-json.js';
 import { route } from '../../plugins/route.js';
-import { getLeaderboard, getOwnCompletions } from './leaderboard.service.js';
+import { sessionUser } from '../../plugins/session.js';
+import { getLeaderboard, getLeaderboardPage, getOwnCompletions } from './leaderboard.service.js';
 
 export function registerLeaderboardRoutes(app: FastifyInstance, ctx: AppContext): void {
-  route(app, leaderboardApi.leaderboard, 'anonymous', async (request, reply) =>
-    sendCachedJson(request, reply, (await getLeaderboard(ctx)).answer),
-  );
+  // NOTE: 'anonymous': the whole board is the same bytes for everyone and never looks up a
+  // session. A page names the caller's rank in a header, so only pages look the caller up; the
+  // page's bytes (and ETag) stay shared, the header is added per answer (a 304 carries it too).
+  route(app, leaderboardApi.leaderboard, 'anonymous', async (request, reply) => {
+    if (!leaderboardApi.isPagedQuery(request.query))
+      return sendCachedJson(request, reply, (await getLeaderboard(ctx)).answer);
+    const page = await getLeaderboardPage(ctx, request.query, await sessionUser(ctx, request));
+    void reply.header(LEADERBOARD_PAGE.totalHeader, String(page.total));
+    if (page.callerRank !== null)
+      void reply.header(LEADERBOARD_PAGE.callerRankHeader, String(page.callerRank));
+    return sendCachedJson(request, reply, page.answer, 'private');
+  });
 
   // The body is validated and otherwise ignored: the answer is always the caller's own.
   route(app, leaderboardApi.getCompletions, 'user', async (request) => getOwnCompletions(ctx, request.user!));

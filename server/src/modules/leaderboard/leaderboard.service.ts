@@ -1,6 +1,9 @@
 import {
   compareCompetitors,
+  LEADERBOARD_PAGE,
+  MESSAGES,
   type LeaderboardEntry,
+  type LeaderboardQuery,
   type TeamCompletion,
   type UserCompletion,
 } from '@ctf/contract';
@@ -8,9 +11,12 @@ import type { AppContext } from '../../context.js';
 import type { UserRow } from '../../db/schema.js';
 import { IncrementalValue } from '../../lib/invalidation.js';
 import { CachedJson } from '../../lib/cached-json.js';
+import { DomainError } from '../../lib/errors.js';
 import { listTeamCompletions } from '../teams/teams.service.js';
 import { listCompletionsOfUser } from '../users/users.service.js';
 import { currentSolvePosition, readSolvesSince, type SolveFeedPosition } from '../submissions/solve-feed.js';
+import { currentUnlockFeed, readUnlockFeed, type UnlockFeedPosition } from '../hints/hints.service.js';
+import { BoardPages } from './leaderboard-pages.js';
 import { listCompetitors, type CompetitorRow } from './leaderboard.repo.js';
 
 /** The leaderboard, serialised once per change and shared by every caller. */
@@ -20,11 +26,26 @@ export interface LeaderboardAnswer {
   /** The ranked rows and the solves they were read after: the base of the next update. */
   rows: CompetitorRow[];
   position: SolveFeedPosition;
+  /** The hint unlocks it was read after (an unlock changes a score like a solve). */
+  unlocks: UnlockFeedPosition;
+  /** This version's pages, search and ranks, each built on first demand. */
+  pages: BoardPages;
 }
 
-function answerFor(rows: CompetitorRow[], position: SolveFeedPosition): LeaderboardAnswer {
+function answerFor(
+  rows: CompetitorRow[],
+  position: SolveFeedPosition,
+  unlocks: UnlockFeedPosition,
+): LeaderboardAnswer {
   const entries = rows.map((r) => ({ name: r.name, points: r.points }));
-  return { entries, answer: new CachedJson(JSON.stringify(entries)), rows, position };
+  return {
+    entries,
+    answer: new CachedJson(JSON.stringify(entries)),
+    rows,
+    position,
+    unlocks,
+    pages: new BoardPages(rows),
+  };
 }
 
 const byRank = (a: CompetitorRow, b: CompetitorRow) =>
@@ -35,22 +56,30 @@ const byRank = (a: CompetitorRow, b: CompetitorRow) =>
 
 /** Every competitor from the stored solves. The feed position is read first, never after. */
 async function buildLeaderboard(ctx: AppContext): Promise<LeaderboardAnswer> {
-  const position = await currentSolvePosition(ctx.database.db, ctx.database.dialect);
-  return answerFor(await listCompetitors(ctx.database.db, ctx.database.dialect), position);
+  const [position, unlocks] = await Promise.all([
+    currentSolvePosition(ctx.database.db, ctx.database.dialect),
+    currentUnlockFeed(ctx),
+  ]);
+  return answerFor(await listCompetitors(ctx.database.db, ctx.database.dialect), position, unlocks);
 }
 
 /**
- * New solves only change their own team's or solver's row: those rows are read again (by the same
- * query, limited to them) and put in rank order among the others. Anything else (a deletion, a
- * late commit) sends it back to a full build.
+ * New solves and hint unlocks only change their own team's or competitor's row: those rows are
+ * read again (by the same query, limited to them) and put in rank order among the others.
+ * Anything else (a deletion, a late commit) sends it back to a full build.
  */
 async function updateLeaderboard(ctx: AppContext, kept: LeaderboardAnswer): Promise<LeaderboardAnswer> {
-  const feed = await readSolvesSince(ctx.database.db, ctx.database.dialect, kept.position);
-  if (!feed.consistent) return buildLeaderboard(ctx);
-  if (feed.solves.length === 0) return { ...kept, position: feed.position };
+  const [feed, unlockFeed] = await Promise.all([
+    readSolvesSince(ctx.database.db, ctx.database.dialect, kept.position),
+    readUnlockFeed(ctx, kept.unlocks),
+  ]);
+  if (!feed.consistent || !unlockFeed.consistent) return buildLeaderboard(ctx);
+  if (feed.solves.length === 0 && unlockFeed.unlocks.length === 0) {
+    return { ...kept, position: feed.position, unlocks: unlockFeed.position };
+  }
   const teamIds = new Set<number>();
   const userIds = new Set<number>();
-  for (const s of feed.solves) {
+  for (const s of [...feed.solves, ...unlockFeed.unlocks]) {
     if (s.team_id === null) userIds.add(s.user_id);
     else teamIds.add(s.team_id);
   }
@@ -59,7 +88,7 @@ async function updateLeaderboard(ctx: AppContext, kept: LeaderboardAnswer): Prom
     userIds: [...userIds],
   });
   const unchanged = kept.rows.filter((r) => !(r.kind === 'team' ? teamIds : userIds).has(r.id));
-  return answerFor(insertRanked(unchanged, changed), feed.position);
+  return answerFor(insertRanked(unchanged, changed), feed.position, unlockFeed.position);
 }
 
 /**
@@ -94,7 +123,7 @@ function leaderboardCache(ctx: AppContext): IncrementalValue<LeaderboardAnswer> 
     // change rows that no solve names, so those rebuild it.
     cache = new IncrementalValue(
       ctx.bus,
-      { full: ['challenges', 'solves', 'teams', 'users'], delta: ['solves-added'] },
+      { full: ['challenges', 'solves', 'teams', 'users'], delta: ['solves-added', 'unlocks-added'] },
       () => buildLeaderboard(ctx),
       (kept) => updateLeaderboard(ctx, kept),
     );
@@ -106,6 +135,37 @@ function leaderboardCache(ctx: AppContext): IncrementalValue<LeaderboardAnswer> 
 /** The public leaderboard (DESIGN.md §4): teams and teamless users with points, best first. */
 export async function getLeaderboard(ctx: AppContext): Promise<LeaderboardAnswer> {
   return leaderboardCache(ctx).get();
+}
+
+/** One page of the leaderboard, and what its headers tell. */
+export interface LeaderboardPage {
+  answer: CachedJson;
+  total: number;
+  /** The caller's competitor's rank; null for visitors and for callers off the board. */
+  callerRank: number | null;
+}
+
+/**
+ * A page of the same board `getLeaderboard` answers whole (LeaderboardQuery): a slice by offset,
+ * the slice around the caller's competitor, or a slice of a name search. Each slice is serialised
+ * once per board version, whoever asks.
+ */
+export async function getLeaderboardPage(
+  ctx: AppContext,
+  query: LeaderboardQuery,
+  caller: Pick<UserRow, 'id' | 'team_id' | 'is_admin'> | null,
+): Promise<LeaderboardPage> {
+  if (query.around === 'me' && !caller) throw new DomainError('unauthenticated', MESSAGES.unauthorized);
+  const { pages } = await getLeaderboard(ctx);
+  const callerRank = caller && caller.is_admin !== 1 ? pages.rankOf(caller) : null;
+  const limit = query.limit ?? LEADERBOARD_PAGE.defaultLimit;
+  let offset = query.offset ?? 0;
+  if (query.around === 'me' && callerRank !== null) {
+    // The caller in the middle of the page, the page within the board.
+    offset = Math.max(0, Math.min(callerRank - 1 - Math.floor(limit / 2), pages.size - limit));
+  }
+  const slice = pages.slice(offset, limit, query.q ?? '');
+  return { answer: slice.answer, total: slice.total, callerRank };
 }
 
 /** The caller's own completions, whatever a request body claims (DESIGN.md §5). */
