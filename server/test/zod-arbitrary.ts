@@ -4,6 +4,7 @@ import {
   challengesApi,
   integrityApi,
   leaderboardApi,
+  settingsApi,
   siteApi,
   teamsApi,
   usersApi,
@@ -33,6 +34,7 @@ const AREAS = {
   challengesApi,
   leaderboardApi,
   adminApi,
+  settingsApi,
   integrityApi,
 } as const;
 
@@ -87,6 +89,9 @@ function stringArb(d: AnyDef): fc.Arbitrary<string> {
     if (c.check === 'length_equals') minLength = maxLength = c.length;
     if (c.check === 'string_format' && c.pattern instanceof RegExp) pattern = c.pattern;
   }
+  // fast-check cannot generate from a case-insensitive pattern; what matches it case-sensitively
+  // matches it all the same.
+  if (pattern?.flags.includes('i')) pattern = new RegExp(pattern.source, pattern.flags.replace('i', ''));
   if (pattern) {
     return fc
       .stringMatching(pattern)
