@@ -2,7 +2,9 @@ import {
   adminApi,
   authApi,
   challengesApi,
+  integrityApi,
   leaderboardApi,
+  settingsApi,
   siteApi,
   teamsApi,
   usersApi,
@@ -24,7 +26,17 @@ export interface ContractEndpoint {
   endpoint: Endpoint;
 }
 
-const AREAS = { authApi, siteApi, usersApi, teamsApi, challengesApi, leaderboardApi, adminApi } as const;
+const AREAS = {
+  authApi,
+  siteApi,
+  usersApi,
+  teamsApi,
+  challengesApi,
+  leaderboardApi,
+  adminApi,
+  settingsApi,
+  integrityApi,
+} as const;
 
 function isEndpoint(v: unknown): v is Endpoint {
   const e = v as Partial<Endpoint> | null;
@@ -77,6 +89,9 @@ function stringArb(d: AnyDef): fc.Arbitrary<string> {
     if (c.check === 'length_equals') minLength = maxLength = c.length;
     if (c.check === 'string_format' && c.pattern instanceof RegExp) pattern = c.pattern;
   }
+  // fast-check cannot generate from a case-insensitive pattern; what matches it case-sensitively
+  // matches it all the same.
+  if (pattern?.flags.includes('i')) pattern = new RegExp(pattern.source, pattern.flags.replace('i', ''));
   if (pattern) {
     return fc
       .stringMatching(pattern)
@@ -274,16 +289,12 @@ export function mutationsOf(valid: unknown): fc.Arbitrary<Mutated> {
     ),
     ...(stringKeys.length
       ? [
-          fc
-            .constantFrom(...stringKeys)
-            .chain((k) =>
-              fc
-                .constantFrom(...lookAlikes(String(obj![k])))
-                .map((v) => ({
-                  what: `look-alike ${JSON.stringify(v).slice(0, 30)} in ${k}`,
-                  body: set(k, v),
-                })),
-            ),
+          fc.constantFrom(...stringKeys).chain((k) =>
+            fc.constantFrom(...lookAlikes(String(obj![k]))).map((v) => ({
+              what: `look-alike ${JSON.stringify(v).slice(0, 30)} in ${k}`,
+              body: set(k, v),
+            })),
+          ),
           fc.constantFrom(...stringKeys).chain((k) =>
             fc
               .constantFrom('\u0000', 'a\u0000b', `${String(obj![k])}\u0000`, '\u0000'.repeat(50))

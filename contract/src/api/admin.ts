@@ -4,6 +4,7 @@ import { ROUTES, type Route } from './routes.js';
 import { Category, Difficulty, PublicChallenge } from './challenges.js';
 import { Team } from './teams.js';
 import { User } from './users.js';
+import { SETTINGS_ENDPOINTS } from './settings.js';
 import { INTEGRITY_ENDPOINTS } from './integrity.js';
 import {
   CHALLENGE_AUTHOR_MAX_LENGTH,
@@ -132,8 +133,17 @@ export const ChallengeInput = ChallengeFields.superRefine(atLeastOneFlag);
 export type ChallengeInput = z.input<typeof ChallengeInput>;
 export type ChallengeInputParsed = z.output<typeof ChallengeInput>;
 
-export const AdminUser = User;
-export const AdminTeam = Team;
+/** The moderation state admins see in their user and team lists (issue 18). */
+const Moderation = {
+  hidden: z.boolean(),
+  banned: z.boolean(),
+  /** The reason given for the latest hide or ban, null when none. */
+  moderation_reason: z.string().nullable(),
+};
+export const AdminUser = User.extend(Moderation);
+export type AdminUser = z.infer<typeof AdminUser>;
+export const AdminTeam = Team.extend(Moderation);
+export type AdminTeam = z.infer<typeof AdminTeam>;
 export const AdminEntry = z.object({ _id: IdString, username: z.string(), avatarUrl: z.string() });
 
 const get = <R extends z.ZodType>(route: Route<'GET'>, response: R) =>
@@ -141,8 +151,8 @@ const get = <R extends z.ZodType>(route: Route<'GET'>, response: R) =>
 const post = <B extends z.ZodType>(route: Route<'POST'>, body: B) =>
   endpoint({ ...route, body, response: AckResponse });
 
-export const getTeams = get(ROUTES.admin.getTeams, z.array(Team));
-export const getUsers = get(ROUTES.admin.getUsers, z.array(User));
+export const getTeams = get(ROUTES.admin.getTeams, z.array(AdminTeam));
+export const getUsers = get(ROUTES.admin.getUsers, z.array(AdminUser));
 export const fetchAdmins = get(ROUTES.admin.fetchAdmins, z.array(User));
 export const forceUpdate = get(ROUTES.admin.forceUpdate, AckResponse);
 export const removeTeam = post(ROUTES.admin.removeTeam, z.object({ team_id: IdInput }));
@@ -203,5 +213,6 @@ export const ADMIN_ENDPOINTS = [
   getSolvers,
   getSiteInfo,
   updateSiteInfo,
+  ...SETTINGS_ENDPOINTS,
   ...INTEGRITY_ENDPOINTS,
 ] as const;

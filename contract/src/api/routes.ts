@@ -71,10 +71,19 @@ export const ROUTES = {
     getSiteInfo: get('/api/admin/get_site_info'),
     updateSiteInfo: post('/api/admin/update_site_info'),
   },
+  settings: {
+    getSettings: get('/api/admin/settings'),
+    updateSettings: post('/api/admin/settings'),
+    uploadLogo: post('/api/admin/settings/logo'),
+  },
   integrity: {
     getAudit: get('/api/admin/audit'),
+    moderate: post('/api/admin/moderate'),
   },
 } as const;
+
+/** The uploaded logo's URL (site info's logoUrl adds ?v=<hash> so browsers may keep it). */
+export const LOGO_PATH = '/api/info/logo';
 
 /** A challenge file's download URL is this prefix and the file's name. */
 export const DOWNLOAD_PATH_PREFIX = '/api/ctf/download/';

@@ -11,7 +11,8 @@ import {
   toggleChallengeStatus,
 } from '../challenges/challenges.service.js';
 import { isSiteActive, setSiteActive } from '../site/site.service.js';
-import { deleteTeam, listTeamsForAdmin } from '../teams/teams.service.js';
+import { listTeamsWithModeration, listUsersForAdmin } from '../moderation/moderation.service.js';
+import { deleteTeam } from '../teams/teams.service.js';
 import { listUsersOfRole } from '../users/users.service.js';
 import {
   createChallengeOutsideEvent,
@@ -27,9 +28,9 @@ import {
  * calls (upload, get_uploads, delete_file) live in the files module.
  */
 export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void {
-  route(app, adminApi.getUsers, 'admin', async () => listUsersOfRole(ctx, 'participants'));
+  route(app, adminApi.getUsers, 'admin', async () => listUsersForAdmin(ctx));
   route(app, adminApi.fetchAdmins, 'admin', async () => listUsersOfRole(ctx, 'admins'));
-  route(app, adminApi.getTeams, 'admin', async () => listTeamsForAdmin(ctx));
+  route(app, adminApi.getTeams, 'admin', async () => listTeamsWithModeration(ctx));
 
   route(app, adminApi.removeUser, 'admin', async (request) =>
     removeUser(ctx, requireAdmin(request), request.body.user_id),

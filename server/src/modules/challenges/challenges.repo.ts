@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { countedSolve } from '../../db/counted.js';
 import type { Executor } from '../../db/schema.js';
 
 /** The stored fields of a challenge an admin writes (points already derived, HTML already clean). */
@@ -32,17 +33,13 @@ export interface ChallengeSummaryRow {
 }
 
 /**
- * Solves per challenge, admins' excluded (they count nowhere). Admins' ids are excluded as a set
- * so that the count is read from the (challenge_id, user_id) index alone (migration 0003).
+ * Solves per challenge, admins' and hidden competitors' excluded (they count nowhere; one shared
+ * filter, db/counted.ts), read from the (challenge_id, user_id) index alone (migration 0003).
  */
 function nonAdminSolveCounts(db: Executor) {
   return db
     .selectFrom('solves')
-    .where(
-      'solves.user_id',
-      'not in',
-      db.selectFrom('users').select('users.id').where('users.is_admin', '=', 1),
-    )
+    .where(countedSolve)
     .groupBy('solves.challenge_id')
     .select(['solves.challenge_id', (eb) => eb.fn.countAll<number | string>().as('solve_count')]);
 }
