@@ -167,6 +167,14 @@ export const updateChallenge = post(
 export const createChallenge = post(ROUTES.admin.createChallenge, ChallengeInput);
 export const toggleStatus = post(ROUTES.admin.toggleStatus, z.object({ challenge_id: IdInput }));
 export const deleteChallenge = post(ROUTES.admin.deleteChallenge, z.object({ challenge_id: IdInput }));
+/** A wave: the release time (or null: released now) of several challenges at once. */
+export const scheduleRelease = post(
+  ROUTES.admin.scheduleRelease,
+  z.object({
+    challenge_ids: z.array(IdInput).min(1, 'Choose at least one challenge').max(500),
+    release_at: z.iso.datetime({ offset: true, error: 'release_at must be an ISO 8601 time' }).nullable(),
+  }),
+);
 /** Multipart with one field 'file'; the body is not JSON so it has no schema here. */
 export const upload = endpoint({
   ...ROUTES.admin.upload,
@@ -199,6 +207,7 @@ export const ADMIN_ENDPOINTS = [
   createChallenge,
   toggleStatus,
   deleteChallenge,
+  scheduleRelease,
   upload,
   deleteFile,
   getSolvers,

@@ -9,6 +9,7 @@ export const AUDIT_ACTIONS = [
   'challenge.update',
   'challenge.toggle',
   'challenge.delete',
+  'challenge.schedule',
   'file.upload',
   'file.delete',
   'user.remove',

@@ -64,6 +64,7 @@ export const ROUTES = {
     createChallenge: post('/api/admin/ctf/create_challenge'),
     toggleStatus: post('/api/admin/ctf/toggle_status'),
     deleteChallenge: post('/api/admin/ctf/delete_challenge'),
+    scheduleRelease: post('/api/admin/ctf/schedule_release'),
     upload: post('/api/admin/ctf/upload'),
     deleteFile: post('/api/admin/ctf/delete_file'),
     getSolvers: get('/api/admin/ctf/get_solvers'),

@@ -53,6 +53,7 @@ function validBody(w: World, path: string): { payload: unknown; headers?: Record
     },
     '/api/admin/ctf/toggle_status': { challenge_id: w.ids.active },
     '/api/admin/ctf/delete_challenge': { challenge_id: w.ids.inactive },
+    '/api/admin/ctf/schedule_release': { challenge_ids: [w.ids.active], release_at: null },
     '/api/admin/ctf/delete_file': { filename: WORLD_FILE },
     '/api/admin/update_site_info': { activated: false },
     '/api/admin/settings': { name: 'Csrf CTF' },

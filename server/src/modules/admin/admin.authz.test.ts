@@ -64,6 +64,9 @@ function sampleRequest(
     '/api/admin/ctf/create_challenge': { payload: form },
     '/api/admin/ctf/toggle_status': { payload: { challenge_id: String(f.challengeId) } },
     '/api/admin/ctf/delete_challenge': { payload: { challenge_id: String(f.doomedChallengeId) } },
+    '/api/admin/ctf/schedule_release': {
+      payload: { challenge_ids: [String(f.challengeId)], release_at: null },
+    },
     '/api/admin/ctf/upload': {
       payload: UPLOAD_BODY,
       headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
