@@ -40,6 +40,7 @@ export const ROUTES = {
     challengeDetail: post('/api/ctf/challenge'),
     submitFlag: post('/api/ctf/submit-flag'),
     rateChallenge: post('/api/ctf/rate-challenge'),
+    unlockHint: post('/api/ctf/unlock-hint'),
   },
   leaderboard: {
     leaderboard: get('/api/info/leaderboard'),
@@ -63,14 +64,21 @@ export const ROUTES = {
     createChallenge: post('/api/admin/ctf/create_challenge'),
     toggleStatus: post('/api/admin/ctf/toggle_status'),
     deleteChallenge: post('/api/admin/ctf/delete_challenge'),
+    scheduleRelease: post('/api/admin/ctf/schedule_release'),
     upload: post('/api/admin/ctf/upload'),
     deleteFile: post('/api/admin/ctf/delete_file'),
     getSolvers: get('/api/admin/ctf/get_solvers'),
     getSiteInfo: get('/api/admin/get_site_info'),
     updateSiteInfo: post('/api/admin/update_site_info'),
   },
+  settings: {
+    getSettings: get('/api/admin/settings'),
+    updateSettings: post('/api/admin/settings'),
+    uploadLogo: post('/api/admin/settings/logo'),
+  },
   integrity: {
     getAudit: get('/api/admin/audit'),
+    moderate: post('/api/admin/moderate'),
   },
   announcements: {
     listAnnouncements: get('/api/info/announcements'),
@@ -80,6 +88,9 @@ export const ROUTES = {
     adminAnnouncements: get('/api/admin/announcements'),
   },
 } as const;
+
+/** The uploaded logo's URL (site info's logoUrl adds ?v=<hash> so browsers may keep it). */
+export const LOGO_PATH = '/api/info/logo';
 
 /** A challenge file's download URL is this prefix and the file's name. */
 export const DOWNLOAD_PATH_PREFIX = '/api/ctf/download/';

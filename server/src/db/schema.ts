@@ -16,6 +16,14 @@ export interface UsersTable {
   /** When the user joined their current team: the longest-standing member inherits leadership. */
   team_joined_at: string | null;
   created_at: string;
+  /** The user's division (migration 0009); null: none. */
+  division_id: number | null;
+  /** Left out of every public view, like an admin (issue 18); reversible. */
+  hidden: Generated<number>;
+  /** Cannot log in; sessions end at the next request. */
+  banned: Generated<number>;
+  /** The admin's reason for the latest hide or ban (the audit log keeps every one). */
+  moderation_reason: Generated<string | null>;
 }
 
 export interface IdentitiesTable {
@@ -50,6 +58,11 @@ export interface TeamsTable {
   /** The cap is claimed here with a conditional update (DESIGN.md §6). */
   member_count: number;
   created_at: string;
+  /** Left out of every public view with the solves credited to it (issue 18). */
+  hidden: Generated<number>;
+  /** Its members cannot log in while on it. */
+  banned: Generated<number>;
+  moderation_reason: Generated<string | null>;
 }
 
 export interface JoinRequestsTable {
@@ -66,11 +79,56 @@ export interface ChallengesTable {
   category: string;
   difficulty: string;
   written_by: string;
-  flag: string;
   points: number;
   is_active: number;
+  /** Wrong attempts a user may make; null: unlimited (0008_a). */
+  max_attempts: number | null;
+  /** Before this instant the challenge does not exist for participants; null: released. */
+  release_at: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** One accepted flag: 'static' (exact), 'case_insensitive' or 'regex' (RE2, whole string). */
+export interface ChallengeFlagsTable {
+  id: Generated<number>;
+  challenge_id: number;
+  position: number;
+  type: string;
+  content: string;
+}
+
+/** Attempts a user has claimed against a challenge that has max_attempts. */
+export interface ChallengeAttemptsTable {
+  user_id: number;
+  challenge_id: number;
+  used: number;
+}
+
+export interface HintsTable {
+  id: Generated<number>;
+  challenge_id: number;
+  position: number;
+  title: string;
+  /** Sanitised HTML rendered from the author's Markdown. */
+  content: string;
+  cost: number;
+}
+
+export interface HintUnlocksTable {
+  id: Generated<number>;
+  hint_id: number;
+  user_id: number;
+  /** The unlocker's team at that moment, or null. No foreign key: it never moves (like solves). */
+  team_id: number | null;
+  /** 't<team id>' or 'u<user id>': unique per hint, so a competitor pays once. */
+  competitor: string;
+  created_at: string;
+}
+
+export interface ChallengePrerequisitesTable {
+  challenge_id: number;
+  requires_id: number;
 }
 
 export interface FilesTable {
@@ -104,6 +162,30 @@ export interface RatingsTable {
 export interface SettingsTable {
   key: string;
   value: string;
+}
+
+/** A timed open or close that happened (migration 0009); the key names it and its scheduled time. */
+export interface SiteTransitionsTable {
+  key: string;
+  action: string;
+  applied_at: string;
+}
+
+export interface DivisionsTable {
+  id: Generated<number>;
+  name: string;
+  name_key: string;
+  /** Comma-separated lower-case e-mail domains; empty: anyone may pick it. */
+  email_domains: string;
+  position: number;
+}
+
+/** Correct flags after the end in practice mode: never scored, never on a public view. */
+export interface PracticeSolvesTable {
+  id: Generated<number>;
+  user_id: number;
+  challenge_id: number;
+  created_at: string;
 }
 
 export interface RateLimitsTable {
@@ -161,10 +243,18 @@ export interface Database {
   challenges: ChallengesTable;
   files: FilesTable;
   challenge_files: ChallengeFilesTable;
+  challenge_flags: ChallengeFlagsTable;
+  challenge_attempts: ChallengeAttemptsTable;
+  hints: HintsTable;
+  hint_unlocks: HintUnlocksTable;
+  challenge_prerequisites: ChallengePrerequisitesTable;
   solves: SolvesTable;
   ratings: RatingsTable;
   settings: SettingsTable;
   rate_limits: RateLimitsTable;
+  site_transitions: SiteTransitionsTable;
+  divisions: DivisionsTable;
+  practice_solves: PracticeSolvesTable;
   live_events: LiveEventsTable;
   live_event_counter: LiveEventCounterTable;
   announcements: AnnouncementsTable;
@@ -175,7 +265,9 @@ export type DB = Kysely<Database>;
 /** Repo functions take either the database or a transaction first. */
 export type Executor = Kysely<Database> | Transaction<Database>;
 
-export type UserRow = Selectable<UsersTable>;
-export type TeamRow = Selectable<TeamsTable>;
+/** The moderation columns are read where moderation matters (modules/moderation), not with every row. */
+type ModerationColumns = 'hidden' | 'banned' | 'moderation_reason';
+export type UserRow = Omit<Selectable<UsersTable>, ModerationColumns>;
+export type TeamRow = Omit<Selectable<TeamsTable>, ModerationColumns>;
 export type ChallengeRow = Selectable<ChallengesTable>;
 export type NewUser = Insertable<UsersTable>;

@@ -14,6 +14,9 @@ export type DomainErrorCode =
   | 'too_large'
   | 'rate_limited'
   | 'site_inactive'
+  | 'banned'
+  | 'no_attempts_left'
+  | 'locked'
   | 'unavailable';
 
 const STATUS: Record<DomainErrorCode, number> = {
@@ -28,6 +31,9 @@ const STATUS: Record<DomainErrorCode, number> = {
   too_large: 413,
   rate_limited: 429,
   site_inactive: 403,
+  banned: 403,
+  no_attempts_left: 403,
+  locked: 403,
   unavailable: 503,
 };
 

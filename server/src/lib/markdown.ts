@@ -2,16 +2,16 @@ import { Marked } from 'marked';
 import { sanitizeHtml } from './sanitize-html.js';
 
 /**
- * The one Markdown path (DESIGN.md §8): announcements, and whatever else admins write in Markdown
- * (hints, settings texts, imported descriptions), go through here. marked renders GitHub-flavoured
- * Markdown but passes raw HTML through (a <script> stays), so its output is always cleaned by the
- * challenge-description policy (sanitize-html.ts), and the browser cleans it again when it shows
- * it. Store or cache the result: rendering costs a DOM pass.
+ * The one Markdown path (DESIGN.md §8): hints, announcements, settings texts and imported
+ * descriptions are rendered by marked and then cleaned by the same policy as challenge HTML
+ * (marked passes raw HTML through, so its output is never trusted as it is). The browser sanitises
+ * the stored HTML again when it shows it.
  */
 const marked = new Marked({ gfm: true, breaks: false, async: false });
 
-/** Markdown to safe HTML. */
+/** Markdown -> safe HTML, as stored and served. */
 export async function renderMarkdown(markdown: string): Promise<string> {
-  const html = marked.parse(markdown, { async: false });
-  return sanitizeHtml(html);
+  if (!markdown.trim()) return '';
+  const html = marked.parse(markdown, { async: false }) as string;
+  return (await sanitizeHtml(html)).trim();
 }

@@ -1,4 +1,14 @@
-import type { AdminChallenge, PublicChallenge, SiteInfo, Team, User } from '@ctf/contract';
+import {
+  DEFAULT_ACCENT,
+  DEFAULT_HTML,
+  DEFAULT_NAME,
+  DEFAULT_TAGLINE,
+  type AdminChallenge,
+  type PublicChallenge,
+  type SiteInfo,
+  type Team,
+  type User,
+} from '@ctf/contract';
 
 /** API objects in their contract shapes, for component tests. */
 export function makeUser(overrides: Partial<User> = {}): User {
@@ -49,7 +59,16 @@ export function makeChallenge(n: number, overrides: Partial<PublicChallenge> = {
 }
 
 export function makeAdminChallenge(n: number, overrides: Partial<AdminChallenge> = {}): AdminChallenge {
-  return { ...makeChallenge(n), flag: `flag{${n}}`, ...overrides };
+  return {
+    ...makeChallenge(n),
+    flag: `flag{${n}}`,
+    flags: [{ type: 'static', content: `flag{${n}}` }],
+    max_attempts: null,
+    hints: [],
+    release_at: null,
+    prerequisites: [],
+    ...overrides,
+  };
 }
 
 export const SITE: SiteInfo = {
@@ -62,4 +81,13 @@ export const SITE: SiteInfo = {
   challengePort: 2530,
   activated: true,
   login: { discord: true, github: true, local: false },
+  name: DEFAULT_NAME,
+  tagline: DEFAULT_TAGLINE,
+  about_html: DEFAULT_HTML.aboutMd,
+  rules_html: DEFAULT_HTML.rulesMd,
+  faq_html: DEFAULT_HTML.faqMd,
+  logoUrl: null,
+  accent: DEFAULT_ACCENT,
+  afterEnd: 'open',
+  divisions: [],
 };

@@ -16,6 +16,14 @@ const GUARDED: readonly Endpoint[] = [...adminApi.ADMIN_ENDPOINTS, authApi.admin
 
 const EMPTY_ZIP = Buffer.from([0x50, 0x4b, 0x05, 0x06, ...new Array<number>(18).fill(0)]);
 const BOUNDARY = 'authzBoundary';
+const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
+const LOGO_BODY = Buffer.concat([
+  Buffer.from(
+    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="logo.png"\r\nContent-Type: image/png\r\n\r\n`,
+  ),
+  PNG,
+  Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
+]);
 const UPLOAD_BODY = Buffer.concat([
   Buffer.from(
     `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="authz.zip"\r\nContent-Type: application/zip\r\n\r\n`,
@@ -59,6 +67,9 @@ function sampleRequest(
     '/api/admin/ctf/create_challenge': { payload: form },
     '/api/admin/ctf/toggle_status': { payload: { challenge_id: String(f.challengeId) } },
     '/api/admin/ctf/delete_challenge': { payload: { challenge_id: String(f.doomedChallengeId) } },
+    '/api/admin/ctf/schedule_release': {
+      payload: { challenge_ids: [String(f.challengeId)], release_at: null },
+    },
     '/api/admin/ctf/upload': {
       payload: UPLOAD_BODY,
       headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
@@ -70,6 +81,14 @@ function sampleRequest(
       payload: { _id: f.announcementId, title: 'Authz edit', body: 'Hello again', pinned: false },
     },
     '/api/admin/announcements/delete': { payload: { _id: f.doomedAnnouncementId } },
+    '/api/admin/moderate': {
+      payload: { target: 'user', name: 'leader', action: 'hide', reason: 'authorization matrix' },
+    },
+    '/api/admin/settings': { payload: { name: 'Authz CTF' } },
+    '/api/admin/settings/logo': {
+      payload: LOGO_BODY,
+      headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+    },
   };
   return samples[path];
 }

@@ -51,7 +51,7 @@ for (const kind of testDatabaseKinds()) {
       expect(list.body[2]).toEqual({
         _id: first.body._id,
         title: 'Welcome',
-        body_html: '<h1>Hello</h1>\n<p>The event <strong>starts</strong> soon.</p>\n',
+        body_html: '<h1>Hello</h1>\n<p>The event <strong>starts</strong> soon.</p>',
         pinned: false,
         created_at: '2026-01-10T12:00:00.000Z',
         updated_at: '2026-01-10T12:00:00.000Z',

@@ -1,4 +1,12 @@
-import { meanRating, type AdminChallenge, type ChallengeDetail, type PublicChallenge } from '@ctf/contract';
+import {
+  meanRating,
+  type AdminChallenge,
+  type AdminFlag,
+  type AdminHint,
+  type ChallengeDetail,
+  type ChallengeHint,
+  type PublicChallenge,
+} from '@ctf/contract';
 import { toApiId } from '../../lib/ids.js';
 import type { ChallengeSummaryRow } from './challenges.repo.js';
 
@@ -19,13 +27,33 @@ export function presentPublicChallenge(row: ChallengeSummaryRow, files: readonly
   };
 }
 
-/** The admin view adds the flag, and only the admin view. */
-export function presentAdminChallenge(challenge: PublicChallenge, flag: string): AdminChallenge {
-  return { ...challenge, flag };
+/** What only the admin view adds: flags, attempt limit, hints with content, release, prerequisites. */
+export interface AdminOnlyFields {
+  flags: AdminFlag[];
+  max_attempts: number | null;
+  hints: AdminHint[];
+  release_at: string | null;
+  prerequisites: number[];
+}
+
+/** The admin view adds the flags (and the first as `flag`), and only the admin view. */
+export function presentAdminChallenge(challenge: PublicChallenge, extra: AdminOnlyFields): AdminChallenge {
+  return {
+    ...challenge,
+    flag: extra.flags[0]?.content ?? '',
+    flags: extra.flags,
+    max_attempts: extra.max_attempts,
+    hints: extra.hints,
+    release_at: extra.release_at,
+    prerequisites: extra.prerequisites.map(toApiId),
+  };
 }
 
 /** The challenge page (SPEC.md §7: name, category, difficulty, description, rating, and more). */
-export function presentChallengeDetail(c: PublicChallenge): ChallengeDetail {
+export function presentChallengeDetail(
+  c: PublicChallenge,
+  play: { hints: ChallengeHint[]; attemptsLeft: number | null },
+): ChallengeDetail {
   return {
     _id: c._id,
     name: c.name,
@@ -37,5 +65,7 @@ export function presentChallengeDetail(c: PublicChallenge): ChallengeDetail {
     written_by: c.written_by,
     hlinks: c.hlinks,
     user_completions: c.user_completions,
+    hints: play.hints,
+    attempts_left: play.attemptsLeft,
   };
 }

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Dialect } from '../../db/connect.js';
+import { countedSolve, countedUnlock } from '../../db/counted.js';
 import type { Executor } from '../../db/schema.js';
 
 export interface CompetitorRow {
@@ -15,7 +16,8 @@ export interface CompetitorRow {
  * the same way) in three grouped queries and a union (DESIGN.md §4, §7), ranked by the database:
  * - teams: per (team, challenge) the first solve recorded with the team by a non-admin, joined to
  *   teams that still exist, summed per team; the tie time is the latest of those first solves;
- * - users with no team (or whose team is gone), not admins: their solves recorded with no team.
+ * - users with no team (or whose team is gone), not admins: their solves recorded with no team;
+ * - minus the costs of the hints each unlocked (unlocks belong to a competitor like solves).
  * Names are ordered by code point on both dialects (PostgreSQL's "C" collation = SQLite's BINARY),
  * as the reference model in contract/src/rules/scoring.ts does.
  */
@@ -27,15 +29,13 @@ export async function listCompetitors(
   if (only && only.teamIds.length === 0 && only.userIds.length === 0) return [];
   // With `only`, an empty id list must match nothing (ids are positive; SQL has no empty IN list).
   const ids = (list: readonly number[]) => (list.length ? list : [-1]);
-  // Admins are few: excluding their ids as a set lets the database read solves from an index
-  // alone (migration 0003) instead of looking up each solver.
-  const adminIds = db.selectFrom('users').select('users.id').where('users.is_admin', '=', 1);
 
   const teamFirsts = db
     .selectFrom('solves')
     .where('solves.team_id', 'is not', null)
     .$if(only !== undefined, (q) => q.where('solves.team_id', 'in', ids(only!.teamIds)))
-    .where('solves.user_id', 'not in', adminIds)
+    // Admins and hidden competitors count nowhere (one shared filter, db/counted.ts).
+    .where(countedSolve)
     .groupBy(['solves.team_id', 'solves.challenge_id'])
     .select([
       'solves.team_id',
@@ -55,34 +55,59 @@ export async function listCompetitors(
     ])
     .as('tt');
 
+  // Hint unlocks cost their competitor points (DESIGN.md §8): summed per team, admins' and hidden
+  // competitors' left out (db/counted.ts).
+  const teamCosts = db
+    .selectFrom('hint_unlocks')
+    .innerJoin('hints', 'hints.id', 'hint_unlocks.hint_id')
+    .where('hint_unlocks.team_id', 'is not', null)
+    .$if(only !== undefined, (q) => q.where('hint_unlocks.team_id', 'in', ids(only!.teamIds)))
+    .where(countedUnlock)
+    .groupBy('hint_unlocks.team_id')
+    .select(['hint_unlocks.team_id', (eb) => eb.fn.sum<number>('hints.cost').as('cost')])
+    .as('tc');
+  const teamNet = sql<number>`tt.points - coalesce(tc.cost, 0)`;
   const teams = db
     .selectFrom(teamTotals)
     .innerJoin('teams', 'teams.id', 'tt.team_id')
-    .where('tt.points', '>', 0)
+    .leftJoin(teamCosts, 'tc.team_id', 'tt.team_id')
+    .where(teamNet, '>', 0)
     .select([
       sql<'team' | 'user'>`'team'`.as('kind'),
       'teams.id as id',
       'teams.name as name',
-      'tt.points as points',
+      teamNet.as('points'),
       'tt.last_solve_at as last_solve_at',
     ]);
 
+  const userCosts = db
+    .selectFrom('hint_unlocks')
+    .innerJoin('hints', 'hints.id', 'hint_unlocks.hint_id')
+    .where('hint_unlocks.team_id', 'is', null)
+    .$if(only !== undefined, (q) => q.where('hint_unlocks.user_id', 'in', ids(only!.userIds)))
+    .where(countedUnlock)
+    .groupBy('hint_unlocks.user_id')
+    .select(['hint_unlocks.user_id', (eb) => eb.fn.sum<number>('hints.cost').as('cost')])
+    .as('uc');
+  // One cost row per user, so max() is that row's cost inside the per-user group.
+  const soloNet = sql<number>`sum(challenges.points) - coalesce(max(uc.cost), 0)`;
   const soloUsers = db
     .selectFrom('solves')
     .innerJoin('users', 'users.id', 'solves.user_id')
     .innerJoin('challenges', 'challenges.id', 'solves.challenge_id')
     .leftJoin('teams', 'teams.id', 'users.team_id')
+    .leftJoin(userCosts, 'uc.user_id', 'users.id')
     .where('solves.team_id', 'is', null)
     .$if(only !== undefined, (q) => q.where('users.id', 'in', ids(only!.userIds)))
-    .where('users.is_admin', '=', 0)
+    .where(countedSolve)
     .where('teams.id', 'is', null)
     .groupBy(['users.id', 'users.username'])
-    .having((eb) => eb.fn.sum('challenges.points'), '>', 0)
+    .having(soloNet, '>', 0)
     .select([
       sql<'team' | 'user'>`'user'`.as('kind'),
       'users.id as id',
       'users.username as name',
-      (eb) => eb.fn.sum<number>('challenges.points').as('points'),
+      soloNet.as('points'),
       (eb) => eb.fn.max<string>('solves.created_at').as('last_solve_at'),
     ]);
 

@@ -15,6 +15,7 @@ import { DomainError } from '../../lib/errors.js';
 import { listTeamCompletions } from '../teams/teams.service.js';
 import { listCompletionsOfUser } from '../users/users.service.js';
 import { currentSolvePosition, readSolvesSince, type SolveFeedPosition } from '../submissions/solve-feed.js';
+import { currentUnlockFeed, readUnlockFeed, type UnlockFeedPosition } from '../hints/hints.service.js';
 import { BoardPages } from './leaderboard-pages.js';
 import { listCompetitors, type CompetitorRow } from './leaderboard.repo.js';
 
@@ -25,17 +26,24 @@ export interface LeaderboardAnswer {
   /** The ranked rows and the solves they were read after: the base of the next update. */
   rows: CompetitorRow[];
   position: SolveFeedPosition;
+  /** The hint unlocks it was read after (an unlock changes a score like a solve). */
+  unlocks: UnlockFeedPosition;
   /** This version's pages, search and ranks, each built on first demand. */
   pages: BoardPages;
 }
 
-function answerFor(rows: CompetitorRow[], position: SolveFeedPosition): LeaderboardAnswer {
+function answerFor(
+  rows: CompetitorRow[],
+  position: SolveFeedPosition,
+  unlocks: UnlockFeedPosition,
+): LeaderboardAnswer {
   const entries = rows.map((r) => ({ name: r.name, points: r.points }));
   return {
     entries,
     answer: new CachedJson(JSON.stringify(entries)),
     rows,
     position,
+    unlocks,
     pages: new BoardPages(rows),
   };
 }
@@ -48,22 +56,30 @@ const byRank = (a: CompetitorRow, b: CompetitorRow) =>
 
 /** Every competitor from the stored solves. The feed position is read first, never after. */
 async function buildLeaderboard(ctx: AppContext): Promise<LeaderboardAnswer> {
-  const position = await currentSolvePosition(ctx.database.db, ctx.database.dialect);
-  return answerFor(await listCompetitors(ctx.database.db, ctx.database.dialect), position);
+  const [position, unlocks] = await Promise.all([
+    currentSolvePosition(ctx.database.db, ctx.database.dialect),
+    currentUnlockFeed(ctx),
+  ]);
+  return answerFor(await listCompetitors(ctx.database.db, ctx.database.dialect), position, unlocks);
 }
 
 /**
- * New solves only change their own team's or solver's row: those rows are read again (by the same
- * query, limited to them) and put in rank order among the others. Anything else (a deletion, a
- * late commit) sends it back to a full build.
+ * New solves and hint unlocks only change their own team's or competitor's row: those rows are
+ * read again (by the same query, limited to them) and put in rank order among the others.
+ * Anything else (a deletion, a late commit) sends it back to a full build.
  */
 async function updateLeaderboard(ctx: AppContext, kept: LeaderboardAnswer): Promise<LeaderboardAnswer> {
-  const feed = await readSolvesSince(ctx.database.db, ctx.database.dialect, kept.position);
-  if (!feed.consistent) return buildLeaderboard(ctx);
-  if (feed.solves.length === 0) return { ...kept, position: feed.position };
+  const [feed, unlockFeed] = await Promise.all([
+    readSolvesSince(ctx.database.db, ctx.database.dialect, kept.position),
+    readUnlockFeed(ctx, kept.unlocks),
+  ]);
+  if (!feed.consistent || !unlockFeed.consistent) return buildLeaderboard(ctx);
+  if (feed.solves.length === 0 && unlockFeed.unlocks.length === 0) {
+    return { ...kept, position: feed.position, unlocks: unlockFeed.position };
+  }
   const teamIds = new Set<number>();
   const userIds = new Set<number>();
-  for (const s of feed.solves) {
+  for (const s of [...feed.solves, ...unlockFeed.unlocks]) {
     if (s.team_id === null) userIds.add(s.user_id);
     else teamIds.add(s.team_id);
   }
@@ -72,7 +88,7 @@ async function updateLeaderboard(ctx: AppContext, kept: LeaderboardAnswer): Prom
     userIds: [...userIds],
   });
   const unchanged = kept.rows.filter((r) => !(r.kind === 'team' ? teamIds : userIds).has(r.id));
-  return answerFor(insertRanked(unchanged, changed), feed.position);
+  return answerFor(insertRanked(unchanged, changed), feed.position, unlockFeed.position);
 }
 
 /**
@@ -107,7 +123,7 @@ function leaderboardCache(ctx: AppContext): IncrementalValue<LeaderboardAnswer> 
     // change rows that no solve names, so those rebuild it.
     cache = new IncrementalValue(
       ctx.bus,
-      { full: ['challenges', 'solves', 'teams', 'users'], delta: ['solves-added'] },
+      { full: ['challenges', 'solves', 'teams', 'users'], delta: ['solves-added', 'unlocks-added'] },
       () => buildLeaderboard(ctx),
       (kept) => updateLeaderboard(ctx, kept),
     );

@@ -3,6 +3,7 @@ import { useAdminAction } from '../use-admin-action';
 import { AdminMessageView } from './AdminMessageView';
 import { AdminsTab } from './AdminsTab';
 import { AnnouncementsTab } from './AnnouncementsTab';
+import { AuditTab } from './AuditTab';
 import { CreateChallengeTab } from './CreateChallengeTab';
 import { SiteControls } from './SiteControls';
 import { SolversTab } from './SolversTab';
@@ -46,6 +47,9 @@ export function AdminPanel() {
         </Tab>
         <Tab eventKey="announcements" title="Announcements">
           <AnnouncementsTab act={act} />
+        </Tab>
+        <Tab eventKey="audit" title="Audit">
+          <AuditTab />
         </Tab>
       </Tabs>
     </Container>

@@ -4,16 +4,22 @@ import {
   CHALLENGE_DESCRIPTION_MAX_LENGTH,
   CHALLENGE_NAME_MAX_LENGTH,
   DIFFICULTIES,
-  FLAG_MAX_LENGTH,
+  MAX_ATTEMPTS_LIMIT,
   pointsFor,
   type Category,
   type Difficulty,
 } from '@ctf/contract';
 import { useId, useState, type FormEvent } from 'react';
 import { Button, Col, Form, Row } from 'react-bootstrap';
-import type { ChallengeForm as ChallengeFormBody } from '../api/challenges';
+import {
+  localInputToIso,
+  useAdminChallenges,
+  type ChallengeForm as ChallengeFormBody,
+} from '../api/challenges';
 import { QueryError } from '../../../components/QueryError';
 import { useUploads } from '../api/files';
+import { FlagListEditor, type FlagValue } from './FlagListEditor';
+import { HintListEditor, type HintValue } from './HintListEditor';
 
 /** The fields while editing: selects may still be empty. */
 export interface ChallengeFormValues {
@@ -21,9 +27,16 @@ export interface ChallengeFormValues {
   written_by: string;
   category: Category | '';
   difficulty: Difficulty | '';
-  flag: string;
+  flags: FlagValue[];
+  /** Empty: no limit. */
+  max_attempts: string;
   description: string;
   files: string[];
+  hints: HintValue[];
+  /** datetime-local value in the browser's time zone; empty: released. */
+  release_at: string;
+  /** `_id`s of the challenges to solve first. */
+  prerequisites: string[];
 }
 
 export const EMPTY_CHALLENGE: ChallengeFormValues = {
@@ -31,12 +44,41 @@ export const EMPTY_CHALLENGE: ChallengeFormValues = {
   written_by: '',
   category: '',
   difficulty: '',
-  flag: '',
+  flags: [{ type: 'static', content: '' }],
+  max_attempts: '',
   description: '',
   files: [],
+  hints: [],
+  release_at: '',
+  prerequisites: [],
 };
 
 const REQUIRED_TEXT = 'Name, author, category, difficulty and flag are required.';
+const HINT_TEXT = 'Every hint needs a title and a whole cost of 0 or more.';
+const ATTEMPTS_TEXT = `The attempt limit must be a whole number from 1 to ${MAX_ATTEMPTS_LIMIT}, or empty.`;
+
+/** The body the form sends: the flag list, the limit (null: none) and the hints in order. */
+function toBody(values: ChallengeFormValues, category: Category, difficulty: Difficulty): ChallengeFormBody {
+  return {
+    name: values.name,
+    written_by: values.written_by,
+    category,
+    difficulty,
+    description: values.description,
+    files: values.files,
+    points: pointsFor(difficulty),
+    flags: values.flags.filter((f) => f.content.trim() !== ''),
+    max_attempts: values.max_attempts.trim() === '' ? null : Number(values.max_attempts),
+    release_at: localInputToIso(values.release_at),
+    prerequisites: values.prerequisites,
+    hints: values.hints.map((h) => ({
+      ...(h._id && { _id: h._id }),
+      title: h.title,
+      content: h.content,
+      cost: Number(h.cost),
+    })),
+  };
+}
 
 /**
  * SPEC.md §5 challenge form, for Create Challenge and for editing: name, author, category,
@@ -49,8 +91,11 @@ export function ChallengeForm({
   busy,
   onSubmit,
   onCancel,
+  selfId,
 }: {
   initial: ChallengeFormValues;
+  /** The edited challenge's `_id` (it cannot require itself). */
+  selfId?: string;
   submitLabel: string;
   busy: boolean;
   onSubmit: (body: ChallengeFormBody) => void;
@@ -59,6 +104,8 @@ export function ChallengeForm({
   const [values, setValues] = useState<ChallengeFormValues>(initial);
   const [error, setError] = useState('');
   const uploads = useUploads();
+  const challenges = useAdminChallenges();
+  const others = (challenges.data ?? []).filter((c) => c._id !== selfId);
   const id = useId();
   const set = <K extends keyof ChallengeFormValues>(key: K, value: ChallengeFormValues[K]) =>
     setValues((v) => ({ ...v, [key]: value }));
@@ -70,12 +117,25 @@ export function ChallengeForm({
     e.preventDefault();
     if (busy) return;
     const { category, difficulty } = values;
-    if (!values.name.trim() || !values.written_by.trim() || !values.flag.trim() || !category || !difficulty) {
+    const hasFlag = values.flags.some((f) => f.content.trim() !== '');
+    if (!values.name.trim() || !values.written_by.trim() || !hasFlag || !category || !difficulty) {
       setError(REQUIRED_TEXT);
       return;
     }
+    const limit = values.max_attempts.trim();
+    if (
+      limit !== '' &&
+      !(/^[0-9]+$/.test(limit) && Number(limit) >= 1 && Number(limit) <= MAX_ATTEMPTS_LIMIT)
+    ) {
+      setError(ATTEMPTS_TEXT);
+      return;
+    }
+    if (values.hints.some((h) => !h.title.trim() || !/^[0-9]+$/.test(h.cost.trim()))) {
+      setError(HINT_TEXT);
+      return;
+    }
     setError('');
-    onSubmit({ ...values, category, difficulty, points: pointsFor(difficulty) });
+    onSubmit(toBody(values, category, difficulty));
   }
 
   function toggleFile(name: string, checked: boolean) {
@@ -149,16 +209,22 @@ export function ChallengeForm({
           />
           <Form.Text id={`${id}-points-help`}>Set by the difficulty.</Form.Text>
         </Form.Group>
-        <Form.Group as={Col} xs={12} controlId={`${id}-flag`}>
-          <Form.Label>Flag</Form.Label>
+        <Col xs={12}>
+          <FlagListEditor id={id} flags={values.flags} onChange={(flags) => set('flags', flags)} />
+        </Col>
+        <Form.Group as={Col} md={4} controlId={`${id}-max-attempts`}>
+          <Form.Label>Attempt limit per user</Form.Label>
           <Form.Control
-            value={values.flag}
-            onChange={(e) => set('flag', e.target.value)}
-            required
-            maxLength={FLAG_MAX_LENGTH}
-            autoComplete="off"
-            spellCheck={false}
+            type="number"
+            min={1}
+            max={MAX_ATTEMPTS_LIMIT}
+            step={1}
+            value={values.max_attempts}
+            onChange={(e) => set('max_attempts', e.target.value)}
+            placeholder="No limit"
+            aria-describedby={`${id}-max-attempts-help`}
           />
+          <Form.Text id={`${id}-max-attempts-help`}>Wrong answers allowed; empty for no limit.</Form.Text>
         </Form.Group>
         <Form.Group as={Col} xs={12} controlId={`${id}-description`}>
           <Form.Label>Description</Form.Label>
@@ -192,6 +258,46 @@ export function ChallengeForm({
               />
             ))}
           </fieldset>
+        </Col>
+        <Form.Group as={Col} md={6} controlId={`${id}-release`}>
+          <Form.Label>Release time</Form.Label>
+          <Form.Control
+            type="datetime-local"
+            value={values.release_at}
+            onChange={(e) => set('release_at', e.target.value)}
+            aria-describedby={`${id}-release-help`}
+          />
+          <Form.Text id={`${id}-release-help`}>
+            Your local time. Before it, players cannot see the challenge; empty: visible now.
+          </Form.Text>
+        </Form.Group>
+        <Col md={6}>
+          <fieldset>
+            <legend className="form-label fs-6">Prerequisites (solve first)</legend>
+            {others.length === 0 && <p className="text-body-secondary small">No other challenges.</p>}
+            <div>
+              {others.map((c) => (
+                <Form.Check
+                  key={c._id}
+                  id={`${id}-requires-${c._id}`}
+                  type="checkbox"
+                  label={`Requires ${c.name}`}
+                  checked={values.prerequisites.includes(c._id)}
+                  onChange={(e) =>
+                    set(
+                      'prerequisites',
+                      e.target.checked
+                        ? [...values.prerequisites, c._id]
+                        : values.prerequisites.filter((p) => p !== c._id),
+                    )
+                  }
+                />
+              ))}
+            </div>
+          </fieldset>
+        </Col>
+        <Col xs={12}>
+          <HintListEditor id={id} hints={values.hints} onChange={(hints) => set('hints', hints)} />
         </Col>
       </Row>
       {error && (
