@@ -58,6 +58,9 @@ function validBody(w: World, path: string): { payload: unknown; headers?: Record
     '/api/admin/update_site_info': { activated: false },
     '/api/admin/settings': { name: 'Csrf CTF' },
     '/api/admin/moderate': { target: 'user', name: w.other.user!.username, action: 'hide', reason: 'csrf' },
+    '/api/admin/announcements/create': { title: 'Csrf', body: 'Hello' },
+    '/api/admin/announcements/update': { _id: '1', title: 'Csrf', body: 'Hello', pinned: false },
+    '/api/admin/announcements/delete': { _id: '1' },
   };
   if (path === settingsApi.uploadLogo.path) {
     const boundary = 'csrfBoundary';
