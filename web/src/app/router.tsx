@@ -40,6 +40,7 @@ const PAGES: Record<string, ReturnType<typeof lazyPage>> = {
   rules: lazyPage(() => import('./routes/rules')),
   leaderboard: lazyPage(() => import('./routes/leaderboard')),
   'admin/panel': lazyPage(() => import('./routes/admin-panel')),
+  announcements: lazyPage(() => import('./routes/announcements')),
 };
 
 /** Loads the code of the page at `pathname` (call before the first render; a failure is left to React.lazy). */

@@ -15,6 +15,7 @@ export function pageTitle(pathname: string, search: string, site: string = DEFAU
     '/kali-setup-guide': 'Kali setup guide',
     '/rules': 'Rules',
     '/leaderboard': 'Leaderboard',
+    '/announcements': 'Announcements',
     '/admin/panel': 'Admin Panel',
   };
   const title = titles[path] ?? 'Page not found';

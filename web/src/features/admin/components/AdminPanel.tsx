@@ -2,6 +2,8 @@ import { Container, Tab, Tabs } from 'react-bootstrap';
 import { useAdminAction } from '../use-admin-action';
 import { AdminMessageView } from './AdminMessageView';
 import { AdminsTab } from './AdminsTab';
+import { AnnouncementsTab } from './AnnouncementsTab';
+import { AuditTab } from './AuditTab';
 import { CreateChallengeTab } from './CreateChallengeTab';
 import { SettingsTab } from './SettingsTab';
 import { SiteControls } from './SiteControls';
@@ -43,6 +45,12 @@ export function AdminPanel() {
         </Tab>
         <Tab eventKey="upload" title="Upload">
           <UploadTab act={act} />
+        </Tab>
+        <Tab eventKey="announcements" title="Announcements">
+          <AnnouncementsTab act={act} />
+        </Tab>
+        <Tab eventKey="audit" title="Audit">
+          <AuditTab />
         </Tab>
         <Tab eventKey="settings" title="Settings">
           <SettingsTab act={act} />

@@ -5,6 +5,7 @@ import { QueryError } from '../../../components/QueryError';
 import { useSiteInfo } from '../../site/api/site-info';
 import { Countdown } from './Countdown';
 import { Faq } from './Faq';
+import { PinnedAnnouncement } from './PinnedAnnouncement';
 
 /** SPEC.md §2 home page; its name, tagline, About and FAQ are the event's settings. */
 export function HomePage() {
@@ -12,6 +13,7 @@ export function HomePage() {
   const info = site.data;
   return (
     <Container className="py-4">
+      <PinnedAnnouncement />
       <section className="text-center my-4">
         <h1 className="display-4">{info?.name ?? 'Capture The Flag'}</h1>
         {info?.tagline && <p className="lead">{info.tagline}</p>}
