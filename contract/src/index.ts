@@ -17,6 +17,8 @@ export {
   type LogoType,
 } from './api/settings-rules.js';
 export * as integrityApi from './api/integrity.js';
+export * as announcementsApi from './api/announcements.js';
+export type { Announcement, AdminAnnouncement, AnnouncementInput } from './api/announcements.js';
 export type { OAuthProvider, OAuthMessage } from './api/oauth.js';
 export { OAUTH_PROVIDERS, OAUTH_BROADCAST_CHANNEL } from './api/oauth.js';
 export type { User, UserCompletion } from './api/users.js';
@@ -34,7 +36,8 @@ export type {
 } from './api/admin.js';
 export { flagsOf } from './api/admin.js';
 export type { SiteInfo } from './api/site.js';
-export type { AuditEntry, AuditPage, AuditQuery } from './api/integrity.js';
+export type { AuditEntry, AuditPage, AuditQuery, ModerateInput } from './api/integrity.js';
+export type { AdminUser, AdminTeam } from './api/admin.js';
 export * from './rules/constants.js';
 export * from './rules/messages.js';
 export * from './rules/rating.js';

@@ -8,6 +8,7 @@ import { systemClock, type Clock } from './lib/clock.js';
 import { ObservedBus, type InvalidationBus } from './lib/invalidation.js';
 import type { RateLimiter } from './lib/rate-limiter.js';
 import { registerAdminRoutes } from './modules/admin/admin.routes.js';
+import { registerAnnouncementRoutes } from './modules/announcements/announcements.routes.js';
 import { registerAuditRoutes } from './modules/audit/audit.routes.js';
 import { registerAuthRoutes } from './modules/auth/auth.routes.js';
 import { registerChallengeRoutes } from './modules/challenges/challenges.routes.js';
@@ -15,6 +16,7 @@ import { registerEventRoutes } from './modules/events/events.routes.js';
 import { liveChangesOf } from './modules/events/events.service.js';
 import { registerFilesRoutes } from './modules/files/files.routes.js';
 import { registerLeaderboardRoutes } from './modules/leaderboard/leaderboard.routes.js';
+import { registerModerationRoutes } from './modules/moderation/moderation.routes.js';
 import { registerRatingRoutes } from './modules/ratings/ratings.routes.js';
 import { registerSettingsRoutes } from './modules/settings/settings.routes.js';
 import { registerSiteRoutes } from './modules/site/site.routes.js';
@@ -106,6 +108,7 @@ export async function buildApp(
   registerTeamRoutes(app, ctx);
   registerAdminRoutes(app, ctx);
   registerAuditRoutes(app, ctx);
+  registerModerationRoutes(app, ctx);
   registerFilesRoutes(app, ctx);
   registerChallengeRoutes(app, ctx);
   registerSubmissionRoutes(app, ctx);
@@ -113,6 +116,7 @@ export async function buildApp(
   registerRatingRoutes(app, ctx);
   registerLeaderboardRoutes(app, ctx);
   registerEventRoutes(app, ctx);
+  registerAnnouncementRoutes(app, ctx);
 
   await registerWebApp(app, config.webDist);
 

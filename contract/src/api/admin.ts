@@ -6,6 +6,7 @@ import { Team } from './teams.js';
 import { User } from './users.js';
 import { SETTINGS_ENDPOINTS } from './settings.js';
 import { INTEGRITY_ENDPOINTS } from './integrity.js';
+import { ANNOUNCEMENT_ADMIN_ENDPOINTS } from './announcements.js';
 import {
   CHALLENGE_AUTHOR_MAX_LENGTH,
   CHALLENGE_DESCRIPTION_MAX_LENGTH,
@@ -82,7 +83,9 @@ export type FlagInput = z.input<typeof FlagInput>;
 export const HintInput = z.object({
   _id: IdInput.optional(),
   title: required('Hint title', HINT_TITLE_MAX_LENGTH),
-  content: z.string().max(HINT_CONTENT_MAX_LENGTH, `Hint content must be at most ${HINT_CONTENT_MAX_LENGTH} characters`),
+  content: z
+    .string()
+    .max(HINT_CONTENT_MAX_LENGTH, `Hint content must be at most ${HINT_CONTENT_MAX_LENGTH} characters`),
   cost: z
     .number({ error: 'Hint cost must be a number' })
     .int('Hint cost must be a whole number')
@@ -98,7 +101,11 @@ const ChallengeFields = z.object({
   difficulty: Difficulty,
   written_by: required('Author', CHALLENGE_AUTHOR_MAX_LENGTH),
   /** SPEC.md's single flag: one static flag (used when `flags` is absent). */
-  flag: z.string().trim().max(FLAG_MAX_LENGTH, `Flag must be at most ${FLAG_MAX_LENGTH} characters`).optional(),
+  flag: z
+    .string()
+    .trim()
+    .max(FLAG_MAX_LENGTH, `Flag must be at most ${FLAG_MAX_LENGTH} characters`)
+    .optional(),
   flags: z.array(FlagInput).max(FLAGS_PER_CHALLENGE_MAX).optional(),
   points: z.unknown().optional(),
   files: z.array(z.string().max(FILE_NAME_MAX_LENGTH)).max(50).optional().default([]),
@@ -111,7 +118,10 @@ const ChallengeFields = z.object({
     .nullable()
     .optional(),
   hints: z.array(HintInput).max(HINTS_PER_CHALLENGE_MAX).optional(),
-  release_at: z.iso.datetime({ offset: true, error: 'release_at must be an ISO 8601 time' }).nullable().optional(),
+  release_at: z.iso
+    .datetime({ offset: true, error: 'release_at must be an ISO 8601 time' })
+    .nullable()
+    .optional(),
   prerequisites: z.array(IdInput).max(PREREQUISITES_MAX).optional(),
 });
 
@@ -122,7 +132,8 @@ export function flagsOf(body: { flag?: string | undefined; flags?: FlagInput[] |
 }
 
 const atLeastOneFlag = (body: z.infer<typeof ChallengeFields>, ctx: z.RefinementCtx) => {
-  if (flagsOf(body).length === 0) ctx.addIssue({ code: 'custom', path: ['flags'], message: 'Flag is required' });
+  if (flagsOf(body).length === 0)
+    ctx.addIssue({ code: 'custom', path: ['flags'], message: 'Flag is required' });
 };
 
 /**
@@ -133,8 +144,17 @@ export const ChallengeInput = ChallengeFields.superRefine(atLeastOneFlag);
 export type ChallengeInput = z.input<typeof ChallengeInput>;
 export type ChallengeInputParsed = z.output<typeof ChallengeInput>;
 
-export const AdminUser = User;
-export const AdminTeam = Team;
+/** The moderation state admins see in their user and team lists (issue 18). */
+const Moderation = {
+  hidden: z.boolean(),
+  banned: z.boolean(),
+  /** The reason given for the latest hide or ban, null when none. */
+  moderation_reason: z.string().nullable(),
+};
+export const AdminUser = User.extend(Moderation);
+export type AdminUser = z.infer<typeof AdminUser>;
+export const AdminTeam = Team.extend(Moderation);
+export type AdminTeam = z.infer<typeof AdminTeam>;
 export const AdminEntry = z.object({ _id: IdString, username: z.string(), avatarUrl: z.string() });
 
 const get = <R extends z.ZodType>(route: Route<'GET'>, response: R) =>
@@ -142,13 +162,17 @@ const get = <R extends z.ZodType>(route: Route<'GET'>, response: R) =>
 const post = <B extends z.ZodType>(route: Route<'POST'>, body: B) =>
   endpoint({ ...route, body, response: AckResponse });
 
-export const getTeams = get(ROUTES.admin.getTeams, z.array(Team));
-export const getUsers = get(ROUTES.admin.getUsers, z.array(User));
+export const getTeams = get(ROUTES.admin.getTeams, z.array(AdminTeam));
+export const getUsers = get(ROUTES.admin.getUsers, z.array(AdminUser));
 export const fetchAdmins = get(ROUTES.admin.fetchAdmins, z.array(User));
 export const forceUpdate = get(ROUTES.admin.forceUpdate, AckResponse);
 export const removeTeam = post(ROUTES.admin.removeTeam, z.object({ team_id: IdInput }));
 export const removeUser = post(ROUTES.admin.removeUser, z.object({ user_id: IdInput }));
 export const removeAdmin = post(ROUTES.admin.removeAdmin, z.object({ username: z.string().min(1).max(200) }));
+export const promoteAdmin = post(
+  ROUTES.admin.promoteAdmin,
+  z.object({ username: z.string().min(1).max(200) }),
+);
 export const getUploads = get(ROUTES.admin.getUploads, z.array(z.string()));
 export const fetchChallenges = get(ROUTES.admin.fetchChallenges, z.array(AdminChallenge));
 export const updateChallenge = post(
@@ -158,6 +182,14 @@ export const updateChallenge = post(
 export const createChallenge = post(ROUTES.admin.createChallenge, ChallengeInput);
 export const toggleStatus = post(ROUTES.admin.toggleStatus, z.object({ challenge_id: IdInput }));
 export const deleteChallenge = post(ROUTES.admin.deleteChallenge, z.object({ challenge_id: IdInput }));
+/** A wave: the release time (or null: released now) of several challenges at once. */
+export const scheduleRelease = post(
+  ROUTES.admin.scheduleRelease,
+  z.object({
+    challenge_ids: z.array(IdInput).min(1, 'Choose at least one challenge').max(500),
+    release_at: z.iso.datetime({ offset: true, error: 'release_at must be an ISO 8601 time' }).nullable(),
+  }),
+);
 /** Multipart with one field 'file'; the body is not JSON so it has no schema here. */
 export const upload = endpoint({
   ...ROUTES.admin.upload,
@@ -184,12 +216,14 @@ export const ADMIN_ENDPOINTS = [
   removeTeam,
   removeUser,
   removeAdmin,
+  promoteAdmin,
   getUploads,
   fetchChallenges,
   updateChallenge,
   createChallenge,
   toggleStatus,
   deleteChallenge,
+  scheduleRelease,
   upload,
   deleteFile,
   getSolvers,
@@ -197,4 +231,5 @@ export const ADMIN_ENDPOINTS = [
   updateSiteInfo,
   ...SETTINGS_ENDPOINTS,
   ...INTEGRITY_ENDPOINTS,
+  ...ANNOUNCEMENT_ADMIN_ENDPOINTS,
 ] as const;

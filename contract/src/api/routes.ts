@@ -58,12 +58,14 @@ export const ROUTES = {
     removeTeam: post('/api/admin/remove_team'),
     removeUser: post('/api/admin/remove_user'),
     removeAdmin: post('/api/admin/remove_admin'),
+    promoteAdmin: post('/api/admin/promote_admin'),
     getUploads: get('/api/admin/ctf/get_uploads'),
     fetchChallenges: get('/api/admin/ctf/fetch_challenges'),
     updateChallenge: post('/api/admin/ctf/update_challenge'),
     createChallenge: post('/api/admin/ctf/create_challenge'),
     toggleStatus: post('/api/admin/ctf/toggle_status'),
     deleteChallenge: post('/api/admin/ctf/delete_challenge'),
+    scheduleRelease: post('/api/admin/ctf/schedule_release'),
     upload: post('/api/admin/ctf/upload'),
     deleteFile: post('/api/admin/ctf/delete_file'),
     getSolvers: get('/api/admin/ctf/get_solvers'),
@@ -77,6 +79,14 @@ export const ROUTES = {
   },
   integrity: {
     getAudit: get('/api/admin/audit'),
+    moderate: post('/api/admin/moderate'),
+  },
+  announcements: {
+    listAnnouncements: get('/api/info/announcements'),
+    createAnnouncement: post('/api/admin/announcements/create'),
+    updateAnnouncement: post('/api/admin/announcements/update'),
+    deleteAnnouncement: post('/api/admin/announcements/delete'),
+    adminAnnouncements: get('/api/admin/announcements'),
   },
 } as const;
 

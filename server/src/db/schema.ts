@@ -18,6 +18,12 @@ export interface UsersTable {
   created_at: string;
   /** The user's division (migration 0009); null: none. */
   division_id: number | null;
+  /** Left out of every public view, like an admin (issue 18); reversible. */
+  hidden: Generated<number>;
+  /** Cannot log in; sessions end at the next request. */
+  banned: Generated<number>;
+  /** The admin's reason for the latest hide or ban (the audit log keeps every one). */
+  moderation_reason: Generated<string | null>;
 }
 
 export interface IdentitiesTable {
@@ -52,6 +58,11 @@ export interface TeamsTable {
   /** The cap is claimed here with a conditional update (DESIGN.md §6). */
   member_count: number;
   created_at: string;
+  /** Left out of every public view with the solves credited to it (issue 18). */
+  hidden: Generated<number>;
+  /** Its members cannot log in while on it. */
+  banned: Generated<number>;
+  moderation_reason: Generated<string | null>;
 }
 
 export interface JoinRequestsTable {
@@ -199,6 +210,17 @@ export interface LiveEventCounterTable {
   last_id: number;
 }
 
+/** An announcement (migration 0007_b): Markdown body and its sanitised rendering. */
+export interface AnnouncementsTable {
+  id: Generated<number>;
+  title: string;
+  body: string;
+  body_html: string;
+  pinned: number;
+  created_at: string;
+  updated_at: string;
+}
+
 /** One admin action (issue 18); details is JSON with flags redacted. Never updated or deleted. */
 export interface AuditLogTable {
   id: Generated<number>;
@@ -235,6 +257,7 @@ export interface Database {
   practice_solves: PracticeSolvesTable;
   live_events: LiveEventsTable;
   live_event_counter: LiveEventCounterTable;
+  announcements: AnnouncementsTable;
   audit_log: AuditLogTable;
 }
 
@@ -242,7 +265,9 @@ export type DB = Kysely<Database>;
 /** Repo functions take either the database or a transaction first. */
 export type Executor = Kysely<Database> | Transaction<Database>;
 
-export type UserRow = Selectable<UsersTable>;
-export type TeamRow = Selectable<TeamsTable>;
+/** The moderation columns are read where moderation matters (modules/moderation), not with every row. */
+type ModerationColumns = 'hidden' | 'banned' | 'moderation_reason';
+export type UserRow = Omit<Selectable<UsersTable>, ModerationColumns>;
+export type TeamRow = Omit<Selectable<TeamsTable>, ModerationColumns>;
 export type ChallengeRow = Selectable<ChallengesTable>;
 export type NewUser = Insertable<UsersTable>;

@@ -90,4 +90,5 @@ export const SITE: SiteInfo = {
   accent: DEFAULT_ACCENT,
   afterEnd: 'open',
   divisions: [],
+  firstAdminNeeded: false,
 };

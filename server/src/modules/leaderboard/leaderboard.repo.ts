@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Dialect } from '../../db/connect.js';
+import { countedSolve, countedUnlock } from '../../db/counted.js';
 import type { Executor } from '../../db/schema.js';
 
 export interface CompetitorRow {
@@ -28,15 +29,13 @@ export async function listCompetitors(
   if (only && only.teamIds.length === 0 && only.userIds.length === 0) return [];
   // With `only`, an empty id list must match nothing (ids are positive; SQL has no empty IN list).
   const ids = (list: readonly number[]) => (list.length ? list : [-1]);
-  // Admins are few: excluding their ids as a set lets the database read solves from an index
-  // alone (migration 0003) instead of looking up each solver.
-  const adminIds = db.selectFrom('users').select('users.id').where('users.is_admin', '=', 1);
 
   const teamFirsts = db
     .selectFrom('solves')
     .where('solves.team_id', 'is not', null)
     .$if(only !== undefined, (q) => q.where('solves.team_id', 'in', ids(only!.teamIds)))
-    .where('solves.user_id', 'not in', adminIds)
+    // Admins and hidden competitors count nowhere (one shared filter, db/counted.ts).
+    .where(countedSolve)
     .groupBy(['solves.team_id', 'solves.challenge_id'])
     .select([
       'solves.team_id',
@@ -56,13 +55,14 @@ export async function listCompetitors(
     ])
     .as('tt');
 
-  // Hint unlocks cost their competitor points (DESIGN.md §8): summed per team, admins' left out.
+  // Hint unlocks cost their competitor points (DESIGN.md §8): summed per team, admins' and hidden
+  // competitors' left out (db/counted.ts).
   const teamCosts = db
     .selectFrom('hint_unlocks')
     .innerJoin('hints', 'hints.id', 'hint_unlocks.hint_id')
     .where('hint_unlocks.team_id', 'is not', null)
     .$if(only !== undefined, (q) => q.where('hint_unlocks.team_id', 'in', ids(only!.teamIds)))
-    .where('hint_unlocks.user_id', 'not in', adminIds)
+    .where(countedUnlock)
     .groupBy('hint_unlocks.team_id')
     .select(['hint_unlocks.team_id', (eb) => eb.fn.sum<number>('hints.cost').as('cost')])
     .as('tc');
@@ -85,6 +85,7 @@ export async function listCompetitors(
     .innerJoin('hints', 'hints.id', 'hint_unlocks.hint_id')
     .where('hint_unlocks.team_id', 'is', null)
     .$if(only !== undefined, (q) => q.where('hint_unlocks.user_id', 'in', ids(only!.userIds)))
+    .where(countedUnlock)
     .groupBy('hint_unlocks.user_id')
     .select(['hint_unlocks.user_id', (eb) => eb.fn.sum<number>('hints.cost').as('cost')])
     .as('uc');
@@ -98,7 +99,7 @@ export async function listCompetitors(
     .leftJoin(userCosts, 'uc.user_id', 'users.id')
     .where('solves.team_id', 'is', null)
     .$if(only !== undefined, (q) => q.where('users.id', 'in', ids(only!.userIds)))
-    .where('users.is_admin', '=', 0)
+    .where(countedSolve)
     .where('teams.id', 'is', null)
     .groupBy(['users.id', 'users.username'])
     .having(soloNet, '>', 0)
