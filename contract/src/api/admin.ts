@@ -82,7 +82,9 @@ export type FlagInput = z.input<typeof FlagInput>;
 export const HintInput = z.object({
   _id: IdInput.optional(),
   title: required('Hint title', HINT_TITLE_MAX_LENGTH),
-  content: z.string().max(HINT_CONTENT_MAX_LENGTH, `Hint content must be at most ${HINT_CONTENT_MAX_LENGTH} characters`),
+  content: z
+    .string()
+    .max(HINT_CONTENT_MAX_LENGTH, `Hint content must be at most ${HINT_CONTENT_MAX_LENGTH} characters`),
   cost: z
     .number({ error: 'Hint cost must be a number' })
     .int('Hint cost must be a whole number')
@@ -98,7 +100,11 @@ const ChallengeFields = z.object({
   difficulty: Difficulty,
   written_by: required('Author', CHALLENGE_AUTHOR_MAX_LENGTH),
   /** SPEC.md's single flag: one static flag (used when `flags` is absent). */
-  flag: z.string().trim().max(FLAG_MAX_LENGTH, `Flag must be at most ${FLAG_MAX_LENGTH} characters`).optional(),
+  flag: z
+    .string()
+    .trim()
+    .max(FLAG_MAX_LENGTH, `Flag must be at most ${FLAG_MAX_LENGTH} characters`)
+    .optional(),
   flags: z.array(FlagInput).max(FLAGS_PER_CHALLENGE_MAX).optional(),
   points: z.unknown().optional(),
   files: z.array(z.string().max(FILE_NAME_MAX_LENGTH)).max(50).optional().default([]),
@@ -111,7 +117,10 @@ const ChallengeFields = z.object({
     .nullable()
     .optional(),
   hints: z.array(HintInput).max(HINTS_PER_CHALLENGE_MAX).optional(),
-  release_at: z.iso.datetime({ offset: true, error: 'release_at must be an ISO 8601 time' }).nullable().optional(),
+  release_at: z.iso
+    .datetime({ offset: true, error: 'release_at must be an ISO 8601 time' })
+    .nullable()
+    .optional(),
   prerequisites: z.array(IdInput).max(PREREQUISITES_MAX).optional(),
 });
 
@@ -122,7 +131,8 @@ export function flagsOf(body: { flag?: string | undefined; flags?: FlagInput[] |
 }
 
 const atLeastOneFlag = (body: z.infer<typeof ChallengeFields>, ctx: z.RefinementCtx) => {
-  if (flagsOf(body).length === 0) ctx.addIssue({ code: 'custom', path: ['flags'], message: 'Flag is required' });
+  if (flagsOf(body).length === 0)
+    ctx.addIssue({ code: 'custom', path: ['flags'], message: 'Flag is required' });
 };
 
 /**

@@ -78,6 +78,8 @@ export const ROUTES = {
   integrity: {
     getAudit: get('/api/admin/audit'),
     moderate: post('/api/admin/moderate'),
+    getSubmissions: get('/api/admin/submissions'),
+    getSubmissionsCsv: get('/api/admin/submissions.csv'),
   },
 } as const;
 

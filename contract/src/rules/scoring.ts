@@ -58,7 +58,11 @@ export function unlockCosts(input: ScoringInput, competitor: { kind: 'team' | 'u
   for (const u of input.unlocks ?? []) {
     const user = users.get(u.userId);
     if (!user || user.isAdmin) continue;
-    if (competitor.kind === 'team' ? u.teamId === competitor.id : u.teamId === null && u.userId === competitor.id)
+    if (
+      competitor.kind === 'team'
+        ? u.teamId === competitor.id
+        : u.teamId === null && u.userId === competitor.id
+    )
       cost += u.cost;
   }
   return cost;

@@ -126,7 +126,9 @@ export async function replaceChallengeFlags(
   if (flags.length === 0) return;
   await db
     .insertInto('challenge_flags')
-    .values(flags.map((f, position) => ({ challenge_id: challengeId, position, type: f.type, content: f.content })))
+    .values(
+      flags.map((f, position) => ({ challenge_id: challengeId, position, type: f.type, content: f.content })),
+    )
     .execute();
 }
 

@@ -4,7 +4,12 @@ import type { Executor } from '../../db/schema.js';
 import { badInput, conflict, notFound } from '../../lib/errors.js';
 import { sanitizeHtml } from '../../lib/sanitize-html.js';
 import { SYSTEM_ACTOR, changedFields, recordAudit, type AuditActor } from '../audit/audit.service.js';
-import { listHintsForAdmin, prepareHints, writeChallengeHints, type PreparedHint } from '../hints/hints.service.js';
+import {
+  listHintsForAdmin,
+  prepareHints,
+  writeChallengeHints,
+  type PreparedHint,
+} from '../hints/hints.service.js';
 import { presentAdminChallenge } from './challenges.presenter.js';
 import {
   challengeExists,
@@ -83,7 +88,8 @@ async function prepare(input: ChallengeInput): Promise<PreparedChallenge> {
     },
     flags,
     hints: input.hints === undefined ? null : await prepareHints(input.hints),
-    prerequisites: input.prerequisites === undefined ? null : [...new Set(input.prerequisites.map((p) => Number(p)))],
+    prerequisites:
+      input.prerequisites === undefined ? null : [...new Set(input.prerequisites.map((p) => Number(p)))],
   };
 }
 
@@ -94,7 +100,8 @@ async function writeParts(trx: Executor, id: number, prepared: PreparedChallenge
   await replaceChallengeFlags(trx, id, prepared.flags);
   if (prepared.hints) await writeChallengeHints(trx, id, prepared.hints);
   if (prepared.prerequisites) {
-    if (prepared.prerequisites.includes(id)) throw badInput('Invalid prerequisites: a challenge cannot require itself');
+    if (prepared.prerequisites.includes(id))
+      throw badInput('Invalid prerequisites: a challenge cannot require itself');
     const known = new Set((await listChallengeNames(trx)).map((c) => c.id));
     const unknown = prepared.prerequisites.find((p) => !known.has(p));
     if (unknown !== undefined) throw badInput(`Invalid prerequisites: unknown challenge ${unknown}`);

@@ -30,7 +30,11 @@ export async function findHint(db: Executor, id: number): Promise<HintRow | unde
     .executeTakeFirst();
 }
 
-export async function deleteHintsExcept(db: Executor, challengeId: number, keep: readonly number[]): Promise<void> {
+export async function deleteHintsExcept(
+  db: Executor,
+  challengeId: number,
+  keep: readonly number[],
+): Promise<void> {
   await db
     .deleteFrom('hints')
     .where('challenge_id', '=', challengeId)
@@ -159,7 +163,11 @@ export async function readUnlocksSince(
        order by u.id`.execute(db);
   const unlocks = rows
     .filter((r) => r.id !== null)
-    .map((r) => ({ id: Number(r.id), user_id: Number(r.user_id), team_id: r.team_id === null ? null : Number(r.team_id) }));
+    .map((r) => ({
+      id: Number(r.id),
+      user_id: Number(r.user_id),
+      team_id: r.team_id === null ? null : Number(r.team_id),
+    }));
   const count = Number(rows[0]?.total ?? 0);
   const maxId = unlocks.reduce((m, u) => Math.max(m, u.id), after.maxId);
   return { position: { count, maxId }, unlocks, consistent: count === after.count + unlocks.length };

@@ -3,6 +3,7 @@ import { useAdminAction } from '../use-admin-action';
 import { AdminMessageView } from './AdminMessageView';
 import { AdminsTab } from './AdminsTab';
 import { AuditTab } from './AuditTab';
+import { SubmissionsTab } from './SubmissionsTab';
 import { CreateChallengeTab } from './CreateChallengeTab';
 import { SiteControls } from './SiteControls';
 import { SolversTab } from './SolversTab';
@@ -43,6 +44,9 @@ export function AdminPanel() {
         </Tab>
         <Tab eventKey="upload" title="Upload">
           <UploadTab act={act} />
+        </Tab>
+        <Tab eventKey="submissions" title="Submissions">
+          <SubmissionsTab />
         </Tab>
         <Tab eventKey="audit" title="Audit">
           <AuditTab />

@@ -106,7 +106,10 @@ export function ChallengeForm({
       return;
     }
     const limit = values.max_attempts.trim();
-    if (limit !== '' && !(/^[0-9]+$/.test(limit) && Number(limit) >= 1 && Number(limit) <= MAX_ATTEMPTS_LIMIT)) {
+    if (
+      limit !== '' &&
+      !(/^[0-9]+$/.test(limit) && Number(limit) >= 1 && Number(limit) <= MAX_ATTEMPTS_LIMIT)
+    ) {
       setError(ATTEMPTS_TEXT);
       return;
     }
