@@ -37,6 +37,7 @@ describe('benchmark harness', () => {
       'leaderboard',
       'info',
       'submit',
+      'wrong-flag',
       'mixed',
     ]);
     for (const r of run.results) {

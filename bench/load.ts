@@ -2,7 +2,8 @@ import autocannon from 'autocannon';
 import { readFileSync } from 'node:fs';
 import type { SeededEvent } from './seed.js';
 
-export type ScenarioName = 'hello' | 'list' | 'list-304' | 'leaderboard' | 'info' | 'submit' | 'mixed';
+export type ScenarioName =
+  'hello' | 'list' | 'list-304' | 'leaderboard' | 'info' | 'submit' | 'wrong-flag' | 'mixed';
 
 export interface LoadResult {
   scenario: ScenarioName;
@@ -73,7 +74,19 @@ export function requestMaker(name: ScenarioName, event: SeededEvent, origin: str
       body: JSON.stringify({ flag, challenge_id: String(id) }),
     };
   };
+  /** Only wrong flags: each one is compared and goes to the submission log (issue 18). */
+  const wrongFlag = (): Req => {
+    const id = challengeIds[rand(challengeIds.length)]!;
+    return {
+      method: 'POST',
+      path: '/api/ctf/submit-flag',
+      headers: { ...BROWSER_HEADERS, cookie: cookie(), origin, 'content-type': 'application/json' },
+      body: JSON.stringify({ flag: `flag{wrong_${rand(1e6)}}`, challenge_id: String(id) }),
+    };
+  };
   switch (name) {
+    case 'wrong-flag':
+      return wrongFlag;
     case 'hello':
       return (): Req => ({ method: 'GET', path: '/', headers: {} });
     case 'list':

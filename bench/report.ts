@@ -7,6 +7,8 @@ export const TARGETS = {
   leaderboard: 0.5,
   info: 0.3,
   submit: 0.2,
+  /** Wrong flags only, each written to the submission log (issue 18). */
+  'wrong-flag': 0.15,
   mixed: 0.35,
   p99ListMs: 20,
   peakRssMb: 200,
@@ -119,7 +121,7 @@ export function formatReport(report: BenchReport): string {
   const check = (name: string, value: number, ok: boolean, d = 2) =>
     lines.push(`| ${name} | ${fmt(value, d)} | ${ok ? 'yes' : 'NO'} |`);
   if (sqliteRun) {
-    for (const s of ['list', 'leaderboard', 'info', 'submit', 'mixed'] as const) {
+    for (const s of ['list', 'leaderboard', 'info', 'submit', 'wrong-flag', 'mixed'] as const) {
       check(
         `SQLite ${s} @${maxC} >= ${TARGETS[s]} of hello`,
         ratio(sqliteRun, s),

@@ -53,7 +53,15 @@ export interface BenchReport {
 }
 
 const SECRET = 'bench-secret-bench-secret-bench-secret-0123456789';
-export const SCENARIOS: ScenarioName[] = ['list', 'list-304', 'leaderboard', 'info', 'submit', 'mixed'];
+export const SCENARIOS: ScenarioName[] = [
+  'list',
+  'list-304',
+  'leaderboard',
+  'info',
+  'submit',
+  'wrong-flag',
+  'mixed',
+];
 
 /**
  * The bare Fastify server every figure is compared with, in the same run: each scenario is

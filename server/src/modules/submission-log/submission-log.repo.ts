@@ -101,43 +101,80 @@ export interface StoredSubmission {
   address: string;
 }
 
+const COLUMNS = [
+  'id',
+  'created_at',
+  'username',
+  'team_name',
+  'challenge_name',
+  'result',
+  'submitted',
+  'address',
+] as const;
+
+/**
+ * How many wrong attempts one text search reads at most. A substring cannot use an index, so a
+ * rare text would read the whole log (~600 ms at a million rows); instead each request reads at
+ * most this many rows newest first and, when its page is not full, answers where it stopped as the
+ * next cursor, so the admin's Next searches further back (bench/NOTES.md, issue 18).
+ */
+export const TEXT_SCAN_BUDGET = 50_000;
+
+export interface RowsPage {
+  rows: StoredSubmission[];
+  /** Set when a text search stopped at its budget: the next page starts after this row. */
+  scannedTo: { created_at: string; id: number } | null;
+}
+
 /**
  * One page newest first, (created_at, id) below the cursor row's when given. Each equality filter
  * has an index ending in (created_at, id), so the database walks it backwards from the cursor and
- * stops after `limit` rows; the text filter is the one that reads rows until it has found enough.
+ * stops after `limit` rows; the text filter reads at most TEXT_SCAN_BUDGET rows.
  */
 export async function listSubmissionRows(
   db: Executor,
   dialect: Dialect,
   filter: SubmissionFilter,
-  page: { after?: { created_at: string; id: number } | undefined; limit: number },
-): Promise<StoredSubmission[]> {
-  return db
+  page: { after?: { created_at: string; id: number } | undefined; limit: number; budget?: number },
+): Promise<RowsPage> {
+  const budget = page.budget ?? TEXT_SCAN_BUDGET;
+  const base = db
     .selectFrom('submissions')
-    .select(['id', 'created_at', 'username', 'team_name', 'challenge_name', 'result', 'submitted', 'address'])
     .$if(filter.user !== undefined, (q) => q.where('username', '=', filter.user!))
     .$if(filter.team !== undefined, (q) => q.where('team_name', '=', filter.team!))
     .$if(filter.challenge !== undefined, (q) => q.where('challenge_name', '=', filter.challenge!))
     .$if(filter.result !== undefined, (q) => q.where('result', '=', filter.result!))
+    .$if(filter.q !== undefined, (q) => q.where('result', '=', 'wrong'))
     .$if(filter.from !== undefined, (q) => q.where('created_at', '>=', filter.from!))
     .$if(filter.to !== undefined, (q) => q.where('created_at', '<', filter.to!))
-    .$if(filter.q !== undefined, (q) =>
-      // instr() on SQLite and strpos() on PostgreSQL: a plain substring test, no LIKE wildcards.
-      q
-        .where('result', '=', 'wrong')
-        .where(
-          dialect === 'postgres'
-            ? sql<boolean>`strpos(submitted, ${filter.q!}) > 0`
-            : sql<boolean>`instr(submitted, ${filter.q!}) > 0`,
-        ),
-    )
     .$if(page.after !== undefined, (q) =>
       q.where(sql<boolean>`(created_at, id) < (${page.after!.created_at}, ${page.after!.id})`),
     )
     .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
+    .orderBy('id', 'desc');
+  if (filter.q === undefined) {
+    return { rows: await base.select(COLUMNS).limit(page.limit).execute(), scannedTo: null };
+  }
+  // instr() on SQLite and strpos() on PostgreSQL: a plain substring test, no LIKE wildcards.
+  const contains =
+    dialect === 'postgres'
+      ? sql<boolean>`strpos(w.submitted, ${filter.q}) > 0`
+      : sql<boolean>`instr(w.submitted, ${filter.q}) > 0`;
+  const rows = await db
+    .selectFrom(base.select(COLUMNS).limit(budget).as('w'))
+    .selectAll()
+    .where(contains)
+    .orderBy('w.created_at', 'desc')
+    .orderBy('w.id', 'desc')
     .limit(page.limit)
     .execute();
+  if (rows.length >= page.limit) return { rows, scannedTo: null };
+  const boundary = await base
+    .select(['created_at', 'id'])
+    .offset(budget - 1)
+    .limit(1)
+    .executeTakeFirst();
+  return { rows, scannedTo: boundary ?? null };
 }
 
 export async function findSubmissionTime(

@@ -199,15 +199,15 @@ export async function listSubmissions(ctx: AppContext, query: SubmissionQuery): 
   const db = ctx.database.db;
   const after = query.cursor === undefined ? undefined : await findSubmissionTime(db, Number(query.cursor));
   if (query.cursor !== undefined && !after) return { rows: [], next_cursor: null };
-  const rows = await listSubmissionRows(db, ctx.database.dialect, toFilter(query), {
+  const { rows, scannedTo } = await listSubmissionRows(db, ctx.database.dialect, toFilter(query), {
     after: after ?? undefined,
     limit: query.limit + 1,
   });
   const page = rows.slice(0, query.limit);
-  return {
-    rows: page.map(present),
-    next_cursor: rows.length > query.limit ? String(page[page.length - 1]!.id) : null,
-  };
+  // A text search that stopped at its budget goes on from where it stopped (the page may be short).
+  const next =
+    rows.length > query.limit ? String(page[page.length - 1]!.id) : scannedTo ? String(scannedTo.id) : null;
+  return { rows: page.map(present), next_cursor: next };
 }
 
 const CSV_PAGE = 1000;
@@ -223,13 +223,16 @@ export function exportSubmissionsCsv(ctx: AppContext, filters: SubmissionFilters
   async function* rows() {
     let after: { created_at: string; id: number } | undefined;
     for (;;) {
-      const page = await listSubmissionRows(db, ctx.database.dialect, filter, { after, limit: CSV_PAGE });
+      const { rows: page, scannedTo } = await listSubmissionRows(db, ctx.database.dialect, filter, {
+        after,
+        limit: CSV_PAGE,
+      });
       for (const r of page) {
         const p = present(r);
         yield [r.id, p.time, p.username, p.team, p.challenge, p.result, p.submitted ?? '', p.address];
       }
-      if (page.length < CSV_PAGE) return;
-      const last = page[page.length - 1]!;
+      const last = page.length === CSV_PAGE ? page[page.length - 1]! : scannedTo;
+      if (!last) return;
       after = { created_at: last.created_at, id: last.id };
     }
   }

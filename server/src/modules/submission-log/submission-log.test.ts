@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp, type TestClient } from '../../../test/build-test-app.js';
 import { addChallenge, makeTeam, openSite } from '../../../test/compete.js';
 import { testDatabaseKinds } from '../../../test/databases.js';
+import { listSubmissionRows } from './submission-log.repo.js';
 import { flushSubmissionLog, pruneSubmissionLog } from './submission-log.service.js';
 
 interface Row {
@@ -119,6 +120,43 @@ for (const kind of testDatabaseKinds()) {
       const times = [...first.rows, ...second.rows].map((r) => r.time);
       expect(times).toHaveLength(6);
       expect([...times].sort().reverse()).toEqual(times);
+    });
+
+    it('a text search reads a bounded window and goes on from where it stopped', async () => {
+      const c = await addChallenge(t, { name: 'Scan' });
+      for (let i = 0; i < 7; i++) {
+        await submit(alice, c.id, i === 1 ? 'needle' : `hay-${i}`);
+        t.clock.advance(1000);
+      }
+      await flushSubmissionLog(t.ctx);
+      const db = t.ctx.database.db;
+      const dialect = t.ctx.database.dialect;
+      // Newest first: hay-6 hay-5 hay-4 | hay-3 hay-2 needle | hay-0, three rows a window.
+      const first = await listSubmissionRows(db, dialect, { q: 'needle' }, { limit: 10, budget: 3 });
+      expect(first.rows).toEqual([]);
+      expect(first.scannedTo).not.toBeNull();
+      const second = await listSubmissionRows(
+        db,
+        dialect,
+        { q: 'needle' },
+        {
+          limit: 10,
+          budget: 3,
+          after: first.scannedTo!,
+        },
+      );
+      expect(second.rows.map((r) => r.submitted)).toEqual(['needle']);
+      const third = await listSubmissionRows(
+        db,
+        dialect,
+        { q: 'needle' },
+        {
+          limit: 10,
+          budget: 3,
+          after: second.scannedTo!,
+        },
+      );
+      expect(third).toEqual({ rows: [], scannedTo: null });
     });
 
     it('exports the filtered rows as CSV, formulas neutralised', async () => {
