@@ -61,13 +61,20 @@ export { OAUTH_PROVIDERS, OAUTH_BROADCAST_CHANNEL } from './api/oauth.js';
 export type { User, UserCompletion } from './api/users.js';
 export type { Team, TeamListEntry, JoinRequest, TeamCompletion } from './api/teams.js';
 export type { PublicChallenge, ChallengeDetail } from './api/challenges.js';
-export type { LeaderboardEntry } from './api/leaderboard.js';
-export type { AdminChallenge, ChallengeInput } from './api/admin.js';
+export type { LeaderboardEntry, ScoreGraph, GraphSeries, CtftimeFeed } from './api/leaderboard.js';
+export type {
+  AdminChallenge,
+  ChallengeInput,
+  ChallengeScoringInput,
+  ScoreboardExportRow,
+  SolveExportRow,
+} from './api/admin.js';
 export type { SiteInfo } from './api/site.js';
 export * from './rules/constants.js';
 export * from './rules/messages.js';
 export * from './rules/rating.js';
 export * from './rules/scoring.js';
+export * from './rules/dynamic-scoring.js';
 export * from './rules/countdown.js';
 export * from './rules/usernames.js';
 export * from './rules/html-policy.js';

@@ -13,6 +13,7 @@ import { registerChallengeRoutes } from './modules/challenges/challenges.routes.
 import { registerFilesRoutes } from './modules/files/files.routes.js';
 import { registerLeaderboardRoutes } from './modules/leaderboard/leaderboard.routes.js';
 import { registerRatingRoutes } from './modules/ratings/ratings.routes.js';
+import { registerScoreboardRoutes } from './modules/scoreboard/scoreboard.routes.js';
 import { registerSiteRoutes } from './modules/site/site.routes.js';
 import { registerSubmissionRoutes } from './modules/submissions/submissions.routes.js';
 import { registerTeamRoutes } from './modules/teams/teams.routes.js';
@@ -99,6 +100,7 @@ export async function buildApp(
   registerSubmissionRoutes(app, ctx);
   registerRatingRoutes(app, ctx);
   registerLeaderboardRoutes(app, ctx);
+  registerScoreboardRoutes(app, ctx);
 
   await registerWebApp(app, config.webDist);
 

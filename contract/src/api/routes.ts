@@ -44,6 +44,8 @@ export const ROUTES = {
   leaderboard: {
     leaderboard: get('/api/info/leaderboard'),
     getCompletions: post('/api/info/get-completions'),
+    scoreGraph: get('/api/info/scoreboard/graph'),
+    ctftime: get('/api/ctftime'),
   },
   admin: {
     getTeams: get('/api/admin/get_teams'),
@@ -64,6 +66,11 @@ export const ROUTES = {
     getSolvers: get('/api/admin/ctf/get_solvers'),
     getSiteInfo: get('/api/admin/get_site_info'),
     updateSiteInfo: post('/api/admin/update_site_info'),
+    freezeScoreboard: post('/api/admin/scoreboard/freeze'),
+    exportScoreboardCsv: get('/api/admin/export/scoreboard.csv'),
+    exportSolvesCsv: get('/api/admin/export/solves.csv'),
+    exportScoreboardJson: get('/api/admin/export/scoreboard.json'),
+    exportSolvesJson: get('/api/admin/export/solves.json'),
   },
 } as const;
 

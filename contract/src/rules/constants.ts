@@ -85,3 +85,7 @@ export const KALI_REQUIREMENTS = {
   cpuCores: '2+',
   videoMemoryMb: 128,
 } as const;
+
+/** The score graph shows the best GRAPH_TOP_DEFAULT competitors unless ?top= asks for up to GRAPH_TOP_MAX. */
+export const GRAPH_TOP_DEFAULT = 10;
+export const GRAPH_TOP_MAX = 50;

@@ -10,7 +10,11 @@
  *   exists counts for nobody; a removed user's solves are gone.
  * - Only points above 0 are listed: points descending, then the competitor whose last scoring
  *   solve came first, then the name.
+ * - A challenge is worth its current value (dynamic-scoring.ts) for every solver: its difficulty's
+ *   points, or its dynamic formula applied to its solve count (solves by users who count).
+ * - With a cutoff (a scoreboard freeze), only the solves before it exist.
  */
+import { challengeValue, type ChallengeScoring } from './dynamic-scoring.js';
 
 export interface ScoringSolve {
   userId: number;
@@ -38,6 +42,51 @@ export interface ScoringInput {
   teams: readonly ScoringTeam[];
   /** Points by challenge id (from its difficulty); a solve of a missing challenge counts nothing. */
   points: ReadonlyMap<number, number>;
+  /** Scoring by challenge id; a challenge missing here is static. */
+  scorings?: ReadonlyMap<number, ChallengeScoring>;
+  /** ISO 8601 UTC: solves at or after it are left out (the public view of a frozen board). */
+  cutoff?: string | null;
+}
+
+/** Solves of each challenge by users who count (not admins), before the cutoff. */
+export function solveCountsOf(input: ScoringInput): Map<number, number> {
+  const users = new Map(input.users.map((u) => [u.id, u]));
+  const counts = new Map<number, number>([...input.points.keys()].map((id) => [id, 0]));
+  for (const s of visibleSolves(input)) {
+    const user = users.get(s.userId);
+    if (!user || user.isAdmin || !counts.has(s.challengeId)) continue;
+    counts.set(s.challengeId, counts.get(s.challengeId)! + 1);
+  }
+  return counts;
+}
+
+/** Every challenge's current value by id. */
+export function challengeValuesOf(input: ScoringInput): Map<number, number> {
+  const counts = solveCountsOf(input);
+  const values = new Map<number, number>();
+  for (const [id, points] of input.points) {
+    values.set(
+      id,
+      challengeValue(input.scorings?.get(id) ?? { type: 'static' }, points, counts.get(id) ?? 0),
+    );
+  }
+  return values;
+}
+
+function visibleSolves(input: ScoringInput): readonly ScoringSolve[] {
+  const cutoff = input.cutoff;
+  return cutoff ? input.solves.filter((s) => s.time < cutoff) : input.solves;
+}
+
+/** The same event with every challenge worth its current value and only the solves before the cutoff. */
+function valued(input: ScoringInput): ScoringInput {
+  return {
+    ...input,
+    solves: visibleSolves(input),
+    points: challengeValuesOf(input),
+    scorings: undefined,
+    cutoff: null,
+  };
 }
 
 /** One challenge credited to a team: the first solve recorded with the team's id. */
@@ -89,7 +138,8 @@ function earlier(a: ScoringSolve, b: ScoringSolve): boolean {
 }
 
 /** The challenges a team scores: per challenge, the first solve recorded with its id by a non-admin. */
-export function teamCredits(input: ScoringInput, teamId: number): TeamCredit[] {
+export function teamCredits(event: ScoringInput, teamId: number): TeamCredit[] {
+  const input = valued(event);
   const users = new Map(input.users.map((u) => [u.id, u]));
   const first = new Map<number, ScoringSolve>();
   for (const s of input.solves) {
@@ -110,7 +160,8 @@ export function teamCredits(input: ScoringInput, teamId: number): TeamCredit[] {
 }
 
 /** Every competitor with points above 0, in leaderboard order. */
-export function rankCompetitors(input: ScoringInput): RankedCompetitor[] {
+export function rankCompetitors(event: ScoringInput): RankedCompetitor[] {
+  const input = valued(event);
   const teamIds = new Set(input.teams.map((t) => t.id));
   const ranked: RankedCompetitor[] = [];
 

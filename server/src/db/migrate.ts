@@ -5,6 +5,7 @@ import * as m0003 from './migrations/0003_covering_score_indexes.js';
 import * as m0004 from './migrations/0004_sqlite_solve_changes.js';
 import * as m0005 from './migrations/0005_postgres_solve_count.js';
 import * as m0006 from './migrations/0006_postgres_unlogged_rate_limits.js';
+import * as m0011 from './migrations/0011_dynamic_scoring.js';
 
 /** Append-only, numbered. Kysely's migrator takes a lock, so one process migrates and others wait. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0004_sqlite_solve_changes': m0004,
   '0005_postgres_solve_count': m0005,
   '0006_postgres_unlogged_rate_limits': m0006,
+  '0011_dynamic_scoring': m0011,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -71,6 +71,12 @@ export interface ChallengesTable {
   is_active: number;
   created_at: string;
   updated_at: string;
+  /** 'static' | 'dynamic' (migration 0011); the other scoring_* columns are set for dynamic only. */
+  scoring_type: Generated<string>;
+  scoring_function: string | null;
+  scoring_initial: number | null;
+  scoring_minimum: number | null;
+  scoring_decay: number | null;
 }
 
 export interface FilesTable {

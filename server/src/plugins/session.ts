@@ -56,6 +56,16 @@ export function sessionToken(ctx: AppContext, request: FastifyRequest): string |
   return request.cookies[sessionCookieName(ctx)];
 }
 
+/**
+ * The caller's user looked up on demand, for an 'anonymous' route whose answer differs for admins
+ * only in a rare state (the live board during a freeze): the common case reads no session.
+ */
+export async function lookUpUser(ctx: AppContext, request: FastifyRequest): Promise<UserRow | null> {
+  if (request.user) return request.user;
+  const token = sessionToken(ctx, request);
+  return token ? findSessionUser(ctx, token) : null;
+}
+
 /** The logged-in user, or a 401. */
 export function requireUser(request: FastifyRequest): UserRow {
   if (!request.user) throw new DomainError('unauthenticated', MESSAGES.unauthorized);

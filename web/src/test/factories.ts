@@ -40,6 +40,7 @@ export function makeChallenge(n: number, overrides: Partial<PublicChallenge> = {
     difficulty: 'Easy',
     written_by: 'Author A',
     points: 100,
+    scoring_type: 'static',
     rating: 0,
     is_active: true,
     user_completions: 0,
@@ -49,7 +50,7 @@ export function makeChallenge(n: number, overrides: Partial<PublicChallenge> = {
 }
 
 export function makeAdminChallenge(n: number, overrides: Partial<AdminChallenge> = {}): AdminChallenge {
-  return { ...makeChallenge(n), flag: `flag{${n}}`, ...overrides };
+  return { ...makeChallenge(n), flag: `flag{${n}}`, scoring: { type: 'static' }, ...overrides };
 }
 
 export const SITE: SiteInfo = {
@@ -61,5 +62,6 @@ export const SITE: SiteInfo = {
   challengeHost: 'challenges.example.org',
   challengePort: 2530,
   activated: true,
+  freezeAt: null,
   login: { discord: true, github: true, local: false },
 };

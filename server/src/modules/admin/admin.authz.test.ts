@@ -62,6 +62,7 @@ function sampleRequest(
     },
     '/api/admin/ctf/delete_file': { payload: { filename: f.fileName } },
     '/api/admin/update_site_info': { payload: { activated: true } },
+    '/api/admin/scoreboard/freeze': { payload: { freeze_at: null } },
   };
   return samples[path];
 }

@@ -3,6 +3,8 @@ import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/schema.js';
 import { badInput, conflict, notFound } from '../../lib/errors.js';
 import { sanitizeHtml } from '../../lib/sanitize-html.js';
+import { columnsFromScoring } from '../scoreboard/scoring-columns.js';
+import { getScoreView } from '../scoreboard/scoreboard.service.js';
 import { presentAdminChallenge } from './challenges.presenter.js';
 import {
   challengeExists,
@@ -11,13 +13,14 @@ import {
   insertChallenge,
   listChallengeFlags,
   listChallengeNames,
+  listChallengeScorings,
   listSolvesWithNames,
   replaceChallengeFiles,
   toggleChallengeActive,
   updateChallengeRow,
   type ChallengeFields,
 } from './challenges.repo.js';
-import { buildPublicChallenges, compareChallenges } from './public-challenges.js';
+import { buildPublicChallenges, compareChallenges, withCurrentValues } from './public-challenges.js';
 
 export {
   getChallengeDetail,
@@ -38,6 +41,7 @@ async function toFields(input: ChallengeInput): Promise<ChallengeFields> {
     written_by: input.written_by,
     flag: input.flag.trim(),
     points: pointsFor(input.difficulty),
+    ...columnsFromScoring(input.scoring ?? { type: 'static' }),
   };
 }
 
@@ -112,11 +116,18 @@ export async function isKnownChallenge(ctx: AppContext, id: number): Promise<boo
   return challengeExists(ctx.database.db, id);
 }
 
-/** Every challenge with its flag, in list order (admin View Challenges). */
+/** Every challenge with its flag and scoring, current values live, in list order (admin View Challenges). */
 export async function listChallengesForAdmin(ctx: AppContext): Promise<AdminChallenge[]> {
   const db = ctx.database.db;
-  const [challenges, flags] = await Promise.all([buildPublicChallenges(db), listChallengeFlags(db)]);
-  return challenges.map((c) => presentAdminChallenge(c, flags.get(Number(c._id)) ?? ''));
+  const [challenges, flags, scorings, view] = await Promise.all([
+    buildPublicChallenges(db),
+    listChallengeFlags(db),
+    listChallengeScorings(db),
+    getScoreView(ctx, { live: true }),
+  ]);
+  return withCurrentValues(challenges, view.board).map((c) =>
+    presentAdminChallenge(c, flags.get(Number(c._id)) ?? '', scorings.get(Number(c._id))),
+  );
 }
 
 /**

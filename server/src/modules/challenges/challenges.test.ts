@@ -45,6 +45,8 @@ for (const kind of testDatabaseKinds()) {
         written_by: 'Ada',
         flag: 'flag{warm}',
         points: 300,
+        scoring_type: 'static',
+        scoring: { type: 'static' },
         rating: 0,
         is_active: true,
         user_completions: 0,

@@ -1,6 +1,7 @@
 import { CHALLENGE_HELP_PORT, PRIZE_POOL_TEXT, type SiteInfo } from '@ctf/contract';
 import type { AppContext } from '../../context.js';
 import { CachedValue } from '../../lib/invalidation.js';
+import { getFreezeAt } from '../scoreboard/scoreboard.service.js';
 import { readSetting, writeSetting } from './site.repo.js';
 
 const ACTIVATED_KEY = 'site_activated';
@@ -49,6 +50,7 @@ export async function getSiteInfo(ctx: AppContext): Promise<SiteInfo> {
     challengeHost: c.challengeHost,
     challengePort: CHALLENGE_HELP_PORT,
     activated: await isSiteActive(ctx),
+    freezeAt: (await getFreezeAt(ctx))?.toISOString() ?? null,
     login: { discord: c.oauth.discord !== null, github: c.oauth.github !== null, local: c.localLogin },
   };
 }
