@@ -54,6 +54,7 @@ function validBody(w: World, path: string): { payload: unknown; headers?: Record
     '/api/admin/ctf/delete_challenge': { challenge_id: w.ids.inactive },
     '/api/admin/ctf/delete_file': { filename: WORLD_FILE },
     '/api/admin/update_site_info': { activated: false },
+    '/api/admin/scoreboard/freeze': { freeze_at: null },
   };
   if (path === adminApi.upload.path) {
     const boundary = 'csrfBoundary';
