@@ -104,7 +104,8 @@ describe.runIf(run)('failed requests and broken pages in Chromium', { timeout: 1
     {
       user: event.users.solo,
       path: '/leaderboard',
-      api: '/api/info/leaderboard',
+      // The page asks for the board page by page (?limit=&offset=).
+      api: '/api/info/leaderboard?**',
       how: 'server',
       what: 'The leaderboard could not be loaded.',
       then: (p) => p.getByTestId('leaderboard-entry').first().waitFor(),

@@ -46,5 +46,8 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     environment: 'jsdom',
     setupFiles: ['./src/test-setup.ts'],
+    // Component tests wait for conditions; a busy 2-core machine (CI runs the whole suite) can take
+    // longer than vitest's 5 s default to render a few hundred rows, so a test only fails on a hang.
+    testTimeout: 30_000,
   },
 });

@@ -10,6 +10,7 @@ import type { Endpoint } from './api/common.js';
 import type * as admin from './api/admin.js';
 import type * as auth from './api/auth.js';
 import type * as challenges from './api/challenges.js';
+import type * as integrity from './api/integrity.js';
 import type * as leaderboard from './api/leaderboard.js';
 import type * as site from './api/site.js';
 import type * as teams from './api/teams.js';
@@ -55,13 +56,23 @@ export const adminApi: ClientApi<typeof admin> &
   uploadSummaryText,
 };
 
+export const integrityApi: ClientApi<typeof integrity> = ROUTES.integrity;
+
 export type { AckResponse, MessageResponse } from './api/common.js';
+export type { AuditEntry, AuditPage } from './api/integrity.js';
 export type { OAuthProvider, OAuthMessage } from './api/oauth.js';
 export { OAUTH_PROVIDERS, OAUTH_BROADCAST_CHANNEL } from './api/oauth.js';
 export type { User, UserCompletion } from './api/users.js';
 export type { Team, TeamListEntry, JoinRequest, TeamCompletion } from './api/teams.js';
 export type { PublicChallenge, ChallengeDetail } from './api/challenges.js';
-export type { LeaderboardEntry, ScoreGraph, GraphSeries, CtftimeFeed } from './api/leaderboard.js';
+export type {
+  LeaderboardEntry,
+  LeaderboardRow,
+  LeaderboardQuery,
+  ScoreGraph,
+  GraphSeries,
+  CtftimeFeed,
+} from './api/leaderboard.js';
 export type {
   AdminChallenge,
   ChallengeInput,

@@ -6,12 +6,20 @@ export * as teamsApi from './api/teams.js';
 export * as challengesApi from './api/challenges.js';
 export * as leaderboardApi from './api/leaderboard.js';
 export * as adminApi from './api/admin.js';
+export * as integrityApi from './api/integrity.js';
 export type { OAuthProvider, OAuthMessage } from './api/oauth.js';
 export { OAUTH_PROVIDERS, OAUTH_BROADCAST_CHANNEL } from './api/oauth.js';
 export type { User, UserCompletion } from './api/users.js';
 export type { Team, TeamListEntry, JoinRequest, TeamCompletion } from './api/teams.js';
 export type { PublicChallenge, ChallengeDetail } from './api/challenges.js';
-export type { LeaderboardEntry, ScoreGraph, GraphSeries, CtftimeFeed } from './api/leaderboard.js';
+export type {
+  LeaderboardEntry,
+  LeaderboardRow,
+  LeaderboardQuery,
+  ScoreGraph,
+  GraphSeries,
+  CtftimeFeed,
+} from './api/leaderboard.js';
 export type {
   AdminChallenge,
   ChallengeInput,
@@ -20,6 +28,7 @@ export type {
   SolveExportRow,
 } from './api/admin.js';
 export type { SiteInfo } from './api/site.js';
+export type { AuditEntry, AuditPage, AuditQuery } from './api/integrity.js';
 export * from './rules/constants.js';
 export * from './rules/messages.js';
 export * from './rules/rating.js';

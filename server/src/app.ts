@@ -8,6 +8,7 @@ import { systemClock, type Clock } from './lib/clock.js';
 import type { InvalidationBus } from './lib/invalidation.js';
 import type { RateLimiter } from './lib/rate-limiter.js';
 import { registerAdminRoutes } from './modules/admin/admin.routes.js';
+import { registerAuditRoutes } from './modules/audit/audit.routes.js';
 import { registerAuthRoutes } from './modules/auth/auth.routes.js';
 import { registerChallengeRoutes } from './modules/challenges/challenges.routes.js';
 import { registerFilesRoutes } from './modules/files/files.routes.js';
@@ -95,6 +96,7 @@ export async function buildApp(
   registerSiteRoutes(app, ctx);
   registerTeamRoutes(app, ctx);
   registerAdminRoutes(app, ctx);
+  registerAuditRoutes(app, ctx);
   registerFilesRoutes(app, ctx);
   registerChallengeRoutes(app, ctx);
   registerSubmissionRoutes(app, ctx);

@@ -4,6 +4,7 @@ import { ROUTES, type Route } from './routes.js';
 import { Category, Difficulty, PublicChallenge } from './challenges.js';
 import { Team } from './teams.js';
 import { User } from './users.js';
+import { INTEGRITY_ENDPOINTS } from './integrity.js';
 import {
   CHALLENGE_AUTHOR_MAX_LENGTH,
   CHALLENGE_DESCRIPTION_MAX_LENGTH,
@@ -199,4 +200,5 @@ export const ADMIN_ENDPOINTS = [
   exportSolvesCsv,
   exportScoreboardJson,
   exportSolvesJson,
+  ...INTEGRITY_ENDPOINTS,
 ] as const;

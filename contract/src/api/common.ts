@@ -10,13 +10,37 @@ export interface Endpoint<
   path: string;
   body: B;
   response: R;
+  /** The query string's schema, for GETs that filter or page (every value arrives as text). */
+  query?: z.ZodType;
 }
 
+export function endpoint<
+  M extends 'GET' | 'POST',
+  B extends z.ZodType | undefined,
+  R extends z.ZodType,
+  Q extends z.ZodType,
+>(e: Endpoint<M, B, R> & { query: Q }): Endpoint<M, B, R> & { query: Q };
 export function endpoint<M extends 'GET' | 'POST', B extends z.ZodType | undefined, R extends z.ZodType>(
   e: Endpoint<M, B, R>,
-): Endpoint<M, B, R> {
+): Endpoint<M, B, R>;
+export function endpoint(e: Endpoint): Endpoint {
   return e;
 }
+
+/**
+ * A page cursor: the opaque text the previous page answered as next_cursor (the id of its last
+ * row). Lists page newest first by id, so a cursor never skips or repeats a row as rows arrive.
+ */
+export const Cursor = z.string().regex(/^[1-9][0-9]{0,9}$/, 'must be a cursor from the previous page');
+
+/** How many rows a page holds: 1..200, 50 when absent. */
+export const PageLimit = z
+  .string()
+  .regex(/^[0-9]{1,3}$/, 'must be a number from 1 to 200')
+  .transform((v) => Number(v))
+  .pipe(z.number().int().min(1, 'must be a number from 1 to 200').max(200, 'must be a number from 1 to 200'))
+  .optional()
+  .default(50);
 
 /** `_id` values are strings of positive integers; input also accepts the number itself. */
 export const IdString = z.string();

@@ -1,17 +1,76 @@
 import { z } from 'zod';
 import { endpoint } from './common.js';
 import { ROUTES } from './routes.js';
-import { GRAPH_TOP_DEFAULT, GRAPH_TOP_MAX } from '../rules/constants.js';
+import { GRAPH_TOP_DEFAULT, GRAPH_TOP_MAX, LEADERBOARD_PAGE } from '../rules/constants.js';
 import { TeamCompletion } from './teams.js';
 import { UserCompletion } from './users.js';
 
 export const LeaderboardEntry = z.object({ name: z.string(), points: z.number() });
 export type LeaderboardEntry = z.infer<typeof LeaderboardEntry>;
 
-export const leaderboard = endpoint({
+/** A row of a paged answer: the entry and its 1-based place on the whole board. */
+export const LeaderboardRow = LeaderboardEntry.extend({ rank: z.number().int().positive() });
+export type LeaderboardRow = z.infer<typeof LeaderboardRow>;
+
+/** A whole number written in decimal, within [min, max], named in the refusal. */
+function wholeNumber(min: number, max: number) {
+  const message = `must be a whole number from ${min} to ${max}`;
+  return z
+    .string(message)
+    .regex(/^[0-9]{1,9}$/, message)
+    .transform(Number)
+    .pipe(z.number().int().min(min, message).max(max, message));
+}
+
+/**
+ * The leaderboard's query, one object so that other filters (a division) compose with paging.
+ * With none of these the answer is the whole board, exactly as SPEC.md lists it; with any of
+ * them, a page of `LeaderboardRow`s and the headers of LEADERBOARD_PAGE:
+ * - `limit` (1..500, 100 when absent) and `offset` (0 when absent): that slice of the board;
+ * - `around=me`: the page of `limit` rows with the caller's competitor in its middle (the top
+ *   page when the caller is not on the board); needs a session and excludes offset and q;
+ * - `q`: competitors whose name holds this text, ignoring case, in board order, paged likewise.
+ * Parameters this object does not name are ignored.
+ */
+export const LeaderboardQuery = z
+  .object({
+    limit: wholeNumber(1, LEADERBOARD_PAGE.maxLimit).optional(),
+    offset: wholeNumber(0, LEADERBOARD_PAGE.maxOffset).optional(),
+    around: z.literal('me', "must be 'me'").optional(),
+    q: z
+      .string('must be text')
+      .max(LEADERBOARD_PAGE.maxSearchLength, `must be at most ${LEADERBOARD_PAGE.maxSearchLength} characters`)
+      .optional(),
+  })
+  .superRefine((query, issues) => {
+    if (query.around === undefined) return;
+    for (const key of ['offset', 'q'] as const) {
+      if (query[key] !== undefined)
+        issues.addIssue({ code: 'custom', path: [key], message: 'cannot be combined with around=me' });
+    }
+  });
+export type LeaderboardQuery = z.output<typeof LeaderboardQuery>;
+
+/** Whether a query asks for a page (any paging or search parameter), rather than the whole board. */
+export function isPagedQuery(query: LeaderboardQuery): boolean {
+  return (
+    query.limit !== undefined ||
+    query.offset !== undefined ||
+    query.around !== undefined ||
+    query.q !== undefined
+  );
+}
+
+/**
+ * The whole board (no parameters: byte-for-byte the answer SPEC.md describes, the same for
+ * every caller) or one page of it (see LeaderboardQuery).
+ */
+const LeaderboardAnswer = z.union([z.array(LeaderboardEntry), z.array(LeaderboardRow)]);
+export const leaderboard = endpoint<'GET', undefined, typeof LeaderboardAnswer, typeof LeaderboardQuery>({
   ...ROUTES.leaderboard.leaderboard,
   body: undefined,
-  response: z.array(LeaderboardEntry),
+  query: LeaderboardQuery,
+  response: LeaderboardAnswer,
 });
 
 const Completions = z.object({
@@ -55,9 +114,10 @@ export const GraphQuery = z.object({
 });
 
 /** GET /api/info/scoreboard/graph?top=10: the top competitors' cumulative points as steps. */
-export const scoreGraph = endpoint({
+export const scoreGraph = endpoint<'GET', undefined, typeof ScoreGraph, typeof GraphQuery>({
   ...ROUTES.leaderboard.scoreGraph,
   body: undefined,
+  query: GraphQuery,
   response: ScoreGraph,
 });
 

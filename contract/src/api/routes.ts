@@ -72,6 +72,9 @@ export const ROUTES = {
     exportScoreboardJson: get('/api/admin/export/scoreboard.json'),
     exportSolvesJson: get('/api/admin/export/solves.json'),
   },
+  integrity: {
+    getAudit: get('/api/admin/audit'),
+  },
 } as const;
 
 /** A challenge file's download URL is this prefix and the file's name. */

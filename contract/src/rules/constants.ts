@@ -86,6 +86,29 @@ export const KALI_REQUIREMENTS = {
   videoMemoryMb: 128,
 } as const;
 
+/**
+ * Paged leaderboard answers (`GET /api/info/leaderboard?limit=N&offset=M`, `?around=me`, `?q=`):
+ * at most 500 rows a page, 100 when the page size is not given; search text at most 100
+ * characters. The answer's headers carry what the slice leaves out.
+ */
+export const LEADERBOARD_PAGE = {
+  maxLimit: 500,
+  defaultLimit: 100,
+  maxOffset: 10_000_000,
+  maxSearchLength: 100,
+  /** How many competitors the whole board (or the search) holds. */
+  totalHeader: 'X-Total-Count',
+  /** The 1-based rank of the caller's competitor (team, or the user when teamless); absent when off the board. */
+  callerRankHeader: 'X-Rank-Of-Caller',
+} as const;
+
+/**
+ * Calm refreshes of an open leaderboard (issue 20): when the board changes, a page refreshes at
+ * most once per interval, after a random extra delay up to jitter (so open pages do not all ask
+ * at the same moment), and never while its tab is hidden.
+ */
+export const LEADERBOARD_REFRESH = { minIntervalMs: 5_000, jitterMs: 2_500 } as const;
+
 /** The score graph shows the best GRAPH_TOP_DEFAULT competitors unless ?top= asks for up to GRAPH_TOP_MAX. */
 export const GRAPH_TOP_DEFAULT = 10;
 export const GRAPH_TOP_MAX = 50;

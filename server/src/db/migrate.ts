@@ -5,6 +5,7 @@ import * as m0003 from './migrations/0003_covering_score_indexes.js';
 import * as m0004 from './migrations/0004_sqlite_solve_changes.js';
 import * as m0005 from './migrations/0005_postgres_solve_count.js';
 import * as m0006 from './migrations/0006_postgres_unlogged_rate_limits.js';
+import * as m0010a from './migrations/0010_a_audit_log.js';
 import * as m0011 from './migrations/0011_dynamic_scoring.js';
 
 /** Append-only, numbered. Kysely's migrator takes a lock, so one process migrates and others wait. */
@@ -15,13 +16,15 @@ const MIGRATIONS: Record<string, Migration> = {
   '0004_sqlite_solve_changes': m0004,
   '0005_postgres_solve_count': m0005,
   '0006_postgres_unlogged_rate_limits': m0006,
+  '0010_a_audit_log': m0010a,
   '0011_dynamic_scoring': m0011,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
 
 export async function migrateToLatest(db: Kysely<unknown>): Promise<void> {
-  const migrator = new Migrator({ db, provider });
+  // Issues land their numbered migrations in any order (0010 may reach a database before 0008).
+  const migrator = new Migrator({ db, provider, allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

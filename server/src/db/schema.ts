@@ -118,6 +118,18 @@ export interface RateLimitsTable {
   count: number;
 }
 
+/** One admin action (issue 18); details is JSON with flags redacted. Never updated or deleted. */
+export interface AuditLogTable {
+  id: Generated<number>;
+  created_at: string;
+  /** No foreign key: the entry outlives the admin's account. */
+  admin_id: number | null;
+  admin_name: string;
+  action: string;
+  target: string;
+  details: string;
+}
+
 export interface Database {
   users: UsersTable;
   identities: IdentitiesTable;
@@ -132,6 +144,7 @@ export interface Database {
   ratings: RatingsTable;
   settings: SettingsTable;
   rate_limits: RateLimitsTable;
+  audit_log: AuditLogTable;
 }
 
 export type DB = Kysely<Database>;

@@ -20,6 +20,7 @@ declare module 'fastify' {
 }
 
 type Body<E extends Endpoint> = E['body'] extends z.ZodType ? z.output<E['body']> : undefined;
+type Query<E extends Endpoint> = E extends { query: infer Q extends z.ZodType } ? z.output<Q> : unknown;
 
 /**
  * Registers one endpoint of the contract: its method, path, body schema and response schema, with
@@ -31,7 +32,7 @@ export function route<E extends Endpoint>(
   ep: E,
   access: Access,
   handler: (
-    request: FastifyRequest & { body: Body<E> },
+    request: FastifyRequest & { body: Body<E>; query: Query<E> },
     reply: FastifyReply,
   ) => Promise<z.input<E['response']> | FastifyReply | void>,
   options: Pick<RouteShorthandOptions, 'bodyLimit' | 'config'> = {},
@@ -44,6 +45,7 @@ export function route<E extends Endpoint>(
     config: { ...options.config, anonymous: access === 'anonymous' },
     schema: {
       ...(ep.body ? { body: ep.body } : {}),
+      ...(ep.query ? { querystring: ep.query } : {}),
       response: { 200: ep.response },
     },
     // Hooks only where they have work: the cached public reads run none (each hook is a

@@ -33,6 +33,18 @@ export async function registerSessions(app: FastifyInstance, ctx: AppContext): P
   });
 }
 
+/**
+ * The logged-in user on a route that usually needs nobody ('anonymous'): looked up only when the
+ * handler asks (the leaderboard's pages name the caller's rank; its whole answer does not).
+ */
+export async function sessionUser(ctx: AppContext, request: FastifyRequest): Promise<UserRow | null> {
+  if (request.user) return request.user;
+  const token = request.cookies[sessionCookieName(ctx)];
+  if (!token) return null;
+  request.user = await findSessionUser(ctx, token);
+  return request.user;
+}
+
 export function setSessionCookie(ctx: AppContext, reply: FastifyReply, token: string, expires: Date): void {
   void reply.setCookie(sessionCookieName(ctx), token, {
     path: '/',
@@ -54,16 +66,6 @@ export function clearSessionCookie(ctx: AppContext, reply: FastifyReply): void {
 
 export function sessionToken(ctx: AppContext, request: FastifyRequest): string | undefined {
   return request.cookies[sessionCookieName(ctx)];
-}
-
-/**
- * The caller's user looked up on demand, for an 'anonymous' route whose answer differs for admins
- * only in a rare state (the live board during a freeze): the common case reads no session.
- */
-export async function lookUpUser(ctx: AppContext, request: FastifyRequest): Promise<UserRow | null> {
-  if (request.user) return request.user;
-  const token = sessionToken(ctx, request);
-  return token ? findSessionUser(ctx, token) : null;
 }
 
 /** The logged-in user, or a 401. */

@@ -2,7 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { adminAuthenticatedQuery, authenticatedQuery, currentUserQuery } from '../lib/auth';
 import { challengeListQuery } from '../features/challenges/api/challenge-list';
 import { completionsQuery } from '../features/challenges/api/completions';
-import { leaderboardQuery } from '../features/leaderboard/api/leaderboard';
+import { leaderboardPageQuery } from '../features/leaderboard/api/leaderboard';
 import { siteInfoQuery } from '../features/site/api/site-info';
 
 /** Pages behind the session check (SPEC.md §2). */
@@ -28,5 +28,5 @@ export function prefetchForPage(client: QueryClient, pathname: string): void {
   if (path === '/admin/panel') void client.prefetchQuery(adminAuthenticatedQuery);
   if (SITE_INFO_PAGES.has(path)) void client.prefetchQuery(siteInfoQuery);
   if (path === '/compete') void client.prefetchQuery(challengeListQuery);
-  if (path === '/leaderboard') void client.prefetchQuery(leaderboardQuery);
+  if (path === '/leaderboard') void client.prefetchQuery(leaderboardPageQuery('', 0));
 }

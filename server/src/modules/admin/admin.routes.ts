@@ -33,26 +33,28 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void
   route(app, adminApi.removeUser, 'admin', async (request) =>
     removeUser(ctx, requireAdmin(request), request.body.user_id),
   );
-  route(app, adminApi.removeAdmin, 'admin', async (request) => removeAdminRole(ctx, request.body.username));
+  route(app, adminApi.removeAdmin, 'admin', async (request) =>
+    removeAdminRole(ctx, requireAdmin(request), request.body.username),
+  );
   route(app, adminApi.removeTeam, 'admin', async (request) => {
-    await deleteTeam(ctx, request.body.team_id);
+    await deleteTeam(ctx, request.body.team_id, requireAdmin(request));
     return { acknowledge: true, message: 'Team removed successfully.' };
   });
 
   route(app, adminApi.fetchChallenges, 'admin', async () => listChallengesForAdmin(ctx));
   route(app, adminApi.createChallenge, 'admin', async (request) =>
-    createChallengeOutsideEvent(ctx, request.body),
+    createChallengeOutsideEvent(ctx, requireAdmin(request), request.body),
   );
   route(app, adminApi.updateChallenge, 'admin', async (request) => {
     const { challenge_id, ...input } = request.body;
-    return saveChallenge(ctx, challenge_id, input);
+    return saveChallenge(ctx, requireAdmin(request), challenge_id, input);
   });
   route(app, adminApi.toggleStatus, 'admin', async (request) => {
-    const { is_active } = await toggleChallengeStatus(ctx, request.body.challenge_id);
+    const { is_active } = await toggleChallengeStatus(ctx, request.body.challenge_id, requireAdmin(request));
     return { acknowledge: true, message: is_active ? 'Challenge enabled.' : 'Challenge disabled.' };
   });
   route(app, adminApi.deleteChallenge, 'admin', async (request) => {
-    await deleteChallenge(ctx, request.body.challenge_id);
+    await deleteChallenge(ctx, request.body.challenge_id, requireAdmin(request));
     return { acknowledge: true, message: 'Challenge deleted successfully.' };
   });
   route(app, adminApi.getSolvers, 'admin', async () => ({
@@ -62,11 +64,11 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void
 
   route(app, adminApi.getSiteInfo, 'admin', async () => ({ activated: await isSiteActive(ctx) }));
   route(app, adminApi.updateSiteInfo, 'admin', async (request) => {
-    await setSiteActive(ctx, request.body.activated);
+    await setSiteActive(ctx, request.body.activated, requireAdmin(request));
     return {
       acknowledge: true,
       message: request.body.activated ? 'The site is now active.' : 'The site is now inactive.',
     };
   });
-  route(app, adminApi.forceUpdate, 'admin', async () => forceUpdate(ctx));
+  route(app, adminApi.forceUpdate, 'admin', async (request) => forceUpdate(ctx, requireAdmin(request)));
 }

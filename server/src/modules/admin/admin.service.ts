@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.js';
 import type { UserRow } from '../../db/schema.js';
 import { DomainError, badInput, conflict, notFound } from '../../lib/errors.js';
 import { ALL_TOPICS } from '../../lib/invalidation.js';
+import { recordAudit, type AuditActor } from '../audit/audit.service.js';
 import { createChallenge, updateChallenge } from '../challenges/challenges.service.js';
 import { isDuringEvent } from '../site/site.service.js';
 import { removeMembershipInTransaction } from '../teams/teams.service.js';
@@ -25,11 +26,19 @@ const ack = (message: string): AckResponse => ({ acknowledge: true, message });
  */
 export async function removeUser(ctx: AppContext, caller: UserRow, userId: number): Promise<AckResponse> {
   if (userId === caller.id) throw badInput('You cannot remove yourself.');
+  const at = ctx.clock.now();
   const username = await ctx.database.transaction(async (trx) => {
     const user = await findUserBrief(trx, userId);
     if (!user) throw notFound('User not found');
     await removeMembershipInTransaction(ctx, trx, userId);
     await deleteUserRow(trx, userId);
+    await recordAudit(trx, {
+      actor: caller,
+      action: 'user.remove',
+      target: `user '${user.username}' (#${user.id})`,
+      details: { was_admin: user.is_admin === 1 },
+      at,
+    });
     return user.username;
   });
   for (const topic of ['users', 'teams', 'solves', 'ratings'] as const) ctx.bus.publish(topic);
@@ -50,7 +59,12 @@ async function namedInAdmins(ctx: AppContext, userId: number, username: string):
 }
 
 /** Takes the admin role away; never from the last admin, so the panel always has someone. */
-export async function removeAdminRole(ctx: AppContext, username: string): Promise<AckResponse> {
+export async function removeAdminRole(
+  ctx: AppContext,
+  caller: AuditActor,
+  username: string,
+): Promise<AckResponse> {
+  const at = ctx.clock.now();
   const target = await ctx.database.transaction(async (trx) => {
     const user = await findUserBriefByKey(trx, nameKey(username));
     if (!user) throw notFound(`No user named '${username}'.`);
@@ -58,6 +72,13 @@ export async function removeAdminRole(ctx: AppContext, username: string): Promis
     if (!adminIds.includes(user.id)) throw badInput(`'${user.username}' is not an admin.`);
     if (adminIds.length <= 1) throw conflict('The last admin cannot be removed.');
     await setAdminFlag(trx, user.id, false);
+    await recordAudit(trx, {
+      actor: caller,
+      action: 'admin.remove',
+      target: `user '${user.username}' (#${user.id})`,
+      details: { before: { is_admin: true }, after: { is_admin: false } },
+      at,
+    });
     return user;
   });
   ctx.bus.publish('users');
@@ -73,19 +94,21 @@ export async function removeAdminRole(ctx: AppContext, username: string): Promis
 /** Create Challenge is refused while the event runs (SPEC.md §4); otherwise it creates. */
 export async function createChallengeOutsideEvent(
   ctx: AppContext,
+  caller: AuditActor,
   input: ChallengeInput,
 ): Promise<AckResponse> {
   if (isDuringEvent(ctx)) throw new DomainError('forbidden', MESSAGES.createDisabled);
-  await createChallenge(ctx, input);
+  await createChallenge(ctx, input, caller);
   return ack(`Challenge '${input.name}' created successfully.`);
 }
 
 export async function saveChallenge(
   ctx: AppContext,
+  caller: AuditActor,
   id: number,
   input: ChallengeInput,
 ): Promise<AckResponse> {
-  await updateChallenge(ctx, id, input);
+  await updateChallenge(ctx, id, input, caller);
   return ack(`Challenge '${input.name}' updated successfully.`);
 }
 
@@ -93,7 +116,11 @@ export async function saveChallenge(
  * Force update: every cache (in this process and, through the bus, in every other one) drops its
  * value, so scores, lists and counts are rebuilt from the stored solves and ratings on next read.
  */
-export function forceUpdate(ctx: AppContext): AckResponse {
+export async function forceUpdate(ctx: AppContext, caller: AuditActor): Promise<AckResponse> {
+  const at = ctx.clock.now();
+  await ctx.database.transaction(async (trx) => {
+    await recordAudit(trx, { actor: caller, action: 'cache.force_update', target: 'caches', at });
+  });
   for (const topic of ALL_TOPICS) ctx.bus.publish(topic);
   return ack('Every cached figure will be rebuilt from the stored solves and ratings.');
 }

@@ -228,3 +228,38 @@ export async function listSolvesWithNames(
     .orderBy('solves.id')
     .execute();
 }
+
+/** A challenge's stored fields and attached file names (the audit log's before/after of an edit). */
+export async function findChallengeForAudit(
+  db: Executor,
+  id: number,
+): Promise<(ChallengeFields & { is_active: number; files: string[] }) | null> {
+  const row = await db
+    .selectFrom('challenges')
+    .select([
+      'name',
+      'description',
+      'category',
+      'difficulty',
+      'written_by',
+      'flag',
+      'points',
+      'is_active',
+      'scoring_type',
+      'scoring_function',
+      'scoring_initial',
+      'scoring_minimum',
+      'scoring_decay',
+    ])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!row) return null;
+  const files = await db
+    .selectFrom('challenge_files')
+    .innerJoin('files', 'files.id', 'challenge_files.file_id')
+    .select('files.name')
+    .where('challenge_files.challenge_id', '=', id)
+    .orderBy('files.name')
+    .execute();
+  return { ...row, files: files.map((f) => f.name) };
+}

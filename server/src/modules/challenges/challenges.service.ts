@@ -3,12 +3,14 @@ import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/schema.js';
 import { badInput, conflict, notFound } from '../../lib/errors.js';
 import { sanitizeHtml } from '../../lib/sanitize-html.js';
+import { SYSTEM_ACTOR, changedFields, recordAudit, type AuditActor } from '../audit/audit.service.js';
 import { columnsFromScoring } from '../scoreboard/scoring-columns.js';
 import { getScoreView } from '../scoreboard/scoreboard.service.js';
 import { presentAdminChallenge } from './challenges.presenter.js';
 import {
   challengeExists,
   deleteChallengeRow,
+  findChallengeForAudit,
   findFileIdsByName,
   insertChallenge,
   listChallengeFlags,
@@ -66,15 +68,32 @@ async function assertNameFree(trx: Executor, name: string, exceptId: number | nu
   if (taken) throw conflict('A challenge with this name already exists.');
 }
 
-/** Creates a challenge (active from the start). The event-window lock is the admin module's. */
-export async function createChallenge(ctx: AppContext, input: ChallengeInput): Promise<{ id: number }> {
+const challengeTarget = (id: number, name: string) => `challenge '${name}' (#${id})`;
+
+/**
+ * Creates a challenge (active from the start). The event-window lock is the admin module's.
+ * `actor` is the admin the audit log names (scripts and tests act as the system).
+ */
+export async function createChallenge(
+  ctx: AppContext,
+  input: ChallengeInput,
+  actor: AuditActor = SYSTEM_ACTOR,
+): Promise<{ id: number }> {
   const fields = await toFields(input);
-  const now = ctx.clock.now().toISOString();
+  const at = ctx.clock.now();
+  const now = at.toISOString();
   const id = await ctx.database.transaction(async (trx) => {
     await assertNameFree(trx, fields.name, null);
     const fileIds = await resolveFiles(trx, input.files);
     const challengeId = await insertChallenge(trx, { ...fields, is_active: 1, created_at: now });
     await replaceChallengeFiles(trx, challengeId, fileIds);
+    await recordAudit(trx, {
+      actor,
+      action: 'challenge.create',
+      target: challengeTarget(challengeId, fields.name),
+      details: { after: { ...fields, files: [...new Set(input.files)].sort() } },
+      at,
+    });
     return challengeId;
   });
   ctx.bus.publish('challenges');
@@ -82,30 +101,77 @@ export async function createChallenge(ctx: AppContext, input: ChallengeInput): P
 }
 
 /** Replaces a challenge's fields and attached files; its solves and ratings stay (404 unknown). */
-export async function updateChallenge(ctx: AppContext, id: number, input: ChallengeInput): Promise<void> {
+export async function updateChallenge(
+  ctx: AppContext,
+  id: number,
+  input: ChallengeInput,
+  actor: AuditActor = SYSTEM_ACTOR,
+): Promise<void> {
   const fields = await toFields(input);
-  const now = ctx.clock.now().toISOString();
+  const at = ctx.clock.now();
+  const now = at.toISOString();
   await ctx.database.transaction(async (trx) => {
     await assertNameFree(trx, fields.name, id);
     const fileIds = await resolveFiles(trx, input.files);
-    if (!(await updateChallengeRow(trx, id, { ...fields, updated_at: now })))
+    const before = await findChallengeForAudit(trx, id);
+    if (!before || !(await updateChallengeRow(trx, id, { ...fields, updated_at: now })))
       throw notFound(CHALLENGE_NOT_FOUND);
     await replaceChallengeFiles(trx, id, fileIds);
+    const { is_active: _active, ...was } = before;
+    await recordAudit(trx, {
+      actor,
+      action: 'challenge.update',
+      target: challengeTarget(id, fields.name),
+      details: changedFields(was, { ...fields, files: [...new Set(input.files)].sort() }),
+      at,
+    });
   });
   ctx.bus.publish('challenges');
 }
 
 /** Enables a disabled challenge or disables an enabled one; answers the new state. */
-export async function toggleChallengeStatus(ctx: AppContext, id: number): Promise<{ is_active: boolean }> {
-  const active = await toggleChallengeActive(ctx.database.db, id, ctx.clock.now().toISOString());
+export async function toggleChallengeStatus(
+  ctx: AppContext,
+  id: number,
+  actor: AuditActor = SYSTEM_ACTOR,
+): Promise<{ is_active: boolean }> {
+  const at = ctx.clock.now();
+  const active = await ctx.database.transaction(async (trx) => {
+    const state = await toggleChallengeActive(trx, id, at.toISOString());
+    if (state === null) return null;
+    const row = await findChallengeForAudit(trx, id);
+    await recordAudit(trx, {
+      actor,
+      action: 'challenge.toggle',
+      target: challengeTarget(id, row?.name ?? '?'),
+      details: { before: { is_active: state !== 1 }, after: { is_active: state === 1 } },
+      at,
+    });
+    return state;
+  });
   if (active === null) throw notFound(CHALLENGE_NOT_FOUND);
   ctx.bus.publish('challenges');
   return { is_active: active === 1 };
 }
 
 /** Deletes a challenge with its solves and ratings; every score is recomputed from what remains. */
-export async function deleteChallenge(ctx: AppContext, id: number): Promise<void> {
-  if (!(await deleteChallengeRow(ctx.database.db, id))) throw notFound(CHALLENGE_NOT_FOUND);
+export async function deleteChallenge(
+  ctx: AppContext,
+  id: number,
+  actor: AuditActor = SYSTEM_ACTOR,
+): Promise<void> {
+  const at = ctx.clock.now();
+  await ctx.database.transaction(async (trx) => {
+    const before = await findChallengeForAudit(trx, id);
+    if (!before || !(await deleteChallengeRow(trx, id))) throw notFound(CHALLENGE_NOT_FOUND);
+    await recordAudit(trx, {
+      actor,
+      action: 'challenge.delete',
+      target: challengeTarget(id, before.name),
+      details: { before },
+      at,
+    });
+  });
   ctx.bus.publish('challenges');
   ctx.bus.publish('solves');
   ctx.bus.publish('ratings');

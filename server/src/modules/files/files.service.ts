@@ -5,6 +5,7 @@ import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/connect.js';
 import type { UserRow } from '../../db/schema.js';
 import { DomainError, badInput, conflict, notFound } from '../../lib/errors.js';
+import { SYSTEM_ACTOR, recordAudit, type AuditActor } from '../audit/audit.service.js';
 import { isSiteActive } from '../site/site.service.js';
 import {
   deleteFileById,
@@ -77,6 +78,7 @@ async function checkNewName(ctx: AppContext, file: IncomingFile): Promise<string
 export async function saveUpload(
   ctx: AppContext,
   file: IncomingFile,
+  actor: AuditActor = SYSTEM_ACTOR,
 ): Promise<{ name: string; size: number }> {
   const name = await checkNewName(ctx, file);
   const uploadDir = ctx.config.uploadDir;
@@ -94,10 +96,18 @@ export async function saveUpload(
     }
     let id: number;
     try {
-      id = await insertFile(ctx.database.db, {
-        name,
-        size: temp.size,
-        created_at: ctx.clock.now().toISOString(),
+      const at = ctx.clock.now();
+      const size = temp.size;
+      id = await ctx.database.transaction(async (trx) => {
+        const fileId = await insertFile(trx, { name, size, created_at: at.toISOString() });
+        await recordAudit(trx, {
+          actor,
+          action: 'file.upload',
+          target: `file '${name}'`,
+          details: { size },
+          at,
+        });
+        return fileId;
       });
     } catch (err) {
       if (isUniqueViolation(err))
@@ -124,9 +134,18 @@ export async function listUploads(ctx: AppContext): Promise<string[]> {
 }
 
 /** Deletes a stored file; challenges that listed it lose it with the row (cascade). */
-export async function deleteUpload(ctx: AppContext, name: string): Promise<void> {
-  const row = await findFileByName(ctx.database.db, name);
-  if (!row || !(await deleteFileById(ctx.database.db, row.id))) throw notFound(`No file named '${name}'.`);
+export async function deleteUpload(
+  ctx: AppContext,
+  name: string,
+  actor: AuditActor = SYSTEM_ACTOR,
+): Promise<void> {
+  const at = ctx.clock.now();
+  const row = await ctx.database.transaction(async (trx) => {
+    const found = await findFileByName(trx, name);
+    if (!found || !(await deleteFileById(trx, found.id))) throw notFound(`No file named '${name}'.`);
+    await recordAudit(trx, { actor, action: 'file.delete', target: `file '${found.name}'`, at });
+    return found;
+  });
   // The row is gone first: a crash here leaves an unlisted file that the next upload of the name replaces.
   await removeStored(ctx.config.uploadDir, row.name);
   ctx.bus.publish('files');

@@ -1,11 +1,20 @@
-import type { LeaderboardEntry, TeamCompletion, UserCompletion } from '@ctf/contract';
+import {
+  LEADERBOARD_PAGE,
+  MESSAGES,
+  type LeaderboardEntry,
+  type LeaderboardQuery,
+  type TeamCompletion,
+  type UserCompletion,
+} from '@ctf/contract';
 import type { AppContext } from '../../context.js';
 import type { UserRow } from '../../db/schema.js';
 import { CachedJson } from '../../lib/cached-json.js';
+import { DomainError } from '../../lib/errors.js';
 import { listTeamCompletions } from '../teams/teams.service.js';
 import { listCompletionsOfUser } from '../users/users.service.js';
 import { getScoreView } from '../scoreboard/scoreboard.service.js';
 import { leaderboardEntries } from '../scoreboard/scoreboard.views.js';
+import { BoardPages } from './leaderboard-pages.js';
 
 /** The leaderboard, serialised once per change of its board and shared by every caller. */
 export interface LeaderboardAnswer {
@@ -13,6 +22,8 @@ export interface LeaderboardAnswer {
   answer: CachedJson;
   /** The freeze time when this is the public board of a freeze; null when live. */
   frozenAt: string | null;
+  /** This version's pages, search and ranks, each built on first demand. */
+  pages: BoardPages;
 }
 
 /**
@@ -27,8 +38,45 @@ export async function getLeaderboard(
   const { board, frozenAt } = await getScoreView(ctx, options);
   return board.memo('leaderboard', () => {
     const entries = leaderboardEntries(board);
-    return { entries, answer: new CachedJson(JSON.stringify(entries)), frozenAt };
+    return {
+      entries,
+      answer: new CachedJson(JSON.stringify(entries)),
+      frozenAt,
+      pages: new BoardPages([...board.ranked]),
+    };
   });
+}
+
+/** One page of the leaderboard, and what its headers tell. */
+export interface LeaderboardPage {
+  answer: CachedJson;
+  total: number;
+  /** The caller's competitor's rank; null for visitors and for callers off the board. */
+  callerRank: number | null;
+}
+
+/**
+ * A page of the same board `getLeaderboard` answers whole (LeaderboardQuery): a slice by offset,
+ * the slice around the caller's competitor, or a slice of a name search. Each slice is serialised
+ * once per board version, whoever asks.
+ */
+export async function getLeaderboardPage(
+  ctx: AppContext,
+  query: LeaderboardQuery,
+  caller: Pick<UserRow, 'id' | 'team_id' | 'is_admin'> | null,
+  options: { live: boolean } = { live: false },
+): Promise<LeaderboardPage> {
+  if (query.around === 'me' && !caller) throw new DomainError('unauthenticated', MESSAGES.unauthorized);
+  const { pages } = await getLeaderboard(ctx, options);
+  const callerRank = caller && caller.is_admin !== 1 ? pages.rankOf(caller) : null;
+  const limit = query.limit ?? LEADERBOARD_PAGE.defaultLimit;
+  let offset = query.offset ?? 0;
+  if (query.around === 'me' && callerRank !== null) {
+    // The caller in the middle of the page, the page within the board.
+    offset = Math.max(0, Math.min(callerRank - 1 - Math.floor(limit / 2), pages.size - limit));
+  }
+  const slice = pages.slice(offset, limit, query.q ?? '');
+  return { answer: slice.answer, total: slice.total, callerRank };
 }
 
 /**

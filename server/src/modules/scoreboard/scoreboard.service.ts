@@ -1,6 +1,7 @@
 import { leaderboardApi, type ScoreboardExportRow, type SolveExportRow } from '@ctf/contract';
 import type { AppContext } from '../../context.js';
 import { CachedJson } from '../../lib/cached-json.js';
+import { SYSTEM_ACTOR, recordAudit, type AuditActor } from '../audit/audit.service.js';
 import { CachedValue, IncrementalValue } from '../../lib/invalidation.js';
 import { currentSolvePosition, readSolvesSince, type SolveFeedPosition } from '../submissions/solve-feed.js';
 import { ScoreBoard } from './score-board.js';
@@ -104,10 +105,27 @@ export async function getFreezeAt(ctx: AppContext): Promise<Date | null> {
   return cache.get();
 }
 
-/** Sets the freeze time (the public board is as of then from then on) or lifts it (null). */
-export async function setFreezeAt(ctx: AppContext, at: Date | null): Promise<string | null> {
+/**
+ * Sets the freeze time (the public board is as of then from then on) or lifts it (null), with
+ * its audit row in the same transaction.
+ */
+export async function setFreezeAt(
+  ctx: AppContext,
+  at: Date | null,
+  actor: AuditActor = SYSTEM_ACTOR,
+): Promise<string | null> {
   const value = at === null ? null : at.toISOString();
-  await writeFreezeSetting(ctx.database.db, value ?? '');
+  const before = (await getFreezeAt(ctx))?.toISOString() ?? null;
+  await ctx.database.transaction(async (trx) => {
+    await writeFreezeSetting(trx, value ?? '');
+    await recordAudit(trx, {
+      actor,
+      action: 'scoreboard.freeze',
+      target: 'scoreboard',
+      details: { before: { freeze_at: before }, after: { freeze_at: value } },
+      at: ctx.clock.now(),
+    });
+  });
   ctx.bus.publish('site');
   return value;
 }

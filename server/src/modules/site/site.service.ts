@@ -1,6 +1,7 @@
 import { CHALLENGE_HELP_PORT, PRIZE_POOL_TEXT, type SiteInfo } from '@ctf/contract';
 import type { AppContext } from '../../context.js';
 import { CachedValue } from '../../lib/invalidation.js';
+import { SYSTEM_ACTOR, recordAudit, type AuditActor } from '../audit/audit.service.js';
 import { getFreezeAt } from '../scoreboard/scoreboard.service.js';
 import { readSetting, writeSetting } from './site.repo.js';
 
@@ -27,8 +28,23 @@ export async function isSiteActive(ctx: AppContext): Promise<boolean> {
   return activationCache(ctx).get();
 }
 
-export async function setSiteActive(ctx: AppContext, activated: boolean): Promise<void> {
-  await writeSetting(ctx.database.db, ACTIVATED_KEY, activated ? 'true' : 'false');
+export async function setSiteActive(
+  ctx: AppContext,
+  activated: boolean,
+  actor: AuditActor = SYSTEM_ACTOR,
+): Promise<void> {
+  const at = ctx.clock.now();
+  await ctx.database.transaction(async (trx) => {
+    const before = (await readSetting(trx, ACTIVATED_KEY)) === 'true';
+    await writeSetting(trx, ACTIVATED_KEY, activated ? 'true' : 'false');
+    await recordAudit(trx, {
+      actor,
+      action: 'site.switch',
+      target: 'site',
+      details: { before: { activated: before }, after: { activated } },
+      at,
+    });
+  });
   ctx.bus.publish('site');
 }
 

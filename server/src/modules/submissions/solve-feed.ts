@@ -94,13 +94,15 @@ function newSolves(
     created_at: string | null;
   }[],
 ): NewSolve[] {
-  return rows.filter((r) => r.id !== null).map((r) => ({
-    id: r.id!,
-    user_id: r.user_id!,
-    team_id: r.team_id,
-    challenge_id: r.challenge_id!,
-    created_at: r.created_at!,
-  }));
+  return rows
+    .filter((r) => r.id !== null)
+    .map((r) => ({
+      id: r.id!,
+      user_id: r.user_id!,
+      team_id: r.team_id,
+      challenge_id: r.challenge_id!,
+      created_at: r.created_at!,
+    }));
 }
 
 /** The current position, for a reader about to make a full read (taken before it, never after). */

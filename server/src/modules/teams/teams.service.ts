@@ -15,6 +15,7 @@ import { CachedJson } from '../../lib/cached-json.js';
 import { constantTimeEqual, hmac } from '../../lib/crypto.js';
 import { DomainError, badInput, conflict, forbidden, notFound } from '../../lib/errors.js';
 import { KeyedCache } from '../../lib/invalidation.js';
+import { SYSTEM_ACTOR, recordAudit, type AuditActor } from '../audit/audit.service.js';
 import { followSolves } from '../submissions/solve-feed.js';
 import { USER_ANSWER_CACHE_SIZE } from '../users/users.service.js';
 import { departCurrentTeam, departTeam } from './teams.membership.js';
@@ -325,13 +326,25 @@ export async function removeMembershipInTransaction(
  * Admin removal of a team: members become teamless and its join requests go. Solves keep their
  * team_id, so the team's points leave the leaderboard and never become members' solo points.
  */
-export async function deleteTeam(ctx: AppContext, teamId: number): Promise<void> {
+export async function deleteTeam(
+  ctx: AppContext,
+  teamId: number,
+  actor: AuditActor = SYSTEM_ACTOR,
+): Promise<void> {
+  const at = ctx.clock.now();
   await ctx.database.transaction(async (trx) => {
     const team = await findTeamById(trx, teamId);
     if (!team) throw notFound(TEXT.teamNotFound);
     await detachAllMembers(trx, teamId);
     await deleteJoinRequestsOfTeam(trx, teamId);
     await deleteTeamRow(trx, teamId);
+    await recordAudit(trx, {
+      actor,
+      action: 'team.remove',
+      target: `team '${team.name}' (#${teamId})`,
+      details: { members: team.member_count },
+      at,
+    });
   });
   ctx.bus.publish('teams');
 }

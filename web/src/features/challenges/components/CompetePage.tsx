@@ -9,7 +9,7 @@ import { useCompletions } from '../api/completions';
 import { DEFAULT_FILTERS, authorsOf, filterChallenges, paginate, type ChallengeFilters } from '../filter';
 import { ChallengeCard } from './ChallengeCard';
 import { ChallengeFilterForm } from './ChallengeFilterForm';
-import { Pagination } from './Pagination';
+import { Pagination } from '../../../components/Pagination';
 
 /** SPEC.md §2 Compete page: filtered, paged challenge cards. */
 export function CompetePage() {
@@ -98,7 +98,12 @@ export function CompetePage() {
                   </Col>
                 ))}
               </Row>
-              <Pagination page={slice.page} pageCount={slice.pageCount} onPage={setPage} />
+              <Pagination
+                label="Challenge pages"
+                page={slice.page}
+                pageCount={slice.pageCount}
+                onPage={setPage}
+              />
             </>
           )}
         </>

@@ -1,14 +1,97 @@
-import { leaderboardApi } from '@ctf/contract';
-import { useQuery } from '@tanstack/react-query';
-import { fetchData } from '../../../lib/api';
+import { LEADERBOARD_PAGE, leaderboardApi, type LeaderboardRow } from '@ctf/contract';
+import { keepPreviousData, useQueries, useQuery, type QueryClient } from '@tanstack/react-query';
+import { ApiError, NetworkError } from '../../../lib/api';
 import { queryKeys } from '../../../lib/query';
 
-/** GET /api/info/leaderboard: competitors by points, best first (the server orders them). */
-export const leaderboardQuery = {
-  queryKey: queryKeys.leaderboard,
-  queryFn: () => fetchData(leaderboardApi.leaderboard),
-};
+/**
+ * Rows per request. A 400 px list shows about ten rows: a page of 50 is a few hundred bytes in
+ * Brotli, and a refresh asks again only for the pages on screen (issue 20).
+ */
+export const PAGE_SIZE = 50;
 
-export function useLeaderboard() {
-  return useQuery({ ...leaderboardQuery, refetchInterval: 60_000 });
+/** One page of the board (or of a name search), and what its headers tell. */
+export interface LeaderboardPage {
+  rows: LeaderboardRow[];
+  /** How many competitors the board (or the search) holds. */
+  total: number;
+  /** The rank of the caller's competitor; null for visitors and callers off the board. */
+  callerRank: number | null;
+}
+
+function headerNumber(res: Headers, name: string): number | null {
+  const value = res.get(name);
+  if (value === null || !/^[0-9]+$/.test(value)) return null;
+  return Number(value);
+}
+
+/**
+ * GET /api/info/leaderboard with paging parameters (the whole board is never asked for here).
+ * Its own fetch, not lib/api's: the total and the caller's rank come in headers.
+ */
+export async function fetchLeaderboardPage(params: Record<string, string>): Promise<LeaderboardPage> {
+  const url = `${leaderboardApi.leaderboard.path}?${new URLSearchParams(params).toString()}`;
+  let res: Response;
+  try {
+    res = await fetch(url, { method: 'GET', credentials: 'include' });
+  } catch (err) {
+    throw new NetworkError(err instanceof Error ? err.message : 'network error');
+  }
+  let body: unknown = undefined;
+  try {
+    body = JSON.parse(await res.text());
+  } catch {
+    body = undefined;
+  }
+  if (!res.ok) {
+    const message = (body as { message?: unknown } | undefined)?.message;
+    throw new ApiError(
+      res.status,
+      typeof message === 'string' && message ? message : `Request failed (${res.status})`,
+    );
+  }
+  const rows = Array.isArray(body) ? (body as LeaderboardRow[]) : [];
+  return {
+    rows,
+    total: headerNumber(res.headers, LEADERBOARD_PAGE.totalHeader) ?? rows.length,
+    callerRank: headerNumber(res.headers, LEADERBOARD_PAGE.callerRankHeader),
+  };
+}
+
+/** Page `index` (PAGE_SIZE rows) of the board, or of the competitors whose name holds `search`. */
+export function leaderboardPageQuery(search: string, index: number) {
+  return {
+    queryKey: [...queryKeys.leaderboard, 'page', search, index] as const,
+    queryFn: () =>
+      fetchLeaderboardPage({
+        limit: String(PAGE_SIZE),
+        offset: String(index * PAGE_SIZE),
+        ...(search ? { q: search } : {}),
+      }),
+  };
+}
+
+/**
+ * The first page: the podium, the size of the board or search, and the caller's rank. A search
+ * keeps showing the previous answer while the next one loads (no flash of "Loading").
+ */
+export function useFirstPage(search: string) {
+  return useQuery({ ...leaderboardPageQuery(search, 0), placeholderData: keepPreviousData });
+}
+
+/** The pages the list shows now: only these are asked for, and only these refresh. */
+export function useShownPages(search: string, indexes: readonly number[]) {
+  return useQueries({ queries: indexes.map((i) => leaderboardPageQuery(search, i)) });
+}
+
+/** The caller's current rank (`?around=me&limit=1`), or null when they are not on the board. */
+export async function fetchMyRank(): Promise<number | null> {
+  return (await fetchLeaderboardPage({ around: 'me', limit: '1' })).callerRank;
+}
+
+/**
+ * Asks again for what open leaderboards show: the queries in use refetch, the others are only
+ * marked stale (asked again when they are shown).
+ */
+export function refreshShownLeaderboard(client: QueryClient): Promise<void> {
+  return client.invalidateQueries({ queryKey: queryKeys.leaderboard });
 }

@@ -1,63 +1,129 @@
-import { LEADERBOARD_SCROLL_HEIGHT_PX } from '@ctf/contract';
-import { useState } from 'react';
-import { Badge, Container, Form } from 'react-bootstrap';
-import { QueryError } from '../../../components/QueryError';
-import { useLeaderboard } from '../api/leaderboard';
-import { badgeFor, rankAndSearch } from '../ranking';
+import { LEADERBOARD_PAGE } from '@ctf/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Badge, Button, Container, Form } from 'react-bootstrap';
+import { describeFailure, QueryError } from '../../../components/QueryError';
+import { fetchMyRank, refreshShownLeaderboard, useFirstPage } from '../api/leaderboard';
+import { badgeFor } from '../ranking';
+import { useCalmRefresh } from '../use-calm-refresh';
+import { BoardList } from './BoardList';
 
-/** SPEC.md §2 Leaderboard: searchable names and points; the list scrolls at 400px. */
+/** Typing pauses this long before the search is sent to the server. */
+const SEARCH_DELAY_MS = 250;
+
+/**
+ * SPEC.md §2 Leaderboard: searchable names and points, the top 3 in gold, silver and the third
+ * colour, the list scrolling at 400 px. At scale (issue 20): the podium first, then a windowed
+ * list asked for page by page; the search runs on the server over the whole board; "My position"
+ * scrolls to the caller's row; open pages refresh calmly (use-calm-refresh).
+ */
 export function LeaderboardPage() {
-  const board = useLeaderboard();
+  const client = useQueryClient();
+  const [input, setInput] = useState('');
   const [search, setSearch] = useState('');
-  const entries = rankAndSearch(board.data ?? [], search);
+  const timer = useRef<number | undefined>(undefined);
+  const podium = useFirstPage('');
+  const first = useFirstPage(search);
+  const [highlight, setHighlight] = useState<number | null>(null);
+  const [scrollRequest, setScrollRequest] = useState<{ rank: number } | null>(null);
+  const [note, setNote] = useState('');
+
+  useCalmRefresh(useCallback(() => void refreshShownLeaderboard(client), [client]));
+  useEffect(() => () => window.clearTimeout(timer.current), []);
+
+  function onSearch(text: string) {
+    setInput(text);
+    window.clearTimeout(timer.current);
+    timer.current = window.setTimeout(() => setSearch(text.trim()), SEARCH_DELAY_MS);
+  }
+
+  async function showMyPosition() {
+    setNote('');
+    let rank: number | null;
+    try {
+      rank = await fetchMyRank();
+    } catch (err) {
+      setNote(describeFailure(err));
+      return;
+    }
+    if (rank === null) {
+      setHighlight(null);
+      setNote('You are not on the leaderboard yet.');
+      return;
+    }
+    // The caller's row is on the whole board: leave any search.
+    window.clearTimeout(timer.current);
+    setInput('');
+    setSearch('');
+    setHighlight(rank);
+    setScrollRequest({ rank });
+    setNote(`Your position: #${rank}.`);
+  }
+
+  const top = (podium.data?.rows ?? []).slice(0, 3);
+  const callerRank = podium.data?.callerRank ?? null;
+  const total = first.data?.total ?? 0;
 
   return (
     <Container className="py-3" style={{ maxWidth: 720 }}>
       <h1>Leaderboard</h1>
-      <Form.Group controlId="leaderboard-search" className="mb-3">
-        <Form.Label>Search</Form.Label>
-        <Form.Control
-          type="search"
-          placeholder="Team or player name"
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
-        />
-      </Form.Group>
-      {board.isPending ? (
-        <p role="status">Loading the leaderboard…</p>
-      ) : board.isError ? (
-        <QueryError what="the leaderboard" error={board.error} onRetry={() => board.refetch()} />
-      ) : entries.length === 0 ? (
-        <p role="status">{search.trim() ? 'No names match your search.' : 'No one has scored yet.'}</p>
-      ) : (
-        <div
-          className="leaderboard-list border rounded"
-          style={{ maxHeight: LEADERBOARD_SCROLL_HEIGHT_PX }}
-          tabIndex={0}
-          role="region"
-          aria-label="Leaderboard list"
-        >
-          <ol className="list-group list-group-flush" aria-label="Leaderboard">
-            {entries.map((e) => {
+      {top.length > 0 && (
+        <section aria-label="Podium" className="mb-3">
+          <ol className="list-unstyled row g-2 mb-0">
+            {top.map((e) => {
               const badge = badgeFor(e.rank);
               return (
-                <li
-                  key={`${e.rank}-${e.name}`}
-                  className="list-group-item d-flex align-items-center gap-3"
-                  data-testid="leaderboard-entry"
-                >
-                  <span className="fw-bold text-nowrap" style={{ minWidth: '2.5em' }}>
-                    #{e.rank}
-                  </span>
-                  <span className="flex-grow-1 text-break">{e.name}</span>
-                  <Badge pill bg={badge.bg} text={badge.text} data-testid="points-badge">
-                    {e.points} points
-                  </Badge>
+                <li key={e.rank} className="col-12 col-sm-4" data-testid="podium-entry">
+                  <div className="border rounded p-2 h-100 text-center">
+                    <Badge pill bg={badge.bg} text={badge.text} data-testid="podium-badge">
+                      #{e.rank}
+                    </Badge>
+                    <div className="fw-bold text-break">{e.name}</div>
+                    <div className="small">{e.points} points</div>
+                  </div>
                 </li>
               );
             })}
           </ol>
-        </div>
+        </section>
+      )}
+      <div className="d-flex flex-wrap align-items-end gap-2 mb-3">
+        <Form.Group controlId="leaderboard-search" className="flex-grow-1">
+          <Form.Label>Search</Form.Label>
+          <Form.Control
+            type="search"
+            placeholder="Team or player name"
+            value={input}
+            maxLength={LEADERBOARD_PAGE.maxSearchLength}
+            onChange={(e) => onSearch(e.target.value)}
+          />
+        </Form.Group>
+        {callerRank !== null && (
+          <Button variant="outline-primary" onClick={() => void showMyPosition()}>
+            My position
+          </Button>
+        )}
+      </div>
+      {note && (
+        <p role="status" className="small" data-testid="position-note">
+          {note}
+        </p>
+      )}
+      {first.isPending ? (
+        <p role="status">Loading the leaderboard…</p>
+      ) : first.isError ? (
+        <QueryError what="the leaderboard" error={first.error} onRetry={() => first.refetch()} />
+      ) : total === 0 ? (
+        <p role="status">{search ? 'No names match your search.' : 'No one has scored yet.'}</p>
+      ) : (
+        // A new search starts at its own top.
+        <BoardList
+          key={search}
+          search={search}
+          total={total}
+          highlight={highlight}
+          scrollRequest={scrollRequest}
+        />
       )}
     </Container>
   );

@@ -1,0 +1,129 @@
+import type { AuditPage, AuditQuery } from '@ctf/contract';
+import type { Executor } from '../../db/schema.js';
+import { insertAuditRow, listAuditRows } from './audit.repo.js';
+
+/**
+ * Every admin action and its name in the log. One list, so the Audit tab's filter offers them all
+ * and a new action is added here first.
+ */
+export const AUDIT_ACTIONS = [
+  'challenge.create',
+  'challenge.update',
+  'challenge.toggle',
+  'challenge.delete',
+  'file.upload',
+  'file.delete',
+  'user.remove',
+  'team.remove',
+  'admin.remove',
+  'site.switch',
+  'scoreboard.freeze',
+  'cache.force_update',
+  'moderation.hide',
+  'moderation.unhide',
+  'moderation.ban',
+  'moderation.unban',
+  'settings.update',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** Who acted: the admin's id and name (the name is copied: the entry outlives the account). */
+export interface AuditActor {
+  id: number | null;
+  username: string;
+}
+
+/** The actor of writes made outside a request: the demo and bench seeds, tests calling services. */
+export const SYSTEM_ACTOR: AuditActor = { id: null, username: '(system)' };
+
+/** An edit's details: the fields that changed, each side of the change (flags redacted later). */
+export function changedFields(
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+): { before: Record<string, unknown>; after: Record<string, unknown> } {
+  const was: Record<string, unknown> = {};
+  const now: Record<string, unknown> = {};
+  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    if (JSON.stringify(before[key]) === JSON.stringify(after[key])) continue;
+    was[key] = before[key];
+    now[key] = after[key];
+  }
+  return { before: was, after: now };
+}
+
+export interface AuditInput {
+  actor: AuditActor;
+  action: AuditAction;
+  /** What was acted on, as a person reads it: "challenge 'Web 101' (#4)", "user 'alice' (#9)". */
+  target: string;
+  /** Before/after of an edit, a reason, counts: anything JSON. Flags are redacted here. */
+  details?: Record<string, unknown>;
+  at: Date;
+}
+
+export const REDACTED = '[redacted]';
+/** Keys whose values never reach the log: flags of every kind, secrets, tokens. */
+const SECRET_KEY = /flag|secret|token|password/i;
+
+/** A deep copy with every flag-like value replaced by REDACTED (arrays and nested objects too). */
+export function redactSecrets(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(redactSecrets);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>).map(([k, v]) => [
+        k,
+        SECRET_KEY.test(k) && v !== null && v !== undefined ? REDACTED : redactSecrets(v),
+      ]),
+    );
+  }
+  return value;
+}
+
+/**
+ * Writes one audit entry. Call it with the action's own transaction (DESIGN.md §8: every admin
+ * action writes one audit row in the same transaction), so an action and its entry commit or
+ * roll back together. The site never edits or deletes entries.
+ */
+export async function recordAudit(trx: Executor, entry: AuditInput): Promise<void> {
+  await insertAuditRow(trx, {
+    created_at: entry.at.toISOString(),
+    admin_id: entry.actor.id,
+    admin_name: entry.actor.username,
+    action: entry.action,
+    target: entry.target,
+    details: JSON.stringify(redactSecrets(entry.details ?? {})),
+  });
+}
+
+/** A page of the audit log, newest first (the Audit tab). */
+export async function listAudit(db: Executor, query: AuditQuery): Promise<AuditPage> {
+  const rows = await listAuditRows(db, {
+    admin: query.admin || undefined,
+    action: query.action || undefined,
+    beforeId: query.cursor === undefined ? undefined : Number(query.cursor),
+    limit: query.limit + 1,
+  });
+  const page = rows.slice(0, query.limit);
+  return {
+    rows: page.map((r) => ({
+      _id: String(r.id),
+      time: r.created_at,
+      admin: r.admin_name,
+      action: r.action,
+      target: r.target,
+      details: parseDetails(r.details),
+    })),
+    next_cursor: rows.length > query.limit ? String(page[page.length - 1]!.id) : null,
+  };
+}
+
+function parseDetails(text: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : { value };
+  } catch {
+    return {};
+  }
+}
