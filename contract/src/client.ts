@@ -64,7 +64,7 @@ export type { OAuthProvider, OAuthMessage } from './api/oauth.js';
 export { OAUTH_PROVIDERS, OAUTH_BROADCAST_CHANNEL } from './api/oauth.js';
 export type { User, UserCompletion } from './api/users.js';
 export type { Team, TeamListEntry, JoinRequest, TeamCompletion } from './api/teams.js';
-export type { PublicChallenge, ChallengeDetail } from './api/challenges.js';
+export type { PublicChallenge, ChallengeDetail, ChallengeHint } from './api/challenges.js';
 export type {
   LeaderboardEntry,
   LeaderboardRow,
@@ -75,8 +75,12 @@ export type {
 } from './api/leaderboard.js';
 export type {
   AdminChallenge,
+  AdminFlag,
+  AdminHint,
   ChallengeInput,
   ChallengeScoringInput,
+  FlagInput,
+  HintInput,
   ScoreboardExportRow,
   SolveExportRow,
 } from './api/admin.js';
@@ -89,3 +93,12 @@ export * from './rules/dynamic-scoring.js';
 export * from './rules/countdown.js';
 export * from './rules/usernames.js';
 export * from './rules/html-policy.js';
+export type { LiveEventData, LiveEventType } from './api/live-events.js';
+export {
+  LIVE_EVENT_TYPES,
+  LIVE_EVENTS_PATH,
+  LIVE_EVENT_REPLAY_MS,
+  LIVE_EVENT_HEARTBEAT_MS,
+  LIVE_EVENT_COALESCE_MS,
+  TOO_MANY_STREAMS_MESSAGE,
+} from './api/live-events.js';

@@ -11,7 +11,7 @@ export type { OAuthProvider, OAuthMessage } from './api/oauth.js';
 export { OAUTH_PROVIDERS, OAUTH_BROADCAST_CHANNEL } from './api/oauth.js';
 export type { User, UserCompletion } from './api/users.js';
 export type { Team, TeamListEntry, JoinRequest, TeamCompletion } from './api/teams.js';
-export type { PublicChallenge, ChallengeDetail } from './api/challenges.js';
+export type { PublicChallenge, ChallengeDetail, ChallengeHint } from './api/challenges.js';
 export type {
   LeaderboardEntry,
   LeaderboardRow,
@@ -22,11 +22,17 @@ export type {
 } from './api/leaderboard.js';
 export type {
   AdminChallenge,
+  AdminFlag,
+  AdminHint,
   ChallengeInput,
+  ChallengeInputParsed,
   ChallengeScoringInput,
+  FlagInput,
+  HintInput,
   ScoreboardExportRow,
   SolveExportRow,
 } from './api/admin.js';
+export { flagsOf } from './api/admin.js';
 export type { SiteInfo } from './api/site.js';
 export type { AuditEntry, AuditPage, AuditQuery } from './api/integrity.js';
 export * from './rules/constants.js';
@@ -37,3 +43,12 @@ export * from './rules/dynamic-scoring.js';
 export * from './rules/countdown.js';
 export * from './rules/usernames.js';
 export * from './rules/html-policy.js';
+export type { LiveEventData, LiveEventType } from './api/live-events.js';
+export {
+  LIVE_EVENT_TYPES,
+  LIVE_EVENTS_PATH,
+  LIVE_EVENT_REPLAY_MS,
+  LIVE_EVENT_HEARTBEAT_MS,
+  LIVE_EVENT_COALESCE_MS,
+  TOO_MANY_STREAMS_MESSAGE,
+} from './api/live-events.js';

@@ -5,18 +5,21 @@ import type { AppContext } from './context.js';
 import { connectDatabase, type DatabaseHandle } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import { systemClock, type Clock } from './lib/clock.js';
-import type { InvalidationBus } from './lib/invalidation.js';
+import { ObservedBus, type InvalidationBus } from './lib/invalidation.js';
 import type { RateLimiter } from './lib/rate-limiter.js';
 import { registerAdminRoutes } from './modules/admin/admin.routes.js';
 import { registerAuditRoutes } from './modules/audit/audit.routes.js';
 import { registerAuthRoutes } from './modules/auth/auth.routes.js';
 import { registerChallengeRoutes } from './modules/challenges/challenges.routes.js';
+import { registerEventRoutes } from './modules/events/events.routes.js';
+import { liveChangesOf } from './modules/events/events.service.js';
 import { registerFilesRoutes } from './modules/files/files.routes.js';
 import { registerLeaderboardRoutes } from './modules/leaderboard/leaderboard.routes.js';
 import { registerRatingRoutes } from './modules/ratings/ratings.routes.js';
 import { registerScoreboardRoutes } from './modules/scoreboard/scoreboard.routes.js';
 import { registerSiteRoutes } from './modules/site/site.routes.js';
 import { registerSubmissionRoutes } from './modules/submissions/submissions.routes.js';
+import { registerHintRoutes } from './modules/hints/hints.routes.js';
 import { registerTeamRoutes } from './modules/teams/teams.routes.js';
 import { registerUserRoutes } from './modules/users/users.routes.js';
 import { registerErrorHandling } from './plugins/errors.js';
@@ -70,11 +73,16 @@ export async function buildApp(
   await migrateToLatest(database.db as never);
   const clock = options.clock ?? systemClock;
   const shared = await createSharedState(config, database, clock, app.log);
+  // What this process publishes also becomes a coalesced live event (leaderboard, challenges).
+  const bus = new ObservedBus(
+    options.bus ?? shared.bus,
+    liveChangesOf(() => ctx),
+  );
   const ctx: AppContext = {
     config,
     database,
     clock,
-    bus: options.bus ?? shared.bus,
+    bus,
     limiter: options.limiter ?? shared.limiter,
     log: app.log,
     redisReady: shared.redisReady,
@@ -100,9 +108,11 @@ export async function buildApp(
   registerFilesRoutes(app, ctx);
   registerChallengeRoutes(app, ctx);
   registerSubmissionRoutes(app, ctx);
+  registerHintRoutes(app, ctx);
   registerRatingRoutes(app, ctx);
   registerLeaderboardRoutes(app, ctx);
   registerScoreboardRoutes(app, ctx);
+  registerEventRoutes(app, ctx);
 
   await registerWebApp(app, config.webDist);
 

@@ -102,6 +102,8 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Optional per-address limit on all API calls per minute (0 = off; a campus may share one address). */
   IP_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(0),
+  /** Open live event streams (GET /api/events) allowed per address; more answer 429 (0 = no limit). */
+  EVENT_STREAMS_PER_ADDRESS: z.coerce.number().int().min(0).default(20),
 });
 
 export type AdminSpec = { provider: 'discord' | 'github' | 'local'; name: string };
@@ -142,6 +144,8 @@ export interface Config {
   workers: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   ipRateLimitPerMinute: number;
+  /** Open live event streams per address (0 = no limit). */
+  eventStreamsPerAddress: number;
   /** Where the built web app lives (web/dist). */
   webDist: string;
 }
@@ -247,6 +251,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     workers: e.WORKERS,
     logLevel: e.LOG_LEVEL,
     ipRateLimitPerMinute: e.IP_RATE_LIMIT_PER_MINUTE,
+    eventStreamsPerAddress: e.EVENT_STREAMS_PER_ADDRESS,
     webDist: path.resolve(import.meta.dirname, '../../web/dist'),
   };
 }

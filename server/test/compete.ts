@@ -30,7 +30,7 @@ export async function addChallenge(
     ...overrides,
   };
   const { id } = await createChallenge(t.ctx, input);
-  return { id, name: input.name.trim(), flag: input.flag.trim() };
+  return { id, name: input.name.trim(), flag: (input.flag ?? input.flags?.[0]?.content ?? '').trim() };
 }
 
 export async function openSite(t: TestApp, open = true): Promise<void> {

@@ -42,14 +42,19 @@ export async function seedChallenge(t: TestApp, name: string, points: number): P
       category: 'General',
       difficulty: 'Easy',
       written_by: 'x',
-      flag: 'f',
       points,
       is_active: 1,
+      max_attempts: null,
+      release_at: null,
       created_at: now,
       updated_at: now,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+  await t.ctx.database.db
+    .insertInto('challenge_flags')
+    .values({ challenge_id: row.id, position: 0, type: 'static', content: 'f' })
+    .execute();
   return row.id;
 }
 

@@ -11,6 +11,15 @@ import {
   CHALLENGE_NAME_MAX_LENGTH,
   FILE_NAME_MAX_LENGTH,
   FLAG_MAX_LENGTH,
+  FLAG_PATTERN_MAX_LENGTH,
+  FLAG_TYPES,
+  FLAGS_PER_CHALLENGE_MAX,
+  HINT_CONTENT_MAX_LENGTH,
+  HINT_COST_MAX,
+  HINT_TITLE_MAX_LENGTH,
+  HINTS_PER_CHALLENGE_MAX,
+  MAX_ATTEMPTS_LIMIT,
+  PREREQUISITES_MAX,
 } from '../rules/constants.js';
 import {
   DYNAMIC_DECAY_MAX,
@@ -54,8 +63,36 @@ export const ChallengeScoringInput = z.discriminatedUnion('type', [
 ]);
 export type ChallengeScoringInput = z.infer<typeof ChallengeScoringInput>;
 
-/** The admin view adds the flag and the scoring's parameters (the edit form starts from them). */
-export const AdminChallenge = PublicChallenge.extend({ flag: z.string(), scoring: ChallengeScoringInput });
+export const FlagType = z.enum(FLAG_TYPES);
+
+/** One accepted flag as an admin sees and writes it. */
+export const AdminFlag = z.object({ type: FlagType, content: z.string() });
+export type AdminFlag = z.infer<typeof AdminFlag>;
+
+/** A hint with its content and who unlocked it (usernames, unlock order): admin views only. */
+export const AdminHint = z.object({
+  _id: IdString,
+  title: z.string(),
+  content: z.string(),
+  cost: z.number(),
+  unlocked_by: z.array(z.string()),
+});
+export type AdminHint = z.infer<typeof AdminHint>;
+
+/**
+ * The admin view adds what only admins may read: the flags (`flag` is the first one, for the
+ * single-flag form of SPEC.md), the attempt limit, the hints with their content, the release time
+ * and the prerequisites.
+ */
+export const AdminChallenge = PublicChallenge.extend({
+  flag: z.string(),
+  flags: z.array(AdminFlag),
+  max_attempts: z.number().nullable(),
+  hints: z.array(AdminHint),
+  release_at: z.string().nullable(),
+  prerequisites: z.array(IdString),
+  scoring: ChallengeScoringInput,
+});
 export type AdminChallenge = z.infer<typeof AdminChallenge>;
 
 const required = (what: string, max: number) =>
@@ -65,20 +102,79 @@ const required = (what: string, max: number) =>
     .min(1, `${what} is required`)
     .max(max, `${what} must be at most ${max} characters`);
 
-/** The challenge form (SPEC.md §5): points are accepted but ignored; the server derives them. */
-export const ChallengeInput = z.object({
+/** A flag as written: a regex pattern may be longer than a submission (it is checked on save). */
+export const FlagInput = z.object({
+  type: FlagType.optional().default('static'),
+  content: required('Flag', FLAG_PATTERN_MAX_LENGTH),
+});
+export type FlagInput = z.input<typeof FlagInput>;
+
+/** A hint as written: Markdown content; `_id` keeps an existing hint (and its unlocks) when editing. */
+export const HintInput = z.object({
+  _id: IdInput.optional(),
+  title: required('Hint title', HINT_TITLE_MAX_LENGTH),
+  content: z
+    .string()
+    .max(HINT_CONTENT_MAX_LENGTH, `Hint content must be at most ${HINT_CONTENT_MAX_LENGTH} characters`),
+  cost: z
+    .number({ error: 'Hint cost must be a number' })
+    .int('Hint cost must be a whole number')
+    .min(0, 'Hint cost must be 0 or more')
+    .max(HINT_COST_MAX, `Hint cost must be at most ${HINT_COST_MAX}`),
+});
+export type HintInput = z.input<typeof HintInput>;
+
+const ChallengeFields = z.object({
   name: required('Name', CHALLENGE_NAME_MAX_LENGTH),
   description: z.string().max(CHALLENGE_DESCRIPTION_MAX_LENGTH).optional().default(''),
   category: Category,
   difficulty: Difficulty,
   written_by: required('Author', CHALLENGE_AUTHOR_MAX_LENGTH),
-  flag: required('Flag', FLAG_MAX_LENGTH),
+  /** SPEC.md's single flag: one static flag (used when `flags` is absent). */
+  flag: z
+    .string()
+    .trim()
+    .max(FLAG_MAX_LENGTH, `Flag must be at most ${FLAG_MAX_LENGTH} characters`)
+    .optional(),
+  flags: z.array(FlagInput).max(FLAGS_PER_CHALLENGE_MAX).optional(),
   points: z.unknown().optional(),
   files: z.array(z.string().max(FILE_NAME_MAX_LENGTH)).max(50).optional().default([]),
   /** Missing = static. */
   scoring: ChallengeScoringInput.optional(),
+  // Absent on an update: left as it is. null: no limit / released / none.
+  max_attempts: z
+    .number()
+    .int('max_attempts must be a whole number')
+    .min(1, 'max_attempts must be at least 1')
+    .max(MAX_ATTEMPTS_LIMIT, `max_attempts must be at most ${MAX_ATTEMPTS_LIMIT}`)
+    .nullable()
+    .optional(),
+  hints: z.array(HintInput).max(HINTS_PER_CHALLENGE_MAX).optional(),
+  release_at: z.iso
+    .datetime({ offset: true, error: 'release_at must be an ISO 8601 time' })
+    .nullable()
+    .optional(),
+  prerequisites: z.array(IdInput).max(PREREQUISITES_MAX).optional(),
 });
-export type ChallengeInput = z.infer<typeof ChallengeInput>;
+
+/** The flag list a body means: `flags` when given, else the old single `flag` as one static flag. */
+export function flagsOf(body: { flag?: string | undefined; flags?: FlagInput[] | undefined }): FlagInput[] {
+  if (body.flags && body.flags.length > 0) return body.flags;
+  return body.flag ? [{ type: 'static', content: body.flag }] : [];
+}
+
+const atLeastOneFlag = (body: z.infer<typeof ChallengeFields>, ctx: z.RefinementCtx) => {
+  if (flagsOf(body).length === 0)
+    ctx.addIssue({ code: 'custom', path: ['flags'], message: 'Flag is required' });
+};
+
+/**
+ * The challenge form (SPEC.md §5): points are accepted but ignored; the server derives them.
+ * At least one flag, as `flag` or `flags`.
+ */
+export const ChallengeInput = ChallengeFields.superRefine(atLeastOneFlag);
+export type ChallengeInput = z.input<typeof ChallengeInput>;
+export type ChallengeInputParsed = z.output<typeof ChallengeInput>;
 
 export const AdminUser = User;
 export const AdminTeam = Team;
@@ -100,7 +196,7 @@ export const getUploads = get(ROUTES.admin.getUploads, z.array(z.string()));
 export const fetchChallenges = get(ROUTES.admin.fetchChallenges, z.array(AdminChallenge));
 export const updateChallenge = post(
   ROUTES.admin.updateChallenge,
-  ChallengeInput.extend({ challenge_id: IdInput }),
+  ChallengeFields.extend({ challenge_id: IdInput }).superRefine(atLeastOneFlag),
 );
 export const createChallenge = post(ROUTES.admin.createChallenge, ChallengeInput);
 export const toggleStatus = post(ROUTES.admin.toggleStatus, z.object({ challenge_id: IdInput }));

@@ -33,6 +33,16 @@ export const challengeList = endpoint({
   response: z.union([z.array(PublicChallenge), MessageResponse]),
 });
 
+/** A hint on the challenge page: its content only once the caller's competitor unlocked it. */
+export const ChallengeHint = z.object({
+  _id: IdString,
+  title: z.string(),
+  cost: z.number(),
+  unlocked: z.boolean(),
+  content: z.string().optional(),
+});
+export type ChallengeHint = z.infer<typeof ChallengeHint>;
+
 export const ChallengeDetail = z.object({
   _id: IdString,
   name: z.string(),
@@ -45,6 +55,11 @@ export const ChallengeDetail = z.object({
   written_by: z.string(),
   hlinks: z.array(z.string()),
   user_completions: z.number(),
+  hints: z.array(ChallengeHint),
+  /** Wrong attempts the caller has left; null when the challenge has no limit. */
+  attempts_left: z.number().nullable(),
+  /** Present (true) when the caller has not solved the prerequisites yet. */
+  locked: z.literal(true).optional(),
 });
 export type ChallengeDetail = z.infer<typeof ChallengeDetail>;
 
@@ -61,6 +76,12 @@ export const submitFlag = endpoint({
     challenge_id: IdInput,
   }),
   response: MessageResponse,
+});
+
+export const unlockHint = endpoint({
+  ...ROUTES.challenges.unlockHint,
+  body: z.object({ hint_id: IdInput }),
+  response: z.object({ message: z.string(), content: z.string() }),
 });
 
 const RATING_RANGE = 'rating must be a whole number from 1 to 5';

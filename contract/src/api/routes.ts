@@ -40,12 +40,17 @@ export const ROUTES = {
     challengeDetail: post('/api/ctf/challenge'),
     submitFlag: post('/api/ctf/submit-flag'),
     rateChallenge: post('/api/ctf/rate-challenge'),
+    unlockHint: post('/api/ctf/unlock-hint'),
   },
   leaderboard: {
     leaderboard: get('/api/info/leaderboard'),
     getCompletions: post('/api/info/get-completions'),
     scoreGraph: get('/api/info/scoreboard/graph'),
     ctftime: get('/api/ctftime'),
+  },
+  events: {
+    /** Server-Sent Events (api/live-events.ts), outside the JSON contract. */
+    stream: get('/api/events'),
   },
   admin: {
     getTeams: get('/api/admin/get_teams'),

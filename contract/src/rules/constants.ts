@@ -58,6 +58,21 @@ export const CHALLENGE_NAME_MAX_LENGTH = 100;
 export const CHALLENGE_AUTHOR_MAX_LENGTH = 100;
 export const CHALLENGE_DESCRIPTION_MAX_LENGTH = 20_000;
 export const FLAG_MAX_LENGTH = 200;
+
+/** How a flag is compared with a submission (after trimming both): issue 17. */
+export const FLAG_TYPES = ['static', 'case_insensitive', 'regex'] as const;
+export type FlagType = (typeof FLAG_TYPES)[number];
+/** Flags per challenge, and the longest regex pattern an author may save. */
+export const FLAGS_PER_CHALLENGE_MAX = 20;
+export const FLAG_PATTERN_MAX_LENGTH = 500;
+/** Wrong attempts an author may allow (max_attempts), at most. */
+export const MAX_ATTEMPTS_LIMIT = 1000;
+/** Hints per challenge, their title and Markdown lengths, and the highest cost. */
+export const HINTS_PER_CHALLENGE_MAX = 20;
+export const HINT_TITLE_MAX_LENGTH = 100;
+export const HINT_CONTENT_MAX_LENGTH = 5_000;
+export const HINT_COST_MAX = 10_000;
+export const PREREQUISITES_MAX = 20;
 export const FILE_NAME_MAX_LENGTH = 200;
 
 /** SPEC.md §9 UI constants. */

@@ -15,6 +15,9 @@ export const MESSAGES = {
   createDisabled: 'Challenge creation is currently disabled during the event.',
   siteInactive: 'The competition is not active right now. Please check back later.',
   challengeInactive: 'Challenge is currently Out-of-Order and will be back online soon!',
+  noAttemptsLeft: 'No attempts left',
+  hintUnlocked: 'Hint unlocked',
+  challengeLocked: 'Solve the prerequisites of this challenge first.',
 } as const;
 
 /** Client-side texts of SPEC.md §2/§5/§8. */

@@ -8,6 +8,8 @@
  *   A user with no team scores the solves they made with no team.
  * - Admins' solves count nowhere and admins are not competitors. A solve whose team no longer
  *   exists counts for nobody; a removed user's solves are gone.
+ * - A hint unlock (issue 17) belongs to a competitor like a solve (the user's team at that moment,
+ *   or the user with no team) and never moves; its cost is taken from that competitor's points.
  * - Only points above 0 are listed: points descending, then the competitor whose last scoring
  *   solve came first, then the name.
  * - A challenge is worth its current value (dynamic-scoring.ts) for every solver: its difficulty's
@@ -42,6 +44,8 @@ export interface ScoringInput {
   teams: readonly ScoringTeam[];
   /** Points by challenge id (from its difficulty); a solve of a missing challenge counts nothing. */
   points: ReadonlyMap<number, number>;
+  /** Hint unlocks with their cost; absent means none. */
+  unlocks?: readonly ScoringUnlock[];
   /** Scoring by challenge id; a challenge missing here is static. */
   scorings?: ReadonlyMap<number, ChallengeScoring>;
   /** ISO 8601 UTC: solves at or after it are left out (the public view of a frozen board). */
@@ -84,9 +88,40 @@ function valued(input: ScoringInput): ScoringInput {
     ...input,
     solves: visibleSolves(input),
     points: challengeValuesOf(input),
+    unlocks: cutoff(input)
+      ? (input.unlocks ?? []).filter((u) => u.time === undefined || u.time < cutoff(input)!)
+      : input.unlocks,
     scorings: undefined,
     cutoff: null,
   };
+}
+
+const cutoff = (input: ScoringInput) => input.cutoff ?? null;
+
+/** A hint unlocked by a user for the team they were on (or none), and what it costs. */
+export interface ScoringUnlock {
+  userId: number;
+  teamId: number | null;
+  cost: number;
+  /** ISO 8601 UTC; with a cutoff, unlocks at or after it are left out. */
+  time?: string;
+}
+
+/** What a competitor's unlocks cost: admins' unlocks and removed users' count nowhere. */
+export function unlockCosts(input: ScoringInput, competitor: { kind: 'team' | 'user'; id: number }): number {
+  const users = new Map(input.users.map((u) => [u.id, u]));
+  let cost = 0;
+  for (const u of input.unlocks ?? []) {
+    const user = users.get(u.userId);
+    if (!user || user.isAdmin) continue;
+    if (
+      competitor.kind === 'team'
+        ? u.teamId === competitor.id
+        : u.teamId === null && u.userId === competitor.id
+    )
+      cost += u.cost;
+  }
+  return cost;
 }
 
 /** One challenge credited to a team: the first solve recorded with the team's id. */
@@ -167,7 +202,8 @@ export function rankCompetitors(event: ScoringInput): RankedCompetitor[] {
 
   for (const team of input.teams) {
     const credits = teamCredits(input, team.id);
-    const points = credits.reduce((sum, c) => sum + c.points, 0);
+    const points =
+      credits.reduce((sum, c) => sum + c.points, 0) - unlockCosts(input, { kind: 'team', id: team.id });
     if (points <= 0) continue;
     const lastSolveAt = credits.reduce((last, c) => (c.time > last ? c.time : last), '');
     ranked.push({ kind: 'team', id: team.id, name: team.name, points, lastSolveAt });
@@ -185,6 +221,9 @@ export function rankCompetitors(event: ScoringInput): RankedCompetitor[] {
       points += p;
       if (s.time > lastSolveAt) lastSolveAt = s.time;
     }
+    // A competitor without a solve has no points to lose: unlocks alone never list anyone.
+    if (lastSolveAt === '') continue;
+    points -= unlockCosts(input, { kind: 'user', id: user.id });
     if (points > 0) ranked.push({ kind: 'user', id: user.id, name: user.name, points, lastSolveAt });
   }
 

@@ -5,6 +5,8 @@ import * as m0003 from './migrations/0003_covering_score_indexes.js';
 import * as m0004 from './migrations/0004_sqlite_solve_changes.js';
 import * as m0005 from './migrations/0005_postgres_solve_count.js';
 import * as m0006 from './migrations/0006_postgres_unlogged_rate_limits.js';
+import * as m0007a from './migrations/0007_a_live_events.js';
+import * as m0008a from './migrations/0008_a_challenge_authoring.js';
 import * as m0010a from './migrations/0010_a_audit_log.js';
 import * as m0011 from './migrations/0011_dynamic_scoring.js';
 
@@ -16,6 +18,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '0004_sqlite_solve_changes': m0004,
   '0005_postgres_solve_count': m0005,
   '0006_postgres_unlogged_rate_limits': m0006,
+  '0007_a_live_events': m0007a,
+  '0008_a_challenge_authoring': m0008a,
   '0010_a_audit_log': m0010a,
   '0011_dynamic_scoring': m0011,
 };

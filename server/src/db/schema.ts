@@ -66,9 +66,12 @@ export interface ChallengesTable {
   category: string;
   difficulty: string;
   written_by: string;
-  flag: string;
   points: number;
   is_active: number;
+  /** Wrong attempts a user may make; null: unlimited (0008_a). */
+  max_attempts: number | null;
+  /** Before this instant the challenge does not exist for participants; null: released. */
+  release_at: string | null;
   created_at: string;
   updated_at: string;
   /** 'static' | 'dynamic' (migration 0011); the other scoring_* columns are set for dynamic only. */
@@ -77,6 +80,48 @@ export interface ChallengesTable {
   scoring_initial: number | null;
   scoring_minimum: number | null;
   scoring_decay: number | null;
+}
+
+/** One accepted flag: 'static' (exact), 'case_insensitive' or 'regex' (RE2, whole string). */
+export interface ChallengeFlagsTable {
+  id: Generated<number>;
+  challenge_id: number;
+  position: number;
+  type: string;
+  content: string;
+}
+
+/** Attempts a user has claimed against a challenge that has max_attempts. */
+export interface ChallengeAttemptsTable {
+  user_id: number;
+  challenge_id: number;
+  used: number;
+}
+
+export interface HintsTable {
+  id: Generated<number>;
+  challenge_id: number;
+  position: number;
+  title: string;
+  /** Sanitised HTML rendered from the author's Markdown. */
+  content: string;
+  cost: number;
+}
+
+export interface HintUnlocksTable {
+  id: Generated<number>;
+  hint_id: number;
+  user_id: number;
+  /** The unlocker's team at that moment, or null. No foreign key: it never moves (like solves). */
+  team_id: number | null;
+  /** 't<team id>' or 'u<user id>': unique per hint, so a competitor pays once. */
+  competitor: string;
+  created_at: string;
+}
+
+export interface ChallengePrerequisitesTable {
+  challenge_id: number;
+  requires_id: number;
 }
 
 export interface FilesTable {
@@ -118,6 +163,22 @@ export interface RateLimitsTable {
   count: number;
 }
 
+/** The live event stream's log (migration 0007_a): the last 10 minutes are kept. */
+export interface LiveEventsTable {
+  id: number;
+  type: string;
+  /** The event's JSON data. */
+  data: string;
+  /** Milliseconds since the epoch. */
+  at: number;
+}
+
+/** One row (id 1): the last live event id handed out. */
+export interface LiveEventCounterTable {
+  id: number;
+  last_id: number;
+}
+
 /** One admin action (issue 18); details is JSON with flags redacted. Never updated or deleted. */
 export interface AuditLogTable {
   id: Generated<number>;
@@ -140,10 +201,17 @@ export interface Database {
   challenges: ChallengesTable;
   files: FilesTable;
   challenge_files: ChallengeFilesTable;
+  challenge_flags: ChallengeFlagsTable;
+  challenge_attempts: ChallengeAttemptsTable;
+  hints: HintsTable;
+  hint_unlocks: HintUnlocksTable;
+  challenge_prerequisites: ChallengePrerequisitesTable;
   solves: SolvesTable;
   ratings: RatingsTable;
   settings: SettingsTable;
   rate_limits: RateLimitsTable;
+  live_events: LiveEventsTable;
+  live_event_counter: LiveEventCounterTable;
   audit_log: AuditLogTable;
 }
 

@@ -14,6 +14,8 @@ export type DomainErrorCode =
   | 'too_large'
   | 'rate_limited'
   | 'site_inactive'
+  | 'no_attempts_left'
+  | 'locked'
   | 'unavailable';
 
 const STATUS: Record<DomainErrorCode, number> = {
@@ -28,6 +30,8 @@ const STATUS: Record<DomainErrorCode, number> = {
   too_large: 413,
   rate_limited: 429,
   site_inactive: 403,
+  no_attempts_left: 403,
+  locked: 403,
   unavailable: 503,
 };
 

@@ -8,16 +8,20 @@ export const ALL_TOPICS = [
   'challenges',
   'solves',
   'solves-added',
+  'unlocks-added',
   'ratings',
   'teams',
   'users',
   'site',
   'files',
   'sessions',
+  'live-events',
 ] as const;
 export type Topic = (typeof ALL_TOPICS)[number];
 // 'solves': solves changed in any way; 'solves-added': new solves were recorded and nothing else
 // changed (a correct flag), which a cache may apply without reading everything again.
+// 'unlocks-added': a competitor unlocked a hint (its cost leaves its score), applied the same way.
+// 'live-events': rows were added to the live event log (modules/events); every process sends them.
 
 export interface InvalidationBus {
   publish(topic: Topic): void;
@@ -44,6 +48,31 @@ export class LocalBus implements InvalidationBus {
   sync(): void {}
   async close(): Promise<void> {
     this.listeners.clear();
+  }
+}
+
+/**
+ * A bus that also tells a listener what THIS process publishes (never what it hears from others):
+ * the live event stream turns local writes into one coalesced event each (modules/events), which
+ * must happen once, in the process that wrote.
+ */
+export class ObservedBus implements InvalidationBus {
+  constructor(
+    private readonly inner: InvalidationBus,
+    private readonly onPublish: (topic: Topic) => void,
+  ) {}
+  publish(topic: Topic): void {
+    this.inner.publish(topic);
+    this.onPublish(topic);
+  }
+  subscribe(listener: (topic: Topic) => void): () => void {
+    return this.inner.subscribe(listener);
+  }
+  sync(): void {
+    this.inner.sync();
+  }
+  close(): Promise<void> {
+    return this.inner.close();
   }
 }
 

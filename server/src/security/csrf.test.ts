@@ -32,6 +32,7 @@ function validBody(w: World, path: string): { payload: unknown; headers?: Record
     '/api/ctf/challenge': { challenge_id: w.ids.active },
     '/api/ctf/submit-flag': { challenge_id: w.ids.active, flag: w.flags.active },
     '/api/ctf/rate-challenge': { challenge_id: w.ids.active, rating: 5 },
+    '/api/ctf/unlock-hint': { hint_id: 1 },
     '/api/admin/remove_team': { team_id: w.ids.otherTeam },
     '/api/admin/remove_user': { user_id: w.other.user!.id },
     '/api/admin/remove_admin': { username: 'fuzz-admin2' },

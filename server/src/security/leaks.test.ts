@@ -75,13 +75,21 @@ for (const kind of testDatabaseKinds()) {
           category: 'General',
           difficulty: 'Easy',
           written_by: 'x',
-          flag: unsolved,
           points: 100,
           is_active: 1,
+          max_attempts: null,
+          release_at: null,
           created_at: t.clock.now().toISOString(),
           updated_at: t.clock.now().toISOString(),
         })
-        .execute();
+        .returning('id')
+        .executeTakeFirstOrThrow()
+        .then(({ id }) =>
+          db
+            .insertInto('challenge_flags')
+            .values({ challenge_id: id, position: 0, type: 'static', content: unsolved })
+            .execute(),
+        );
       t.ctx.bus.publish('challenges');
       const principals: Principal[] = [
         { name: 'visitor', client: null },

@@ -1,6 +1,7 @@
 import { Suspense, useEffect, useRef } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { ErrorBoundary } from './ErrorBoundary';
+import { LiveUpdates } from './LiveUpdates';
 import { NavBar } from './NavBar';
 import { PageLoading } from './PageLoading';
 import { pageTitle } from './page-title';
@@ -31,6 +32,7 @@ export function Layout() {
         Skip to content
       </a>
       <NavBar />
+      <LiveUpdates />
       <main id="main" tabIndex={-1} ref={main}>
         <ErrorBoundary resetKey={location.key}>
           <Suspense fallback={<PageLoading />}>

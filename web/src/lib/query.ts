@@ -11,6 +11,7 @@ export const queryKeys = {
   challenges: ['challenges'] as const,
   challenge: (id: string) => ['challenge', id] as const,
   leaderboard: ['leaderboard'] as const,
+  announcements: ['announcements'] as const,
   /** POST /api/info/get-completions: the caller's own user and team completions. */
   completions: ['completions'] as const,
   admin: (what: string) => ['admin', what] as const,

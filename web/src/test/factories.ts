@@ -50,7 +50,17 @@ export function makeChallenge(n: number, overrides: Partial<PublicChallenge> = {
 }
 
 export function makeAdminChallenge(n: number, overrides: Partial<AdminChallenge> = {}): AdminChallenge {
-  return { ...makeChallenge(n), flag: `flag{${n}}`, scoring: { type: 'static' }, ...overrides };
+  return {
+    ...makeChallenge(n),
+    flag: `flag{${n}}`,
+    flags: [{ type: 'static', content: `flag{${n}}` }],
+    max_attempts: null,
+    hints: [],
+    release_at: null,
+    prerequisites: [],
+    scoring: { type: 'static' },
+    ...overrides,
+  };
 }
 
 export const SITE: SiteInfo = {

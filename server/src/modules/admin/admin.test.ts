@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp, type TestClient } from '../../../test/build-test-app.js';
 import { addChallenge, addFileRow, makeTeam, openSite } from '../../../test/compete.js';
 import { testDatabaseKinds } from '../../../test/databases.js';
-import type { Topic } from '../../lib/invalidation.js';
+import { ALL_TOPICS, type Topic } from '../../lib/invalidation.js';
 
 const FORM = {
   name: 'Web 101',
@@ -379,19 +379,9 @@ for (const kind of testDatabaseKinds()) {
         const res = await admin.get('/api/admin/ctf/force_update');
         expect(res.status).toBe(200);
         expect(res.body).toMatchObject({ acknowledge: true });
-        expect(new Set(published)).toEqual(
-          new Set([
-            'challenges',
-            'solves',
-            'solves-added',
-            'ratings',
-            'teams',
-            'users',
-            'site',
-            'files',
-            'sessions',
-          ]),
-        );
+        // Every topic there is, whatever later issues add to the list.
+        expect(new Set(published)).toEqual(new Set(ALL_TOPICS));
+        expect(published).toContain('solves');
         // ...until the caches are rebuilt from the stored rows.
         expect((await t.visitor().get('/api/info/leaderboard')).body).toEqual([
           { name: 'alice', points: 100 },

@@ -97,8 +97,8 @@ for (const kind of testDatabaseKinds()) {
       const byAction = new Map(rows.map((r) => [r.action, r]));
       expect(byAction.get('challenge.create')!.target).toBe(`challenge 'Audit 101' (#${id})`);
       expect(byAction.get('challenge.update')!.details).toEqual({
-        before: { difficulty: 'Easy', points: 100, flag: REDACTED },
-        after: { difficulty: 'Hard', points: 300, flag: REDACTED },
+        before: { difficulty: 'Easy', points: 100, flags: REDACTED },
+        after: { difficulty: 'Hard', points: 300, flags: REDACTED },
       });
       expect(byAction.get('challenge.toggle')!.details).toEqual({
         before: { is_active: true },

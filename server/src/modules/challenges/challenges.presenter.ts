@@ -1,4 +1,12 @@
-import { meanRating, type AdminChallenge, type ChallengeDetail, type PublicChallenge } from '@ctf/contract';
+import {
+  meanRating,
+  type AdminChallenge,
+  type AdminFlag,
+  type AdminHint,
+  type ChallengeDetail,
+  type ChallengeHint,
+  type PublicChallenge,
+} from '@ctf/contract';
 import { toApiId } from '../../lib/ids.js';
 import { scoringFromColumns, type ScoringColumns } from '../scoreboard/scoring-columns.js';
 import type { ChallengeSummaryRow } from './challenges.repo.js';
@@ -21,17 +29,36 @@ export function presentPublicChallenge(row: ChallengeSummaryRow, files: readonly
   };
 }
 
-/** The admin view adds the flag and the scoring's parameters, and only the admin view. */
-export function presentAdminChallenge(
-  challenge: PublicChallenge,
-  flag: string,
-  scoring: ScoringColumns | undefined,
-): AdminChallenge {
-  return { ...challenge, flag, scoring: scoring ? scoringFromColumns(scoring) : { type: 'static' } };
+/** What only the admin view adds: flags, attempt limit, hints with content, release, prerequisites. */
+export interface AdminOnlyFields {
+  flags: AdminFlag[];
+  max_attempts: number | null;
+  hints: AdminHint[];
+  release_at: string | null;
+  prerequisites: number[];
+  /** The scoring columns (parameters of a dynamic challenge). */
+  scoring?: ScoringColumns;
+}
+
+/** The admin view adds the flags (and the first as `flag`), and only the admin view. */
+export function presentAdminChallenge(challenge: PublicChallenge, extra: AdminOnlyFields): AdminChallenge {
+  return {
+    ...challenge,
+    flag: extra.flags[0]?.content ?? '',
+    flags: extra.flags,
+    max_attempts: extra.max_attempts,
+    hints: extra.hints,
+    release_at: extra.release_at,
+    prerequisites: extra.prerequisites.map(toApiId),
+    scoring: extra.scoring ? scoringFromColumns(extra.scoring) : { type: 'static' },
+  };
 }
 
 /** The challenge page (SPEC.md §7: name, category, difficulty, description, rating, and more). */
-export function presentChallengeDetail(c: PublicChallenge): ChallengeDetail {
+export function presentChallengeDetail(
+  c: PublicChallenge,
+  play: { hints: ChallengeHint[]; attemptsLeft: number | null },
+): ChallengeDetail {
   return {
     _id: c._id,
     name: c.name,
@@ -44,5 +71,7 @@ export function presentChallengeDetail(c: PublicChallenge): ChallengeDetail {
     written_by: c.written_by,
     hlinks: c.hlinks,
     user_completions: c.user_completions,
+    hints: play.hints,
+    attempts_left: play.attemptsLeft,
   };
 }

@@ -9,9 +9,13 @@ export interface ChallengeFields extends ScoringColumns {
   category: string;
   difficulty: string;
   written_by: string;
-  flag: string;
   points: number;
+  max_attempts: number | null;
+  release_at: string | null;
 }
+
+/** The fields that an update leaves as they are when the body omits them. */
+export type OptionalChallengeFields = 'max_attempts' | 'release_at';
 
 /** A challenge as the lists show it, with its solve count and rating sum (no flag). */
 export interface ChallengeSummaryRow extends ScoringColumns {
@@ -102,10 +106,82 @@ export async function listChallengeSummaries(db: Executor): Promise<ChallengeSum
   }));
 }
 
-/** Every challenge's flag by id (admin views only). */
-export async function listChallengeFlags(db: Executor): Promise<Map<number, string>> {
-  const rows = await db.selectFrom('challenges').select(['id', 'flag']).execute();
-  return new Map(rows.map((r) => [r.id, r.flag]));
+/** Every challenge's flags by id, in their order (admin views and the flag gate only). */
+export async function listChallengeFlags(
+  db: Executor,
+): Promise<Map<number, { type: string; content: string }[]>> {
+  const rows = await db
+    .selectFrom('challenge_flags')
+    .select(['challenge_id', 'type', 'content'])
+    .orderBy('challenge_id')
+    .orderBy('position')
+    .execute();
+  const byChallenge = new Map<number, { type: string; content: string }[]>();
+  for (const r of rows) {
+    const list = byChallenge.get(r.challenge_id);
+    const flag = { type: r.type, content: r.content };
+    if (list) list.push(flag);
+    else byChallenge.set(r.challenge_id, [flag]);
+  }
+  return byChallenge;
+}
+
+export async function replaceChallengeFlags(
+  db: Executor,
+  challengeId: number,
+  flags: readonly { type: string; content: string }[],
+): Promise<void> {
+  await db.deleteFrom('challenge_flags').where('challenge_id', '=', challengeId).execute();
+  if (flags.length === 0) return;
+  await db
+    .insertInto('challenge_flags')
+    .values(
+      flags.map((f, position) => ({ challenge_id: challengeId, position, type: f.type, content: f.content })),
+    )
+    .execute();
+}
+
+/** The authoring fields the admin list shows beside the public ones. */
+export async function listAuthoringFields(
+  db: Executor,
+): Promise<Map<number, { max_attempts: number | null; release_at: string | null }>> {
+  const rows = await db.selectFrom('challenges').select(['id', 'max_attempts', 'release_at']).execute();
+  return new Map(rows.map((r) => [r.id, { max_attempts: r.max_attempts, release_at: r.release_at }]));
+}
+
+/** Attempts the user has claimed against a challenge (0 when none). */
+export async function attemptsUsed(db: Executor, userId: number, challengeId: number): Promise<number> {
+  const row = await db
+    .selectFrom('challenge_attempts')
+    .select('used')
+    .where('user_id', '=', userId)
+    .where('challenge_id', '=', challengeId)
+    .executeTakeFirst();
+  return row?.used ?? 0;
+}
+
+/**
+ * Claims one attempt in one statement: a conditional upsert that adds one only while fewer than
+ * max are used, so parallel guesses can never claim more than max. Answers whether it claimed.
+ */
+export async function claimAttempt(
+  db: Executor,
+  userId: number,
+  challengeId: number,
+  max: number,
+): Promise<boolean> {
+  const row = await db
+    .insertInto('challenge_attempts')
+    .values({ user_id: userId, challenge_id: challengeId, used: 1 })
+    .onConflict((oc) =>
+      oc
+        .columns(['user_id', 'challenge_id'])
+        .doUpdateSet({ used: sql<number>`challenge_attempts.used + 1` })
+        .where('challenge_attempts.used', '<', max),
+    )
+    .returning('used')
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Every challenge's scoring columns by id (the admin view shows the parameters). */
@@ -134,11 +210,11 @@ export async function listAttachedFileNames(db: Executor): Promise<Map<number, s
   return byChallenge;
 }
 
-/** What flag submission needs to know about every challenge: its flag and whether it is active. */
+/** What flag submission needs to know about every challenge (its flags are read beside it). */
 export async function listChallengesForPlay(
   db: Executor,
-): Promise<{ id: number; flag: string; is_active: number }[]> {
-  return db.selectFrom('challenges').select(['id', 'flag', 'is_active']).execute();
+): Promise<{ id: number; is_active: number; max_attempts: number | null; release_at: string | null }[]> {
+  return db.selectFrom('challenges').select(['id', 'is_active', 'max_attempts', 'release_at']).execute();
 }
 
 export async function challengeExists(db: Executor, id: number): Promise<boolean> {
@@ -166,7 +242,8 @@ export async function insertChallenge(
 export async function updateChallengeRow(
   db: Executor,
   id: number,
-  fields: ChallengeFields & { updated_at: string },
+  fields: Omit<ChallengeFields, OptionalChallengeFields> &
+    Partial<Pick<ChallengeFields, OptionalChallengeFields>> & { updated_at: string },
 ): Promise<boolean> {
   const result = await db.updateTable('challenges').set(fields).where('id', '=', id).executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
@@ -229,11 +306,49 @@ export async function listSolvesWithNames(
     .execute();
 }
 
+/** Every challenge's prerequisites (ids of the challenges it requires), by challenge id. */
+export async function listPrerequisites(db: Executor): Promise<Map<number, number[]>> {
+  const rows = await db
+    .selectFrom('challenge_prerequisites')
+    .select(['challenge_id', 'requires_id'])
+    .orderBy('challenge_id')
+    .orderBy('requires_id')
+    .execute();
+  const byChallenge = new Map<number, number[]>();
+  for (const r of rows) {
+    const list = byChallenge.get(r.challenge_id);
+    if (list) list.push(r.requires_id);
+    else byChallenge.set(r.challenge_id, [r.requires_id]);
+  }
+  return byChallenge;
+}
+
+export async function replacePrerequisites(
+  db: Executor,
+  challengeId: number,
+  requires: readonly number[],
+): Promise<void> {
+  await db.deleteFrom('challenge_prerequisites').where('challenge_id', '=', challengeId).execute();
+  if (requires.length === 0) return;
+  await db
+    .insertInto('challenge_prerequisites')
+    .values(requires.map((requires_id) => ({ challenge_id: challengeId, requires_id })))
+    .execute();
+}
+
 /** A challenge's stored fields and attached file names (the audit log's before/after of an edit). */
 export async function findChallengeForAudit(
   db: Executor,
   id: number,
-): Promise<(ChallengeFields & { is_active: number; files: string[] }) | null> {
+): Promise<
+  | (ChallengeFields & {
+      is_active: number;
+      files: string[];
+      flags: { type: string; content: string }[];
+      prerequisites: number[];
+    })
+  | null
+> {
   const row = await db
     .selectFrom('challenges')
     .select([
@@ -242,9 +357,10 @@ export async function findChallengeForAudit(
       'category',
       'difficulty',
       'written_by',
-      'flag',
       'points',
       'is_active',
+      'max_attempts',
+      'release_at',
       'scoring_type',
       'scoring_function',
       'scoring_initial',
@@ -254,6 +370,19 @@ export async function findChallengeForAudit(
     .where('id', '=', id)
     .executeTakeFirst();
   if (!row) return null;
+  // The audit log redacts every key that names a flag.
+  const flags = await db
+    .selectFrom('challenge_flags')
+    .select(['type', 'content'])
+    .where('challenge_id', '=', id)
+    .orderBy('position')
+    .execute();
+  const prerequisites = await db
+    .selectFrom('challenge_prerequisites')
+    .select('requires_id')
+    .where('challenge_id', '=', id)
+    .orderBy('requires_id')
+    .execute();
   const files = await db
     .selectFrom('challenge_files')
     .innerJoin('files', 'files.id', 'challenge_files.file_id')
@@ -261,5 +390,10 @@ export async function findChallengeForAudit(
     .where('challenge_files.challenge_id', '=', id)
     .orderBy('files.name')
     .execute();
-  return { ...row, files: files.map((f) => f.name) };
+  return {
+    ...row,
+    files: files.map((f) => f.name),
+    flags,
+    prerequisites: prerequisites.map((p) => p.requires_id),
+  };
 }

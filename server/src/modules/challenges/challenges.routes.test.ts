@@ -178,6 +178,8 @@ for (const kind of testDatabaseKinds()) {
           written_by: 'Tester',
           hlinks: [],
           user_completions: 0,
+          hints: [],
+          attempts_left: null,
         });
         expect(res.text).not.toContain(c.flag);
         // A numeric id is accepted too.

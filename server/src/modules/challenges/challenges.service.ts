@@ -1,4 +1,4 @@
-import { nameKey, pointsFor, type AdminChallenge, type ChallengeInput } from '@ctf/contract';
+import { flagsOf, nameKey, pointsFor, type AdminChallenge, type ChallengeInput } from '@ctf/contract';
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/schema.js';
 import { badInput, conflict, notFound } from '../../lib/errors.js';
@@ -6,45 +6,111 @@ import { sanitizeHtml } from '../../lib/sanitize-html.js';
 import { SYSTEM_ACTOR, changedFields, recordAudit, type AuditActor } from '../audit/audit.service.js';
 import { columnsFromScoring } from '../scoreboard/scoring-columns.js';
 import { getScoreView } from '../scoreboard/scoreboard.service.js';
+import {
+  listHintsForAdmin,
+  prepareHints,
+  writeChallengeHints,
+  type PreparedHint,
+} from '../hints/hints.service.js';
 import { presentAdminChallenge } from './challenges.presenter.js';
 import {
   challengeExists,
+  claimAttempt,
   deleteChallengeRow,
   findChallengeForAudit,
   findFileIdsByName,
   insertChallenge,
+  listAuthoringFields,
   listChallengeFlags,
   listChallengeNames,
   listChallengeScorings,
+  listPrerequisites,
   listSolvesWithNames,
   replaceChallengeFiles,
+  replaceChallengeFlags,
+  replacePrerequisites,
   toggleChallengeActive,
   updateChallengeRow,
   type ChallengeFields,
 } from './challenges.repo.js';
+import { normaliseFlags, type StoredFlag } from './flags.js';
 import { buildPublicChallenges, compareChallenges, withCurrentValues } from './public-challenges.js';
 
 export {
   getChallengeDetail,
   getPublicChallengeList,
   openChallengeForSubmission,
+  type ChallengeForPlay,
   type PublicChallengeList,
 } from './public-challenges.js';
 
+/** Claims one of the user's attempts at a limited challenge; false when none is left. */
+export async function claimChallengeAttempt(
+  ctx: AppContext,
+  userId: number,
+  challenge: { id: number; maxAttempts: number | null },
+): Promise<boolean> {
+  if (challenge.maxAttempts === null) return true;
+  return claimAttempt(ctx.database.db, userId, challenge.id, challenge.maxAttempts);
+}
+
 const CHALLENGE_NOT_FOUND = 'Challenge not found';
 
-/** The stored form of the admin's input: points from difficulty, whatever was sent; clean HTML. */
-async function toFields(input: ChallengeInput): Promise<ChallengeFields> {
+/** The admin's input in stored form, before the transaction: checked flags, rendered hints. */
+interface PreparedChallenge {
+  fields: Omit<ChallengeFields, 'max_attempts' | 'release_at'> &
+    Partial<Pick<ChallengeFields, 'max_attempts' | 'release_at'>>;
+  flags: StoredFlag[];
+  /** null: leave the stored ones (an update that did not send them). */
+  hints: PreparedHint[] | null;
+  prerequisites: number[] | null;
+}
+
+/** A time as stored: ISO 8601 UTC (the input may carry any offset). */
+function toUtc(iso: string | null | undefined): string | null | undefined {
+  return iso ? new Date(iso).toISOString() : iso;
+}
+
+/**
+ * The stored form of the admin's input: points from difficulty, whatever was sent; clean HTML;
+ * flags checked (a bad regex is refused here, 400); hint Markdown rendered and cleaned.
+ */
+async function prepare(input: ChallengeInput): Promise<PreparedChallenge> {
+  const flags = normaliseFlags(flagsOf(input));
+  if (flags.length === 0) throw badInput('Invalid flags: Flag is required');
   return {
-    name: input.name,
-    description: await sanitizeHtml(input.description),
-    category: input.category,
-    difficulty: input.difficulty,
-    written_by: input.written_by,
-    flag: input.flag.trim(),
-    points: pointsFor(input.difficulty),
-    ...columnsFromScoring(input.scoring ?? { type: 'static' }),
+    fields: {
+      name: input.name.trim(),
+      description: await sanitizeHtml(input.description ?? ''),
+      category: input.category,
+      difficulty: input.difficulty,
+      written_by: input.written_by.trim(),
+      points: pointsFor(input.difficulty),
+      ...columnsFromScoring(input.scoring ?? { type: 'static' }),
+      ...(input.max_attempts !== undefined && { max_attempts: input.max_attempts }),
+      ...(input.release_at !== undefined && { release_at: toUtc(input.release_at) ?? null }),
+    },
+    flags,
+    hints: input.hints === undefined ? null : await prepareHints(input.hints),
+    prerequisites:
+      input.prerequisites === undefined ? null : [...new Set(input.prerequisites.map((p) => Number(p)))],
   };
+}
+
+/** Writes what goes beside the row: flags, files, hints and prerequisites (when sent). */
+async function writeParts(trx: Executor, id: number, prepared: PreparedChallenge, files: readonly string[]) {
+  const fileIds = await resolveFiles(trx, files);
+  await replaceChallengeFiles(trx, id, fileIds);
+  await replaceChallengeFlags(trx, id, prepared.flags);
+  if (prepared.hints) await writeChallengeHints(trx, id, prepared.hints);
+  if (prepared.prerequisites) {
+    if (prepared.prerequisites.includes(id))
+      throw badInput('Invalid prerequisites: a challenge cannot require itself');
+    const known = new Set((await listChallengeNames(trx)).map((c) => c.id));
+    const unknown = prepared.prerequisites.find((p) => !known.has(p));
+    if (unknown !== undefined) throw badInput(`Invalid prerequisites: unknown challenge ${unknown}`);
+    await replacePrerequisites(trx, id, prepared.prerequisites);
+  }
 }
 
 /** Resolves attached file names to stored files; an unknown name is the admin's mistake (400). */
@@ -70,6 +136,17 @@ async function assertNameFree(trx: Executor, name: string, exceptId: number | nu
 
 const challengeTarget = (id: number, name: string) => `challenge '${name}' (#${id})`;
 
+/** What the audit log records of an admin's input (flags are redacted by the log itself). */
+function auditView(prepared: PreparedChallenge, files: readonly string[]) {
+  return {
+    ...prepared.fields,
+    flags: prepared.flags,
+    files: [...new Set(files)].sort(),
+    ...(prepared.prerequisites && { prerequisites: [...prepared.prerequisites].sort((a, b) => a - b) }),
+    ...(prepared.hints && { hints: prepared.hints.map((h) => ({ title: h.title, cost: h.cost })) }),
+  };
+}
+
 /**
  * Creates a challenge (active from the start). The event-window lock is the admin module's.
  * `actor` is the admin the audit log names (scripts and tests act as the system).
@@ -79,19 +156,24 @@ export async function createChallenge(
   input: ChallengeInput,
   actor: AuditActor = SYSTEM_ACTOR,
 ): Promise<{ id: number }> {
-  const fields = await toFields(input);
+  const prepared = await prepare(input);
   const at = ctx.clock.now();
   const now = at.toISOString();
   const id = await ctx.database.transaction(async (trx) => {
-    await assertNameFree(trx, fields.name, null);
-    const fileIds = await resolveFiles(trx, input.files);
-    const challengeId = await insertChallenge(trx, { ...fields, is_active: 1, created_at: now });
-    await replaceChallengeFiles(trx, challengeId, fileIds);
+    await assertNameFree(trx, prepared.fields.name, null);
+    const challengeId = await insertChallenge(trx, {
+      max_attempts: null,
+      release_at: null,
+      ...prepared.fields,
+      is_active: 1,
+      created_at: now,
+    });
+    await writeParts(trx, challengeId, prepared, input.files ?? []);
     await recordAudit(trx, {
       actor,
       action: 'challenge.create',
-      target: challengeTarget(challengeId, fields.name),
-      details: { after: { ...fields, files: [...new Set(input.files)].sort() } },
+      target: challengeTarget(challengeId, prepared.fields.name),
+      details: { after: auditView(prepared, input.files ?? []) },
       at,
     });
     return challengeId;
@@ -107,22 +189,23 @@ export async function updateChallenge(
   input: ChallengeInput,
   actor: AuditActor = SYSTEM_ACTOR,
 ): Promise<void> {
-  const fields = await toFields(input);
+  const prepared = await prepare(input);
   const at = ctx.clock.now();
   const now = at.toISOString();
   await ctx.database.transaction(async (trx) => {
-    await assertNameFree(trx, fields.name, id);
-    const fileIds = await resolveFiles(trx, input.files);
+    await assertNameFree(trx, prepared.fields.name, id);
     const before = await findChallengeForAudit(trx, id);
-    if (!before || !(await updateChallengeRow(trx, id, { ...fields, updated_at: now })))
+    if (!before || !(await updateChallengeRow(trx, id, { ...prepared.fields, updated_at: now })))
       throw notFound(CHALLENGE_NOT_FOUND);
-    await replaceChallengeFiles(trx, id, fileIds);
-    const { is_active: _active, ...was } = before;
+    await writeParts(trx, id, prepared, input.files ?? []);
+    // Compared on what the body set: an omitted field (kept as it is) is no change.
+    const after: Record<string, unknown> = auditView(prepared, input.files ?? []);
+    const was = Object.fromEntries(Object.entries(before).filter(([k]) => k in after));
     await recordAudit(trx, {
       actor,
       action: 'challenge.update',
-      target: challengeTarget(id, fields.name),
-      details: changedFields(was, { ...fields, files: [...new Set(input.files)].sort() }),
+      target: challengeTarget(id, prepared.fields.name),
+      details: changedFields(was, after),
       at,
     });
   });
@@ -182,18 +265,31 @@ export async function isKnownChallenge(ctx: AppContext, id: number): Promise<boo
   return challengeExists(ctx.database.db, id);
 }
 
-/** Every challenge with its flag and scoring, current values live, in list order (admin View Challenges). */
+/** Every challenge with its flags, hints, schedule and scoring, in list order (admin View Challenges). */
 export async function listChallengesForAdmin(ctx: AppContext): Promise<AdminChallenge[]> {
   const db = ctx.database.db;
-  const [challenges, flags, scorings, view] = await Promise.all([
+  const [challenges, flags, authoring, hints, prerequisites, scorings, view] = await Promise.all([
     buildPublicChallenges(db),
     listChallengeFlags(db),
+    listAuthoringFields(db),
+    listHintsForAdmin(ctx),
+    listPrerequisites(db),
     listChallengeScorings(db),
     getScoreView(ctx, { live: true }),
   ]);
-  return withCurrentValues(challenges, view.board).map((c) =>
-    presentAdminChallenge(c, flags.get(Number(c._id)) ?? '', scorings.get(Number(c._id))),
-  );
+  // Current values live (admins never see a frozen board).
+  return withCurrentValues(challenges, view.board).map((c) => {
+    const id = Number(c._id);
+    const a = authoring.get(id);
+    return presentAdminChallenge(c, {
+      flags: (flags.get(id) ?? []) as StoredFlag[],
+      max_attempts: a?.max_attempts ?? null,
+      release_at: a?.release_at ?? null,
+      hints: hints.get(id) ?? [],
+      prerequisites: prerequisites.get(id) ?? [],
+      scoring: scorings.get(id),
+    });
+  });
 }
 
 /**

@@ -8,13 +8,17 @@ import { CachedJson } from '../../lib/cached-json.js';
 import { isSiteActive } from '../site/site.service.js';
 import type { ScoreBoard } from '../scoreboard/score-board.js';
 import { getScoreView } from '../scoreboard/scoreboard.service.js';
+import { hintsForCompetitor } from '../hints/hints.service.js';
 import { presentChallengeDetail, presentPublicChallenge } from './challenges.presenter.js';
 import {
+  attemptsUsed,
   countSolvesOf,
   listAttachedFileNames,
+  listChallengeFlags,
   listChallengeSummaries,
   listChallengesForPlay,
 } from './challenges.repo.js';
+import { challengeMatcher, type FlagMatcher, type StoredFlag } from './flags.js';
 
 /** The public list, serialised once per change: every caller gets the same bytes and ETag. */
 export interface PublicChallengeList {
@@ -164,10 +168,23 @@ export async function getChallengeDetail(
   const challenge = (await listFor(ctx, user.is_admin === 1)).byId.get(String(id));
   if (!challenge) throw notFound('Challenge not found');
   assertChallengeOpenFor(user, challenge.is_active);
-  return presentChallengeDetail(challenge);
+  const play = (await challengesForPlay(ctx)).get(id);
+  const [hints, attemptsLeft] = await Promise.all([
+    hintsForCompetitor(ctx, user, id),
+    play?.maxAttempts == null
+      ? Promise.resolve(null)
+      : attemptsUsed(ctx.database.db, user.id, id).then((used) => Math.max(0, play.maxAttempts! - used)),
+  ]);
+  return presentChallengeDetail(challenge, { hints, attemptsLeft });
 }
 
-type ChallengeForPlay = { id: number; flag: string; isActive: boolean };
+/** What the flag gate knows about a challenge: compiled flags, state and attempt limit. */
+export interface ChallengeForPlay {
+  id: number;
+  matches: FlagMatcher;
+  isActive: boolean;
+  maxAttempts: number | null;
+}
 
 const playCaches = new WeakMap<AppContext, CachedValue<ReadonlyMap<number, ChallengeForPlay>>>();
 
@@ -179,9 +196,23 @@ const playCaches = new WeakMap<AppContext, CachedValue<ReadonlyMap<number, Chall
 function challengesForPlay(ctx: AppContext): Promise<ReadonlyMap<number, ChallengeForPlay>> {
   let cache = playCaches.get(ctx);
   if (!cache) {
+    // NOTE: regexes are compiled here, once per fill, never per submission.
     cache = new CachedValue<ReadonlyMap<number, ChallengeForPlay>>(ctx.bus, ['challenges'], async () => {
-      const rows = await listChallengesForPlay(ctx.database.db);
-      return new Map(rows.map((r) => [r.id, { id: r.id, flag: r.flag, isActive: r.is_active === 1 }]));
+      const [rows, flags] = await Promise.all([
+        listChallengesForPlay(ctx.database.db),
+        listChallengeFlags(ctx.database.db),
+      ]);
+      return new Map(
+        rows.map((r) => [
+          r.id,
+          {
+            id: r.id,
+            matches: challengeMatcher((flags.get(r.id) ?? []) as StoredFlag[]),
+            isActive: r.is_active === 1,
+            maxAttempts: r.max_attempts,
+          },
+        ]),
+      );
     });
     playCaches.set(ctx, cache);
   }
@@ -189,17 +220,17 @@ function challengesForPlay(ctx: AppContext): Promise<ReadonlyMap<number, Challen
 }
 
 /**
- * The gate before a flag is compared: site open (or admin), challenge known (404), active (or
- * admin). Answers the stored flag, current as of the last challenge write.
+ * The gate before a flag is compared or a hint unlocked: site open (or admin), challenge known
+ * (404), active (or admin). Answers the compiled flags, current as of the last challenge write.
  */
 export async function openChallengeForSubmission(
   ctx: AppContext,
   user: UserRow,
   id: number,
-): Promise<{ id: number; flag: string }> {
+): Promise<ChallengeForPlay> {
   await assertSiteOpenFor(ctx, user);
   const challenge = (await challengesForPlay(ctx)).get(id);
   if (!challenge) throw notFound('Challenge not found');
   assertChallengeOpenFor(user, challenge.isActive);
-  return { id: challenge.id, flag: challenge.flag };
+  return challenge;
 }

@@ -105,6 +105,29 @@ async function generateEvent(t: TestApp, seed: number): Promise<ScoringInput> {
       })
       .execute();
   }
+  // Hints with costs, unlocked by users for no team, their team or any team (once per competitor).
+  const hintIds: number[] = [];
+  for (const [i, c] of challenges.entries()) {
+    const row = await db
+      .insertInto('hints')
+      .values({ challenge_id: c.id, position: 0, title: `h${i}`, content: '', cost: pick([0, 10, 25, 60]) })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    hintIds.push(row.id);
+  }
+  const unlocked = new Set<string>();
+  for (let i = 0; i < 40; i++) {
+    const userId = pick(userIds);
+    const teamId = rnd() < 0.4 ? null : pick(teamIds);
+    const hintId = pick(hintIds);
+    const competitor = teamId === null ? `u${userId}` : `t${teamId}`;
+    if (unlocked.has(`${hintId}:${competitor}`)) continue;
+    unlocked.add(`${hintId}:${competitor}`);
+    await db
+      .insertInto('hint_unlocks')
+      .values({ hint_id: hintId, user_id: userId, team_id: teamId, competitor, created_at: now })
+      .execute();
+  }
   // Current memberships, then remove two teams (their members become teamless; solves stay).
   for (const id of userIds) {
     const teamId = rnd() < 0.4 ? null : pick(teamIds);
@@ -135,7 +158,7 @@ async function generateEvent(t: TestApp, seed: number): Promise<ScoringInput> {
 /** The model's view of what the database holds now. */
 async function readScoringInput(t: TestApp): Promise<ScoringInput> {
   const db = t.ctx.database.db;
-  const [users, teams, solves, points] = await Promise.all([
+  const [users, teams, solves, points, unlocks] = await Promise.all([
     db.selectFrom('users').select(['id', 'username', 'is_admin', 'team_id']).execute(),
     db.selectFrom('teams').select(['id', 'name']).execute(),
     db.selectFrom('solves').select(['user_id', 'challenge_id', 'team_id', 'created_at']).execute(),
@@ -151,6 +174,11 @@ async function readScoringInput(t: TestApp): Promise<ScoringInput> {
         'scoring_decay',
       ])
       .execute(),
+    db
+      .selectFrom('hint_unlocks')
+      .innerJoin('hints', 'hints.id', 'hint_unlocks.hint_id')
+      .select(['hint_unlocks.user_id', 'hint_unlocks.team_id', 'hints.cost', 'hint_unlocks.created_at'])
+      .execute(),
   ]);
   return {
     users: users.map((u) => ({ id: u.id, name: u.username, isAdmin: u.is_admin === 1, teamId: u.team_id })),
@@ -163,6 +191,7 @@ async function readScoringInput(t: TestApp): Promise<ScoringInput> {
     })),
     points: new Map(points.map((c) => [c.id, pointsFor(c.difficulty as (typeof DIFFICULTIES)[number])])),
     scorings: new Map(points.map((c) => [c.id, scoringFromColumns(c)])),
+    unlocks: unlocks.map((u) => ({ userId: u.user_id, teamId: u.team_id, cost: u.cost, time: u.created_at })),
   };
 }
 
@@ -235,6 +264,24 @@ for (const kind of testDatabaseKinds()) {
             .where('users.is_admin', '=', 0)
             .executeTakeFirstOrThrow();
           await db.deleteFrom('solves').where('id', '=', victim.id).execute();
+        }
+        if (round % 3 === 1) {
+          // An unlock is applied like a solve: only its competitor's row is read again.
+          const hints = await db.selectFrom('hints').select('id').execute();
+          const userId = pick(users);
+          const teamId = rnd() < 0.5 ? null : pick(teams);
+          await db
+            .insertInto('hint_unlocks')
+            .values({
+              hint_id: pick(hints).id,
+              user_id: userId,
+              team_id: teamId,
+              competitor: teamId === null ? `u${userId}` : `t${teamId}`,
+              created_at: new Date(T0).toISOString(),
+            })
+            .onConflict((oc) => oc.columns(['hint_id', 'competitor']).doNothing())
+            .execute();
+          t.ctx.bus.publish('unlocks-added');
         }
         t.ctx.bus.publish('solves-added');
         expect(await board(), `round ${round}`).toEqual(await model());

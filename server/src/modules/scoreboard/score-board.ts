@@ -17,6 +17,8 @@ export interface BoardChallenge {
   /** The difficulty's points (what a static challenge is worth). */
   points: number;
   scoring: ChallengeScoring;
+  /** ISO 8601 UTC when it is released (issue 17), or null: public lists name it only from then. */
+  releaseAt: string | null;
 }
 
 export interface BoardUser {
@@ -49,8 +51,21 @@ export interface Competitor {
   id: number;
   name: string;
   credits: Map<number, Credit>;
+  /** What its hint unlocks cost, and which unlocks were counted (applying one twice is harmless). */
+  costs: number;
+  unlockIds: Set<number>;
   points: number;
   lastSolveAt: string;
+}
+
+/** A hint unlock: its cost leaves the score of the competitor it was recorded for (issue 17). */
+export interface BoardUnlock {
+  id: number;
+  user_id: number;
+  team_id: number | null;
+  cost: number;
+  /** ISO 8601 UTC. */
+  created_at: string;
 }
 
 export interface BoardSnapshot {
@@ -59,6 +74,8 @@ export interface BoardSnapshot {
   teams: readonly { id: number; name: string }[];
   /** Every solve (before the cutoff, when there is one), in id order. */
   solves: readonly BoardSolve[];
+  /** Every hint unlock (before the cutoff, when there is one). */
+  unlocks: readonly BoardUnlock[];
 }
 
 type Key = string;
@@ -99,6 +116,7 @@ export class ScoreBoard {
     for (const u of snapshot.users) this.users.set(u.id, u);
     for (const t of snapshot.teams) this.teams.set(t.id, t.name);
     for (const s of snapshot.solves) this.record(s);
+    for (const u of snapshot.unlocks) this.recordUnlock(u);
     for (const c of snapshot.challenges) this.values.set(c.id, this.valueOf(c.id));
     for (const comp of this.competitors.values()) this.total(comp);
     this.rankedRows = [...this.competitors.values()].filter((c) => c.points > 0).sort(byRank);
@@ -134,14 +152,7 @@ export class ScoreBoard {
     const user = this.users.get(s.user_id);
     if (!user || user.excluded || !this.challenges.has(s.challenge_id)) return undefined;
     if (this.cutoff !== null && s.created_at >= this.cutoff) return undefined;
-    const key =
-      s.team_id !== null
-        ? this.teams.has(s.team_id)
-          ? teamKey(s.team_id)
-          : null
-        : user.teamId !== null && this.teams.has(user.teamId)
-          ? null
-          : userKey(user.id);
+    const key = this.competitorKey(s);
     if (key === null) return false;
     return this.competitors.get(key)?.credits.get(s.challenge_id)?.solveId === s.id;
   }
@@ -150,9 +161,15 @@ export class ScoreBoard {
    * Applies solves recorded since the board was read. Answers false when a solve names a user the
    * board does not know (a race with an account created meanwhile): the caller builds it again.
    */
-  apply(solves: readonly BoardSolve[]): boolean {
+  apply(solves: readonly BoardSolve[], unlocks: readonly BoardUnlock[] = []): boolean {
     const touched = new Set<Key>();
     const counted = new Set<number>();
+    for (const u of unlocks) {
+      if (this.cutoff !== null && u.created_at >= this.cutoff) continue;
+      if (!this.users.has(u.user_id)) return false;
+      const key = this.recordUnlock(u);
+      if (key) touched.add(key);
+    }
     for (const s of solves) {
       if (this.cutoff !== null && s.created_at >= this.cutoff) continue;
       if (!this.challenges.has(s.challenge_id)) continue;
@@ -205,30 +222,9 @@ export class ScoreBoard {
     if (solvers.has(s.user_id)) return undefined;
     solvers.add(s.user_id);
     this.counts.set(s.challenge_id, solvers.size);
-    let key: Key;
-    let kind: 'team' | 'user';
-    let id: number;
-    let name: string;
-    if (s.team_id !== null) {
-      const teamName = this.teams.get(s.team_id);
-      if (teamName === undefined) return null;
-      key = teamKey(s.team_id);
-      kind = 'team';
-      id = s.team_id;
-      name = teamName;
-    } else {
-      // A user's teamless solves count only while they are not on a team (DESIGN.md §4).
-      if (user.teamId !== null && this.teams.has(user.teamId)) return null;
-      key = userKey(user.id);
-      kind = 'user';
-      id = user.id;
-      name = user.name;
-    }
-    let comp = this.competitors.get(key);
-    if (!comp) {
-      comp = { kind, id, name, credits: new Map(), points: 0, lastSolveAt: '' };
-      this.competitors.set(key, comp);
-    }
+    const key = this.competitorKey(s);
+    if (key === null) return null;
+    const comp = this.competitorFor(key);
     const credit = comp.credits.get(s.challenge_id);
     if (!credit || s.created_at < credit.time || (s.created_at === credit.time && s.id < credit.solveId)) {
       comp.credits.set(s.challenge_id, {
@@ -244,6 +240,47 @@ export class ScoreBoard {
     return key;
   }
 
+  /** Charges an unlock to its competitor (as a solve would be credited); answers its key. */
+  private recordUnlock(u: BoardUnlock): Key | null {
+    const key = this.competitorKey(u);
+    if (key === null) return null;
+    const comp = this.competitorFor(key);
+    if (comp.unlockIds.has(u.id)) return null;
+    comp.unlockIds.add(u.id);
+    comp.costs += u.cost;
+    return key;
+  }
+
+  /** The competitor a solve or unlock recorded by this user (with this team) belongs to, if any. */
+  private competitorKey(r: { user_id: number; team_id: number | null }): Key | null {
+    const user = this.users.get(r.user_id);
+    if (!user || user.excluded) return null;
+    if (r.team_id !== null) return this.teams.has(r.team_id) ? teamKey(r.team_id) : null;
+    // A user's teamless solves count only while they are not on a team (DESIGN.md §4).
+    if (user.teamId !== null && this.teams.has(user.teamId)) return null;
+    return userKey(user.id);
+  }
+
+  private competitorFor(key: Key): Competitor {
+    let comp = this.competitors.get(key);
+    if (!comp) {
+      const id = Number(key.slice(1));
+      const team = key.startsWith('t');
+      comp = {
+        kind: team ? 'team' : 'user',
+        id,
+        name: (team ? this.teams.get(id) : this.users.get(id)?.name) ?? '',
+        credits: new Map(),
+        costs: 0,
+        unlockIds: new Set(),
+        points: 0,
+        lastSolveAt: '',
+      };
+      this.competitors.set(key, comp);
+    }
+    return comp;
+  }
+
   private valueOf(challengeId: number): number {
     const c = this.challenges.get(challengeId)!;
     return challengeValue(c.scoring, c.points, this.counts.get(challengeId) ?? 0);
@@ -256,7 +293,8 @@ export class ScoreBoard {
       points += this.values.get(credit.challengeId) ?? 0;
       if (credit.time > last) last = credit.time;
     }
-    comp.points = points;
+    // A competitor without a solve has no points to lose: unlocks alone never list anyone.
+    comp.points = comp.credits.size === 0 ? 0 : points - comp.costs;
     comp.lastSolveAt = last;
   }
 

@@ -4,11 +4,12 @@ import { scoringFromColumns } from './scoring-columns.js';
 
 /**
  * What the score board is built from, one read of each table: challenges with their scoring, users
- * (who is left out), teams, and every solve (with a cutoff: only those before it), in id order.
+ * (who is left out), teams, every solve and every hint unlock with its cost (with a cutoff: only
+ * those before it), in id order.
  * 50,000 solves are ~2 MB of rows; the board keeps them as credits.
  */
 export async function readBoardSnapshot(db: Executor, cutoff: string | null): Promise<BoardSnapshot> {
-  const [challenges, users, teams, solves] = await Promise.all([
+  const [challenges, users, teams, solves, unlocks] = await Promise.all([
     db
       .selectFrom('challenges')
       .select([
@@ -20,6 +21,7 @@ export async function readBoardSnapshot(db: Executor, cutoff: string | null): Pr
         'scoring_initial',
         'scoring_minimum',
         'scoring_decay',
+        'release_at',
       ])
       .execute(),
     db.selectFrom('users').select(['id', 'username', 'is_admin', 'team_id']).execute(),
@@ -30,6 +32,18 @@ export async function readBoardSnapshot(db: Executor, cutoff: string | null): Pr
       .$if(cutoff !== null, (q) => q.where('created_at', '<', cutoff!))
       .orderBy('id')
       .execute(),
+    db
+      .selectFrom('hint_unlocks')
+      .innerJoin('hints', 'hints.id', 'hint_unlocks.hint_id')
+      .select([
+        'hint_unlocks.id',
+        'hint_unlocks.user_id',
+        'hint_unlocks.team_id',
+        'hints.cost',
+        'hint_unlocks.created_at',
+      ])
+      .$if(cutoff !== null, (q) => q.where('hint_unlocks.created_at', '<', cutoff!))
+      .execute(),
   ]);
   return {
     challenges: challenges.map((c) => ({
@@ -37,10 +51,12 @@ export async function readBoardSnapshot(db: Executor, cutoff: string | null): Pr
       name: c.name,
       points: c.points,
       scoring: scoringFromColumns(c),
+      releaseAt: c.release_at,
     })),
     users: users.map((u) => ({ id: u.id, name: u.username, excluded: u.is_admin === 1, teamId: u.team_id })),
     teams,
     solves,
+    unlocks: unlocks.map((u) => ({ ...u, cost: Number(u.cost) })),
   };
 }
 

@@ -4,6 +4,7 @@ import { CachedJson } from '../../lib/cached-json.js';
 import { SYSTEM_ACTOR, recordAudit, type AuditActor } from '../audit/audit.service.js';
 import { CachedValue, IncrementalValue } from '../../lib/invalidation.js';
 import { currentSolvePosition, readSolvesSince, type SolveFeedPosition } from '../submissions/solve-feed.js';
+import { currentUnlockFeed, readUnlockFeed, type UnlockFeedPosition } from '../hints/hints.service.js';
 import { ScoreBoard } from './score-board.js';
 import {
   listSolvesForExport,
@@ -11,7 +12,13 @@ import {
   readFreezeSetting,
   writeFreezeSetting,
 } from './scoreboard.repo.js';
-import { ctftimeFeed, graphSeries, scoreboardRows, solveRows } from './scoreboard.views.js';
+import {
+  ctftimeFeed,
+  graphSeries,
+  releasedChallengeNames,
+  scoreboardRows,
+  solveRows,
+} from './scoreboard.views.js';
 
 /**
  * The scoreboard's one scoring function in memory (score-board.ts), kept live, and the public
@@ -24,6 +31,7 @@ import { ctftimeFeed, graphSeries, scoreboardRows, solveRows } from './scoreboar
 interface BoardState {
   board: ScoreBoard;
   position: SolveFeedPosition;
+  unlocks: UnlockFeedPosition;
   /** Updates of one board run one after another (each reads the feed from where the last stopped). */
   queue: Promise<unknown>;
 }
@@ -31,9 +39,12 @@ interface BoardState {
 async function buildState(ctx: AppContext, cutoff: string | null): Promise<BoardState> {
   // The position first: a solve landing in between is read again by the next update, which the
   // board ignores (a user counts once per challenge).
-  const position = await currentSolvePosition(ctx.database.db, ctx.database.dialect);
+  const [position, unlocks] = await Promise.all([
+    currentSolvePosition(ctx.database.db, ctx.database.dialect),
+    currentUnlockFeed(ctx),
+  ]);
   const board = new ScoreBoard(await readBoardSnapshot(ctx.database.db, cutoff), cutoff);
-  return { board, position, queue: Promise.resolve() };
+  return { board, position, unlocks, queue: Promise.resolve() };
 }
 
 /**
@@ -43,10 +54,14 @@ async function buildState(ctx: AppContext, cutoff: string | null): Promise<Board
  */
 async function updateState(ctx: AppContext, kept: BoardState): Promise<BoardState> {
   const run = kept.queue.then(async () => {
-    const feed = await readSolvesSince(ctx.database.db, ctx.database.dialect, kept.position);
-    if (!feed.consistent) return null;
-    if (!kept.board.apply(feed.solves)) return null;
+    const [feed, unlockFeed] = await Promise.all([
+      readSolvesSince(ctx.database.db, ctx.database.dialect, kept.position),
+      readUnlockFeed(ctx, kept.unlocks),
+    ]);
+    if (!feed.consistent || !unlockFeed.consistent) return null;
+    if (!kept.board.apply(feed.solves, unlockFeed.unlocks)) return null;
     kept.position = feed.position;
+    kept.unlocks = unlockFeed.position;
     return kept;
   });
   kept.queue = run.catch(() => {});
@@ -56,6 +71,8 @@ async function updateState(ctx: AppContext, kept: BoardState): Promise<BoardStat
 // Challenge edits (scoring, names), removals and who is an admin or on which team change rows that
 // no solve names: those rebuild. A correct flag is applied.
 const FULL_TOPICS = ['challenges', 'solves', 'teams', 'users'] as const;
+// A correct flag or a hint unlock is applied to the kept board.
+const DELTA_TOPICS = ['solves-added', 'unlocks-added'] as const;
 
 const liveBoards = new WeakMap<AppContext, IncrementalValue<BoardState>>();
 const frozenBoards = new WeakMap<AppContext, { cutoff: string; value: IncrementalValue<BoardState> }>();
@@ -66,7 +83,7 @@ function boardCache(ctx: AppContext, cutoff: string | null): IncrementalValue<Bo
     if (!live) {
       live = new IncrementalValue(
         ctx.bus,
-        { full: FULL_TOPICS, delta: ['solves-added'] },
+        { full: FULL_TOPICS, delta: DELTA_TOPICS },
         () => buildState(ctx, null),
         (kept) => updateState(ctx, kept),
       );
@@ -81,7 +98,7 @@ function boardCache(ctx: AppContext, cutoff: string | null): IncrementalValue<Bo
   // commit after it; later solves are skipped by the board itself.
   const value = new IncrementalValue(
     ctx.bus,
-    { full: FULL_TOPICS, delta: ['solves-added'] },
+    { full: FULL_TOPICS, delta: DELTA_TOPICS },
     () => buildState(ctx, cutoff),
     (kept) => updateState(ctx, kept),
   );
@@ -182,5 +199,9 @@ export async function getScoreGraph(ctx: AppContext, live: boolean, top: number)
 /** The CTFtime feed: the public board (as of the freeze during one). */
 export async function getCtftimeFeed(ctx: AppContext): Promise<CachedJson> {
   const { board } = await getScoreView(ctx, { live: false });
-  return board.memo('ctftime', () => CachedJson.of(leaderboardApi.ctftime.response, ctftimeFeed(board)));
+  // Release times are read-time inputs: the memo's key changes when another challenge is out.
+  const tasks = releasedChallengeNames(board, ctx.clock.now().toISOString());
+  return board.memo(`ctftime:${tasks.length}`, () =>
+    CachedJson.of(leaderboardApi.ctftime.response, ctftimeFeed(board, tasks)),
+  );
 }

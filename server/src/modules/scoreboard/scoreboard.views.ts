@@ -36,9 +36,16 @@ export function graphSeries(board: ScoreBoard, top: number): GraphSeries[] {
 
 const unixSeconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 
-/** CTFtime's JSON scoreboard: every task by name, the standings in leaderboard order. */
-export function ctftimeFeed(board: ScoreBoard): CtftimeFeed {
-  const tasks = [...board.challenges.values()].map((c) => c.name).sort(compareCodePoints);
+/** The challenges released at `now` (ISO 8601 UTC): the only ones a public answer may name. */
+export function releasedChallengeNames(board: ScoreBoard, now: string): string[] {
+  return [...board.challenges.values()]
+    .filter((c) => c.releaseAt === null || c.releaseAt <= now)
+    .map((c) => c.name)
+    .sort(compareCodePoints);
+}
+
+/** CTFtime's JSON scoreboard: every released task by name, the standings in leaderboard order. */
+export function ctftimeFeed(board: ScoreBoard, tasks: string[]): CtftimeFeed {
   return {
     tasks,
     standings: board.ranked.map((c, i) => {

@@ -1,6 +1,7 @@
 import { CHALLENGE_HELP_PORT, PRIZE_POOL_TEXT, type SiteInfo } from '@ctf/contract';
 import type { AppContext } from '../../context.js';
 import { CachedValue } from '../../lib/invalidation.js';
+import { publishLiveEvent } from '../events/events.service.js';
 import { SYSTEM_ACTOR, recordAudit, type AuditActor } from '../audit/audit.service.js';
 import { getFreezeAt } from '../scoreboard/scoreboard.service.js';
 import { readSetting, writeSetting } from './site.repo.js';
@@ -46,6 +47,7 @@ export async function setSiteActive(
     });
   });
   ctx.bus.publish('site');
+  await publishLiveEvent(ctx, 'site', { activated });
 }
 
 /** Whether now is inside the event window (drives the countdown and the create lock only). */

@@ -2,9 +2,8 @@ import { MESSAGES, WRONG_FLAG_LIMIT, WRONG_FLAG_WINDOW_MS } from '@ctf/contract'
 import type { AppContext } from '../../context.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/connect.js';
 import type { UserRow } from '../../db/schema.js';
-import { constantTimeEqual } from '../../lib/crypto.js';
 import { DomainError, notFound } from '../../lib/errors.js';
-import { openChallengeForSubmission } from '../challenges/challenges.service.js';
+import { claimChallengeAttempt, openChallengeForSubmission } from '../challenges/challenges.service.js';
 import { hasSolvedChallenge, recordSolvedPair } from './solved-pairs.js';
 import { hasSolved, insertSolveForCurrentTeam } from './submissions.repo.js';
 
@@ -44,7 +43,15 @@ export async function submitFlag(
   const attempt = await ctx.limiter.hit(key, WRONG_FLAG_LIMIT, WRONG_FLAG_WINDOW_MS);
   if (!attempt.allowed) throw rateLimited(attempt.retryAfterSeconds);
 
-  if (!constantTimeEqual(input.flag.trim(), challenge.flag.trim())) {
+  // NOTE: with an attempt limit, the attempt is claimed in the database before the comparison
+  // (a conditional upsert), so parallel guesses cannot go past the limit. Challenges without a
+  // limit read and write nothing here.
+  if (challenge.maxAttempts !== null && !(await claimChallengeAttempt(ctx, user.id, challenge))) {
+    throw new DomainError('no_attempts_left', MESSAGES.noAttemptsLeft);
+  }
+
+  // Static flags compare in constant time; regexes were compiled when the gate's cache filled.
+  if (!challenge.matches(input.flag)) {
     return { message: MESSAGES.incorrectFlag };
   }
 

@@ -4,7 +4,7 @@ import {
   CHALLENGE_DESCRIPTION_MAX_LENGTH,
   CHALLENGE_NAME_MAX_LENGTH,
   DIFFICULTIES,
-  FLAG_MAX_LENGTH,
+  MAX_ATTEMPTS_LIMIT,
   pointsFor,
   type Category,
   type Difficulty,
@@ -14,6 +14,8 @@ import { Button, Col, Form, Row } from 'react-bootstrap';
 import type { ChallengeForm as ChallengeFormBody } from '../api/challenges';
 import { QueryError } from '../../../components/QueryError';
 import { useUploads } from '../api/files';
+import { FlagListEditor, type FlagValue } from './FlagListEditor';
+import { HintListEditor, type HintValue } from './HintListEditor';
 
 /** The fields while editing: selects may still be empty. */
 export interface ChallengeFormValues {
@@ -21,9 +23,12 @@ export interface ChallengeFormValues {
   written_by: string;
   category: Category | '';
   difficulty: Difficulty | '';
-  flag: string;
+  flags: FlagValue[];
+  /** Empty: no limit. */
+  max_attempts: string;
   description: string;
   files: string[];
+  hints: HintValue[];
 }
 
 export const EMPTY_CHALLENGE: ChallengeFormValues = {
@@ -31,12 +36,37 @@ export const EMPTY_CHALLENGE: ChallengeFormValues = {
   written_by: '',
   category: '',
   difficulty: '',
-  flag: '',
+  flags: [{ type: 'static', content: '' }],
+  max_attempts: '',
   description: '',
   files: [],
+  hints: [],
 };
 
 const REQUIRED_TEXT = 'Name, author, category, difficulty and flag are required.';
+const HINT_TEXT = 'Every hint needs a title and a whole cost of 0 or more.';
+const ATTEMPTS_TEXT = `The attempt limit must be a whole number from 1 to ${MAX_ATTEMPTS_LIMIT}, or empty.`;
+
+/** The body the form sends: the flag list, the limit (null: none) and the hints in order. */
+function toBody(values: ChallengeFormValues, category: Category, difficulty: Difficulty): ChallengeFormBody {
+  return {
+    name: values.name,
+    written_by: values.written_by,
+    category,
+    difficulty,
+    description: values.description,
+    files: values.files,
+    points: pointsFor(difficulty),
+    flags: values.flags.filter((f) => f.content.trim() !== ''),
+    max_attempts: values.max_attempts.trim() === '' ? null : Number(values.max_attempts),
+    hints: values.hints.map((h) => ({
+      ...(h._id && { _id: h._id }),
+      title: h.title,
+      content: h.content,
+      cost: Number(h.cost),
+    })),
+  };
+}
 
 /**
  * SPEC.md §5 challenge form, for Create Challenge and for editing: name, author, category,
@@ -70,12 +100,22 @@ export function ChallengeForm({
     e.preventDefault();
     if (busy) return;
     const { category, difficulty } = values;
-    if (!values.name.trim() || !values.written_by.trim() || !values.flag.trim() || !category || !difficulty) {
+    const hasFlag = values.flags.some((f) => f.content.trim() !== '');
+    if (!values.name.trim() || !values.written_by.trim() || !hasFlag || !category || !difficulty) {
       setError(REQUIRED_TEXT);
       return;
     }
+    const limit = values.max_attempts.trim();
+    if (limit !== '' && !(/^[0-9]+$/.test(limit) && Number(limit) >= 1 && Number(limit) <= MAX_ATTEMPTS_LIMIT)) {
+      setError(ATTEMPTS_TEXT);
+      return;
+    }
+    if (values.hints.some((h) => !h.title.trim() || !/^[0-9]+$/.test(h.cost.trim()))) {
+      setError(HINT_TEXT);
+      return;
+    }
     setError('');
-    onSubmit({ ...values, category, difficulty, points: pointsFor(difficulty) });
+    onSubmit(toBody(values, category, difficulty));
   }
 
   function toggleFile(name: string, checked: boolean) {
@@ -149,16 +189,22 @@ export function ChallengeForm({
           />
           <Form.Text id={`${id}-points-help`}>Set by the difficulty.</Form.Text>
         </Form.Group>
-        <Form.Group as={Col} xs={12} controlId={`${id}-flag`}>
-          <Form.Label>Flag</Form.Label>
+        <Col xs={12}>
+          <FlagListEditor id={id} flags={values.flags} onChange={(flags) => set('flags', flags)} />
+        </Col>
+        <Form.Group as={Col} md={4} controlId={`${id}-max-attempts`}>
+          <Form.Label>Attempt limit per user</Form.Label>
           <Form.Control
-            value={values.flag}
-            onChange={(e) => set('flag', e.target.value)}
-            required
-            maxLength={FLAG_MAX_LENGTH}
-            autoComplete="off"
-            spellCheck={false}
+            type="number"
+            min={1}
+            max={MAX_ATTEMPTS_LIMIT}
+            step={1}
+            value={values.max_attempts}
+            onChange={(e) => set('max_attempts', e.target.value)}
+            placeholder="No limit"
+            aria-describedby={`${id}-max-attempts-help`}
           />
+          <Form.Text id={`${id}-max-attempts-help`}>Wrong answers allowed; empty for no limit.</Form.Text>
         </Form.Group>
         <Form.Group as={Col} xs={12} controlId={`${id}-description`}>
           <Form.Label>Description</Form.Label>
@@ -192,6 +238,9 @@ export function ChallengeForm({
               />
             ))}
           </fieldset>
+        </Col>
+        <Col xs={12}>
+          <HintListEditor id={id} hints={values.hints} onChange={(hints) => set('hints', hints)} />
         </Col>
       </Row>
       {error && (

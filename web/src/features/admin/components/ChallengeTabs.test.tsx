@@ -2,13 +2,13 @@ import { MESSAGES } from '@ctf/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { SITE, baseRoutes, json, mockApi, renderPage, useDialogSpies } from '../testing';
+import { SITE, baseRoutes, json, makeAdminChallenge, mockApi, renderPage, useDialogSpies } from '../testing';
 import { AdminPanel } from './AdminPanel';
 
 const dialogs = useDialogSpies();
 const message = () => screen.getByTestId('admin-message');
 
-describe('View Challenges', () => {
+describe('View Challenges', { timeout: 20_000 }, () => {
   it('enables, disables and deletes with a confirmation', async () => {
     const api = mockApi(
       baseRoutes({
@@ -64,7 +64,9 @@ describe('View Challenges', () => {
       name: 'Renamed',
       difficulty: 'Hard',
       points: 300,
-      flag: 'flag{1}',
+      flags: [{ type: 'static', content: 'flag{1}' }],
+      max_attempts: null,
+      hints: [],
       files: ['a.zip', 'b.zip'],
     });
     await waitFor(() => expect(message()).toHaveTextContent("Challenge 'Renamed' updated successfully."));
@@ -145,7 +147,9 @@ describe('Create Challenge', () => {
       written_by: 'club',
       category: 'Cryptography',
       difficulty: 'Simple',
-      flag: 'flag{new}',
+      flags: [{ type: 'static', content: 'flag{new}' }],
+      max_attempts: null,
+      hints: [],
       description: '',
       files: ['b.zip'],
       points: 50,
@@ -164,5 +168,68 @@ describe('Create Challenge', () => {
     form.dispatchEvent(new Event('submit', { bubbles: true, cancelable: true }));
     expect(await within(form).findByRole('alert')).toHaveTextContent('required');
     expect(api.count('POST /api/admin/ctf/create_challenge')).toBe(0);
+  });
+});
+
+describe('Authoring: flag list, attempt limit and hints', { timeout: 20_000 }, () => {
+  it('edits several flags of each type, the limit and ordered hints, keeping hint ids', async () => {
+    const api = mockApi(
+      baseRoutes({
+        'GET /api/admin/ctf/fetch_challenges': () =>
+          json([
+            makeAdminChallenge(1, {
+              flags: [{ type: 'regex', content: 'flag\\{[0-9]+\\}' }],
+              max_attempts: 3,
+              hints: [{ _id: '7', title: 'Look closer', content: '<p>x</p>', cost: 20, unlocked_by: ['ann'] }],
+            }),
+          ]),
+        'POST /api/admin/ctf/update_challenge': () => json({ acknowledge: true, message: 'saved' }),
+      }),
+    );
+    renderPage(<AdminPanel />);
+    await userEvent.click(screen.getByRole('tab', { name: 'View Challenges' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit Challenge 1' }));
+    const form = screen.getByRole('form', { name: 'Save Changes' });
+    expect(within(form).getByLabelText('Comparison')).toHaveValue('regex');
+    expect(within(form).getByLabelText('Attempt limit per user')).toHaveValue(3);
+    expect(within(form).getByText('Unlocked by ann')).toBeInTheDocument();
+    await userEvent.click(within(form).getByRole('button', { name: 'Add another accepted flag' }));
+    await userEvent.selectOptions(within(form).getByLabelText('Comparison 2'), 'case_insensitive');
+    await userEvent.type(within(form).getByLabelText('Flag 2'), 'Flag{{Two}');
+    await userEvent.clear(within(form).getByLabelText('Attempt limit per user'));
+    await userEvent.click(within(form).getByRole('button', { name: 'Add hint' }));
+    await userEvent.type(within(form).getByLabelText('Hint 2 title'), 'Free one');
+    await userEvent.type(within(form).getByLabelText('Hint 2 content'), 'Try **base64**');
+    await userEvent.click(within(form).getAllByRole('button', { name: 'Move up' })[1]!);
+    await userEvent.click(within(form).getByRole('button', { name: 'Save Changes' }));
+    expect(api.bodyOf('POST /api/admin/ctf/update_challenge')).toMatchObject({
+      flags: [
+        { type: 'regex', content: 'flag\\{[0-9]+\\}' },
+        { type: 'case_insensitive', content: 'Flag{Two}' },
+      ],
+      max_attempts: null,
+      hints: [
+        { title: 'Free one', content: 'Try **base64**', cost: 0 },
+        { _id: '7', title: 'Look closer', content: '<p>x</p>', cost: 20 },
+      ],
+    });
+  });
+
+  it('refuses a hint without a title and a bad limit before sending', async () => {
+    const api = mockApi(baseRoutes());
+    renderPage(<AdminPanel />);
+    await userEvent.click(screen.getByRole('tab', { name: 'View Challenges' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit Challenge 1' }));
+    const form = screen.getByRole('form', { name: 'Save Changes' });
+    // Submit the form directly: jsdom's own field checks would stop the click first.
+    const submit = () => form.dispatchEvent(new Event('submit', { bubbles: true, cancelable: true }));
+    await userEvent.type(within(form).getByLabelText('Attempt limit per user'), '0');
+    submit();
+    expect(await within(form).findByRole('alert')).toHaveTextContent('attempt limit');
+    await userEvent.clear(within(form).getByLabelText('Attempt limit per user'));
+    await userEvent.click(within(form).getByRole('button', { name: 'Add hint' }));
+    submit();
+    await waitFor(() => expect(within(form).getByRole('alert')).toHaveTextContent('Every hint needs a title'));
+    expect(api.count('POST /api/admin/ctf/update_challenge')).toBe(0);
   });
 });

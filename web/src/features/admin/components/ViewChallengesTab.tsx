@@ -18,9 +18,17 @@ function formValues(c: AdminChallenge): ChallengeFormValues {
     written_by: c.written_by,
     category: c.category as Category,
     difficulty: c.difficulty as Difficulty,
-    flag: c.flag,
+    flags: c.flags.length > 0 ? c.flags.map((f) => ({ ...f })) : [{ type: 'static', content: c.flag }],
+    max_attempts: c.max_attempts === null ? '' : String(c.max_attempts),
     description: c.description,
     files: c.hlinks,
+    hints: c.hints.map((h) => ({
+      _id: h._id,
+      title: h.title,
+      content: h.content,
+      cost: String(h.cost),
+      unlocked_by: h.unlocked_by,
+    })),
   };
 }
 

@@ -20,6 +20,8 @@ const detail: ChallengeDetail = {
   written_by: 'Mallory',
   hlinks: ['cookie jar.zip'],
   user_completions: 4,
+  hints: [],
+  attempts_left: null,
 };
 const solvedUser = (extra: Partial<User> = {}) =>
   makeUser({ completions: [{ id: '5', name: 'Hidden Cookie', time: '2025-10-15T01:00:00Z' }], ...extra });

@@ -9,6 +9,7 @@ import { useRefreshAfterScore } from '../api/invalidate';
 import type { RatingOutcome } from '../api/rate-challenge';
 import { ChallengeDetailView } from './ChallengeDetailView';
 import { FlagForm } from './FlagForm';
+import { HintsPanel } from './HintsPanel';
 import { RatingForm } from './RatingForm';
 
 /** SPEC.md §2 Challenge page: detail, flag form, then the rating prompt or the thank-you panel. */
@@ -74,7 +75,13 @@ export function ChallengePage() {
       ) : (
         <>
           <ChallengeDetailView challenge={detail.data} solved={solved} teamDone={teamDone} />
-          <FlagForm challengeId={id} onSolved={() => void refresh(id)} />
+          <HintsPanel hints={detail.data.hints} onUnlocked={() => void detail.refetch()} />
+          <FlagForm
+            challengeId={id}
+            onSolved={() => void refresh(id)}
+            attemptsLeft={detail.data.attempts_left}
+            onAnswered={() => detail.data.attempts_left !== null && void detail.refetch()}
+          />
           {solved && (
             <section aria-labelledby="rating-heading" className="my-4">
               <h2 id="rating-heading" className="h4">

@@ -5,10 +5,14 @@ import { submitFlag, type FlagOutcome } from '../api/submit-flag';
 interface Props {
   challengeId: string;
   onSolved: () => void;
+  /** Wrong attempts left under the challenge's limit; null when it has none. */
+  attemptsLeft?: number | null;
+  /** After any answer (the attempts left change). */
+  onAnswered?: () => void;
 }
 
 /** The flag form: the flag is required; the answer shows in an info or danger alert (SPEC.md §8). */
-export function FlagForm({ challengeId, onSolved }: Props) {
+export function FlagForm({ challengeId, onSolved, attemptsLeft = null, onAnswered }: Props) {
   const [flag, setFlag] = useState('');
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<FlagOutcome | null>(null);
@@ -24,7 +28,7 @@ export function FlagForm({ challengeId, onSolved }: Props) {
     if (result.solved) {
       setFlag('');
       onSolved();
-    }
+    } else onAnswered?.();
   }
 
   return (
@@ -49,6 +53,11 @@ export function FlagForm({ challengeId, onSolved }: Props) {
           </Button>
         </InputGroup>
       </Form>
+      {attemptsLeft !== null && (
+        <p className="mt-2 mb-0" data-testid="attempts-left">
+          Attempts left: <strong>{attemptsLeft}</strong>
+        </p>
+      )}
       <div aria-live="polite" className="mt-3" data-testid="flag-message">
         {outcome && <Alert variant={outcome.variant}>{outcome.text}</Alert>}
       </div>

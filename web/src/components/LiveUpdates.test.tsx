@@ -1,0 +1,75 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { act, render, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { subscribeLiveEvent } from '../lib/live-events';
+import { createQueryClient, queryKeys } from '../lib/query';
+import { LiveUpdates } from './LiveUpdates';
+
+/** A stand-in for the browser's EventSource that a test drives. */
+class FakeEventSource {
+  static CLOSED = 2;
+  static opened: FakeEventSource[] = [];
+  readyState = 1;
+  closed = false;
+  private listeners = new Map<string, ((e: MessageEvent<string>) => void)[]>();
+  constructor(readonly url: string) {
+    FakeEventSource.opened.push(this);
+  }
+  addEventListener(type: string, fn: (e: MessageEvent<string>) => void) {
+    this.listeners.set(type, [...(this.listeners.get(type) ?? []), fn]);
+  }
+  close() {
+    this.closed = true;
+  }
+  emit(type: string, data: unknown) {
+    for (const fn of this.listeners.get(type) ?? [])
+      fn(new MessageEvent(type, { data: JSON.stringify(data) }));
+  }
+}
+
+beforeEach(() => {
+  FakeEventSource.opened = [];
+  vi.stubGlobal('EventSource', FakeEventSource);
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('live events in the page', () => {
+  it('share one EventSource between subscribers, and close it when the last one leaves', () => {
+    const a = vi.fn();
+    const b = vi.fn();
+    const offA = subscribeLiveEvent('leaderboard', a);
+    const offB = subscribeLiveEvent('announcement', b);
+    expect(FakeEventSource.opened).toHaveLength(1);
+    const es = FakeEventSource.opened[0]!;
+    expect(es.url).toBe('/api/events');
+    es.emit('announcement', { _id: '1', title: 'Hello' });
+    expect(b).toHaveBeenCalledWith({ _id: '1', title: 'Hello' });
+    expect(a).not.toHaveBeenCalled();
+    offA();
+    expect(es.closed).toBe(false);
+    offB();
+    expect(es.closed).toBe(true);
+  });
+
+  it('toast announcements and first bloods, and refresh the queries an event names', async () => {
+    const client = createQueryClient();
+    const invalidate = vi.spyOn(client, 'invalidateQueries');
+    const { unmount } = render(
+      <QueryClientProvider client={client}>
+        <LiveUpdates />
+      </QueryClientProvider>,
+    );
+    const es = FakeEventSource.opened[0]!;
+    act(() => es.emit('announcement', { _id: '4', title: 'The event ends in an hour' }));
+    expect(await screen.findByText('The event ends in an hour')).toBeInTheDocument();
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: queryKeys.announcements });
+    act(() => es.emit('first-blood', { challenge: 'Baby RSA', competitor: 'Team <b>' }));
+    expect(await screen.findByText('Team <b> solved Baby RSA first')).toBeInTheDocument();
+    act(() => es.emit('leaderboard', {}));
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: queryKeys.leaderboard });
+    unmount();
+    expect(es.closed).toBe(true);
+  });
+});
