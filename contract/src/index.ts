@@ -6,7 +6,19 @@ export * as teamsApi from './api/teams.js';
 export * as challengesApi from './api/challenges.js';
 export * as leaderboardApi from './api/leaderboard.js';
 export * as adminApi from './api/admin.js';
+export * as settingsApi from './api/settings.js';
+export type { AdminSettings, EventSettings, EventSettingsInput } from './api/settings.js';
+export {
+  AFTER_END_MODES,
+  LOGO_TYPES,
+  SETTINGS_LIMITS,
+  sniffLogoType,
+  type AfterEnd,
+  type LogoType,
+} from './api/settings-rules.js';
 export * as integrityApi from './api/integrity.js';
+export * as announcementsApi from './api/announcements.js';
+export type { Announcement, AdminAnnouncement, AnnouncementInput } from './api/announcements.js';
 export type { OAuthProvider, OAuthMessage } from './api/oauth.js';
 export { OAUTH_PROVIDERS, OAUTH_BROADCAST_CHANNEL } from './api/oauth.js';
 export type { User, UserCompletion } from './api/users.js';
@@ -34,7 +46,8 @@ export type {
 } from './api/admin.js';
 export { flagsOf } from './api/admin.js';
 export type { SiteInfo } from './api/site.js';
-export type { AuditEntry, AuditPage, AuditQuery } from './api/integrity.js';
+export type { AuditEntry, AuditPage, AuditQuery, ModerateInput } from './api/integrity.js';
+export type { AdminUser, AdminTeam } from './api/admin.js';
 export * from './rules/constants.js';
 export * from './rules/messages.js';
 export * from './rules/rating.js';
@@ -43,6 +56,7 @@ export * from './rules/dynamic-scoring.js';
 export * from './rules/countdown.js';
 export * from './rules/usernames.js';
 export * from './rules/html-policy.js';
+export * from './rules/default-texts.js';
 export type { LiveEventData, LiveEventType } from './api/live-events.js';
 export {
   LIVE_EVENT_TYPES,

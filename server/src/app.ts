@@ -8,6 +8,7 @@ import { systemClock, type Clock } from './lib/clock.js';
 import { ObservedBus, type InvalidationBus } from './lib/invalidation.js';
 import type { RateLimiter } from './lib/rate-limiter.js';
 import { registerAdminRoutes } from './modules/admin/admin.routes.js';
+import { registerAnnouncementRoutes } from './modules/announcements/announcements.routes.js';
 import { registerAuditRoutes } from './modules/audit/audit.routes.js';
 import { registerAuthRoutes } from './modules/auth/auth.routes.js';
 import { registerChallengeRoutes } from './modules/challenges/challenges.routes.js';
@@ -15,8 +16,10 @@ import { registerEventRoutes } from './modules/events/events.routes.js';
 import { liveChangesOf } from './modules/events/events.service.js';
 import { registerFilesRoutes } from './modules/files/files.routes.js';
 import { registerLeaderboardRoutes } from './modules/leaderboard/leaderboard.routes.js';
+import { registerModerationRoutes } from './modules/moderation/moderation.routes.js';
 import { registerRatingRoutes } from './modules/ratings/ratings.routes.js';
 import { registerScoreboardRoutes } from './modules/scoreboard/scoreboard.routes.js';
+import { registerSettingsRoutes } from './modules/settings/settings.routes.js';
 import { registerSiteRoutes } from './modules/site/site.routes.js';
 import { registerSubmissionRoutes } from './modules/submissions/submissions.routes.js';
 import { registerHintRoutes } from './modules/hints/hints.routes.js';
@@ -102,9 +105,11 @@ export async function buildApp(
   registerAuthRoutes(app, ctx);
   registerUserRoutes(app, ctx);
   registerSiteRoutes(app, ctx);
+  registerSettingsRoutes(app, ctx);
   registerTeamRoutes(app, ctx);
   registerAdminRoutes(app, ctx);
   registerAuditRoutes(app, ctx);
+  registerModerationRoutes(app, ctx);
   registerFilesRoutes(app, ctx);
   registerChallengeRoutes(app, ctx);
   registerSubmissionRoutes(app, ctx);
@@ -113,6 +118,7 @@ export async function buildApp(
   registerLeaderboardRoutes(app, ctx);
   registerScoreboardRoutes(app, ctx);
   registerEventRoutes(app, ctx);
+  registerAnnouncementRoutes(app, ctx);
 
   await registerWebApp(app, config.webDist);
 

@@ -54,7 +54,10 @@ export class TestClient {
   ) {}
 
   async request<T = any>(opts: InjectOptions): Promise<TestResponse<T>> {
-    const headers: Record<string, string> = { origin: TEST_ORIGIN, ...(opts.headers as Record<string, string>) };
+    const headers: Record<string, string> = {
+      origin: TEST_ORIGIN,
+      ...(opts.headers as Record<string, string>),
+    };
     if (this.cookie) headers.cookie = this.cookie;
     const res = await this.app.inject({ ...opts, headers });
     let body: any = undefined;
@@ -66,7 +69,11 @@ export class TestClient {
     return this.request<T>({ method: 'GET', url, headers });
   }
 
-  post<T = any>(url: string, payload?: unknown, headers: Record<string, string> = {}): Promise<TestResponse<T>> {
+  post<T = any>(
+    url: string,
+    payload?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<TestResponse<T>> {
     return this.request<T>({ method: 'POST', url, payload: payload as InjectOptions['payload'], headers });
   }
 }
@@ -79,7 +86,13 @@ export async function loginUser(
 ): Promise<TestClient> {
   const user = await findOrCreateUser(
     ctx,
-    { provider: 'local', providerUserId: username.toLowerCase(), handle: username, avatarUrl: '', email: `${username}@example.org` },
+    {
+      provider: 'local',
+      providerUserId: username.toLowerCase(),
+      handle: username,
+      avatarUrl: '',
+      email: `${username}@example.org`,
+    },
     { grantAdmin: options.admin === true },
   );
   const { token } = await createSession(ctx, user.id);

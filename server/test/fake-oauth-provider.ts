@@ -137,7 +137,11 @@ export class FakeOAuthProvider {
       });
     }
     if (provider === 'github' && action === 'api/user/emails') {
-      return this.json(res, 200, profile.email ? [{ email: profile.email, primary: true, verified: true }] : []);
+      return this.json(
+        res,
+        200,
+        profile.email ? [{ email: profile.email, primary: true, verified: true }] : [],
+      );
     }
     if (provider === 'discord' && action === 'api/users/@me') {
       return this.json(res, 200, {

@@ -4,7 +4,9 @@ import { ROUTES, type Route } from './routes.js';
 import { Category, Difficulty, PublicChallenge } from './challenges.js';
 import { Team } from './teams.js';
 import { User } from './users.js';
+import { SETTINGS_ENDPOINTS } from './settings.js';
 import { INTEGRITY_ENDPOINTS } from './integrity.js';
+import { ANNOUNCEMENT_ADMIN_ENDPOINTS } from './announcements.js';
 import {
   CHALLENGE_AUTHOR_MAX_LENGTH,
   CHALLENGE_DESCRIPTION_MAX_LENGTH,
@@ -176,8 +178,17 @@ export const ChallengeInput = ChallengeFields.superRefine(atLeastOneFlag);
 export type ChallengeInput = z.input<typeof ChallengeInput>;
 export type ChallengeInputParsed = z.output<typeof ChallengeInput>;
 
-export const AdminUser = User;
-export const AdminTeam = Team;
+/** The moderation state admins see in their user and team lists (issue 18). */
+const Moderation = {
+  hidden: z.boolean(),
+  banned: z.boolean(),
+  /** The reason given for the latest hide or ban, null when none. */
+  moderation_reason: z.string().nullable(),
+};
+export const AdminUser = User.extend(Moderation);
+export type AdminUser = z.infer<typeof AdminUser>;
+export const AdminTeam = Team.extend(Moderation);
+export type AdminTeam = z.infer<typeof AdminTeam>;
 export const AdminEntry = z.object({ _id: IdString, username: z.string(), avatarUrl: z.string() });
 
 const get = <R extends z.ZodType>(route: Route<'GET'>, response: R) =>
@@ -185,8 +196,8 @@ const get = <R extends z.ZodType>(route: Route<'GET'>, response: R) =>
 const post = <B extends z.ZodType>(route: Route<'POST'>, body: B) =>
   endpoint({ ...route, body, response: AckResponse });
 
-export const getTeams = get(ROUTES.admin.getTeams, z.array(Team));
-export const getUsers = get(ROUTES.admin.getUsers, z.array(User));
+export const getTeams = get(ROUTES.admin.getTeams, z.array(AdminTeam));
+export const getUsers = get(ROUTES.admin.getUsers, z.array(AdminUser));
 export const fetchAdmins = get(ROUTES.admin.fetchAdmins, z.array(User));
 export const forceUpdate = get(ROUTES.admin.forceUpdate, AckResponse);
 export const removeTeam = post(ROUTES.admin.removeTeam, z.object({ team_id: IdInput }));
@@ -201,6 +212,14 @@ export const updateChallenge = post(
 export const createChallenge = post(ROUTES.admin.createChallenge, ChallengeInput);
 export const toggleStatus = post(ROUTES.admin.toggleStatus, z.object({ challenge_id: IdInput }));
 export const deleteChallenge = post(ROUTES.admin.deleteChallenge, z.object({ challenge_id: IdInput }));
+/** A wave: the release time (or null: released now) of several challenges at once. */
+export const scheduleRelease = post(
+  ROUTES.admin.scheduleRelease,
+  z.object({
+    challenge_ids: z.array(IdInput).min(1, 'Choose at least one challenge').max(500),
+    release_at: z.iso.datetime({ offset: true, error: 'release_at must be an ISO 8601 time' }).nullable(),
+  }),
+);
 /** Multipart with one field 'file'; the body is not JSON so it has no schema here. */
 export const upload = endpoint({
   ...ROUTES.admin.upload,
@@ -286,6 +305,7 @@ export const ADMIN_ENDPOINTS = [
   createChallenge,
   toggleStatus,
   deleteChallenge,
+  scheduleRelease,
   upload,
   deleteFile,
   getSolvers,
@@ -296,5 +316,7 @@ export const ADMIN_ENDPOINTS = [
   exportSolvesCsv,
   exportScoreboardJson,
   exportSolvesJson,
+  ...SETTINGS_ENDPOINTS,
   ...INTEGRITY_ENDPOINTS,
+  ...ANNOUNCEMENT_ADMIN_ENDPOINTS,
 ] as const;

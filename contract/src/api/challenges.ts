@@ -23,6 +23,11 @@ export const PublicChallenge = z.object({
   is_active: z.boolean(),
   user_completions: z.number(),
   hlinks: z.array(z.string()),
+  /**
+   * Present when the challenge has prerequisites (their `_id`s): the list then leaves out its
+   * description and files; the detail shows them once the caller's competitor solved these.
+   */
+  prerequisites: z.array(IdString).optional(),
 });
 export type PublicChallenge = z.infer<typeof PublicChallenge>;
 

@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import { Cursor, PageLimit, Timestamp, endpoint } from './common.js';
+import { AckResponse, Cursor, PageLimit, Timestamp, endpoint } from './common.js';
 import { ROUTES } from './routes.js';
+
+export { AUDIT_ACTIONS, type AuditAction } from './integrity-rules.js';
 
 /**
  * Integrity and moderation (issue 18): the admin audit log, and (below) the submission log,
@@ -39,4 +41,36 @@ export const getAudit = endpoint({
   response: AuditPage,
 });
 
-export const INTEGRITY_ENDPOINTS = [getAudit] as const;
+export const MODERATION_REASON_MAX_LENGTH = 500;
+
+/**
+ * Hide (out of every public view), ban (no login; sessions end at the next request), and their
+ * reversals. A reason is required to hide or ban; it is kept with the target and in the audit log.
+ */
+export const ModerateInput = z
+  .object({
+    target: z.enum(['user', 'team'], { error: "must be 'user' or 'team'" }),
+    name: z.string().trim().min(1, 'is required').max(200, 'must be at most 200 characters'),
+    action: z.enum(['hide', 'unhide', 'ban', 'unban'], {
+      error: "must be 'hide', 'unhide', 'ban' or 'unban'",
+    }),
+    reason: z
+      .string()
+      .trim()
+      .max(MODERATION_REASON_MAX_LENGTH, `must be at most ${MODERATION_REASON_MAX_LENGTH} characters`)
+      .optional()
+      .default(''),
+  })
+  .superRefine((v, ctx) => {
+    if ((v.action === 'hide' || v.action === 'ban') && v.reason === '')
+      ctx.addIssue({ code: 'custom', path: ['reason'], message: `is required to ${v.action}` });
+  });
+export type ModerateInput = z.infer<typeof ModerateInput>;
+
+export const moderate = endpoint({
+  ...ROUTES.integrity.moderate,
+  body: ModerateInput,
+  response: AckResponse,
+});
+
+export const INTEGRITY_ENDPOINTS = [getAudit, moderate] as const;

@@ -66,6 +66,7 @@ export const ROUTES = {
     createChallenge: post('/api/admin/ctf/create_challenge'),
     toggleStatus: post('/api/admin/ctf/toggle_status'),
     deleteChallenge: post('/api/admin/ctf/delete_challenge'),
+    scheduleRelease: post('/api/admin/ctf/schedule_release'),
     upload: post('/api/admin/ctf/upload'),
     deleteFile: post('/api/admin/ctf/delete_file'),
     getSolvers: get('/api/admin/ctf/get_solvers'),
@@ -77,10 +78,26 @@ export const ROUTES = {
     exportScoreboardJson: get('/api/admin/export/scoreboard.json'),
     exportSolvesJson: get('/api/admin/export/solves.json'),
   },
+  settings: {
+    getSettings: get('/api/admin/settings'),
+    updateSettings: post('/api/admin/settings'),
+    uploadLogo: post('/api/admin/settings/logo'),
+  },
   integrity: {
     getAudit: get('/api/admin/audit'),
+    moderate: post('/api/admin/moderate'),
+  },
+  announcements: {
+    listAnnouncements: get('/api/info/announcements'),
+    createAnnouncement: post('/api/admin/announcements/create'),
+    updateAnnouncement: post('/api/admin/announcements/update'),
+    deleteAnnouncement: post('/api/admin/announcements/delete'),
+    adminAnnouncements: get('/api/admin/announcements'),
   },
 } as const;
+
+/** The uploaded logo's URL (site info's logoUrl adds ?v=<hash> so browsers may keep it). */
+export const LOGO_PATH = '/api/info/logo';
 
 /** A challenge file's download URL is this prefix and the file's name. */
 export const DOWNLOAD_PATH_PREFIX = '/api/ctf/download/';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { endpoint } from './common.js';
 import { ROUTES } from './routes.js';
+import { AfterEnd } from './settings.js';
 
 export const SiteInfo = z.object({
   eventStart: z.string(),
@@ -14,6 +15,18 @@ export const SiteInfo = z.object({
   /** When the scoreboard freezes (or froze): ISO 8601 UTC, or null when no freeze is set. */
   freezeAt: z.string().nullable(),
   login: z.object({ discord: z.boolean(), github: z.boolean(), local: z.boolean() }),
+  /** The event's name: navbar brand, page titles, home heading. */
+  name: z.string(),
+  tagline: z.string(),
+  /** The settings' Markdown, rendered and sanitised on the server (the browser sanitises again). */
+  about_html: z.string(),
+  rules_html: z.string(),
+  faq_html: z.string(),
+  logoUrl: z.string().nullable(),
+  accent: z.string(),
+  afterEnd: AfterEnd,
+  /** The division names, in the admins' order; empty when the site has none. */
+  divisions: z.array(z.string()),
 });
 export type SiteInfo = z.infer<typeof SiteInfo>;
 

@@ -15,6 +15,10 @@ export const MESSAGES = {
   createDisabled: 'Challenge creation is currently disabled during the event.',
   siteInactive: 'The competition is not active right now. Please check back later.',
   challengeInactive: 'Challenge is currently Out-of-Order and will be back online soon!',
+  /** After the end with the after-event setting 'closed'. */
+  eventClosed: 'The event has ended.',
+  /** After the end with the after-event setting 'practice': recorded apart, never scored. */
+  correctPracticeFlag: 'Correct Flag! (practice: not scored)',
   noAttemptsLeft: 'No attempts left',
   hintUnlocked: 'Hint unlocked',
   challengeLocked: 'Solve the prerequisites of this challenge first.',

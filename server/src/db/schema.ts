@@ -16,6 +16,14 @@ export interface UsersTable {
   /** When the user joined their current team: the longest-standing member inherits leadership. */
   team_joined_at: string | null;
   created_at: string;
+  /** The user's division (migration 0009); null: none. */
+  division_id: number | null;
+  /** Left out of every public view, like an admin (issue 18); reversible. */
+  hidden: Generated<number>;
+  /** Cannot log in; sessions end at the next request. */
+  banned: Generated<number>;
+  /** The admin's reason for the latest hide or ban (the audit log keeps every one). */
+  moderation_reason: Generated<string | null>;
 }
 
 export interface IdentitiesTable {
@@ -50,6 +58,11 @@ export interface TeamsTable {
   /** The cap is claimed here with a conditional update (DESIGN.md §6). */
   member_count: number;
   created_at: string;
+  /** Left out of every public view with the solves credited to it (issue 18). */
+  hidden: Generated<number>;
+  /** Its members cannot log in while on it. */
+  banned: Generated<number>;
+  moderation_reason: Generated<string | null>;
 }
 
 export interface JoinRequestsTable {
@@ -157,6 +170,30 @@ export interface SettingsTable {
   value: string;
 }
 
+/** A timed open or close that happened (migration 0009); the key names it and its scheduled time. */
+export interface SiteTransitionsTable {
+  key: string;
+  action: string;
+  applied_at: string;
+}
+
+export interface DivisionsTable {
+  id: Generated<number>;
+  name: string;
+  name_key: string;
+  /** Comma-separated lower-case e-mail domains; empty: anyone may pick it. */
+  email_domains: string;
+  position: number;
+}
+
+/** Correct flags after the end in practice mode: never scored, never on a public view. */
+export interface PracticeSolvesTable {
+  id: Generated<number>;
+  user_id: number;
+  challenge_id: number;
+  created_at: string;
+}
+
 export interface RateLimitsTable {
   key: string;
   window_start: number;
@@ -177,6 +214,17 @@ export interface LiveEventsTable {
 export interface LiveEventCounterTable {
   id: number;
   last_id: number;
+}
+
+/** An announcement (migration 0007_b): Markdown body and its sanitised rendering. */
+export interface AnnouncementsTable {
+  id: Generated<number>;
+  title: string;
+  body: string;
+  body_html: string;
+  pinned: number;
+  created_at: string;
+  updated_at: string;
 }
 
 /** One admin action (issue 18); details is JSON with flags redacted. Never updated or deleted. */
@@ -210,8 +258,12 @@ export interface Database {
   ratings: RatingsTable;
   settings: SettingsTable;
   rate_limits: RateLimitsTable;
+  site_transitions: SiteTransitionsTable;
+  divisions: DivisionsTable;
+  practice_solves: PracticeSolvesTable;
   live_events: LiveEventsTable;
   live_event_counter: LiveEventCounterTable;
+  announcements: AnnouncementsTable;
   audit_log: AuditLogTable;
 }
 
@@ -219,7 +271,9 @@ export type DB = Kysely<Database>;
 /** Repo functions take either the database or a transaction first. */
 export type Executor = Kysely<Database> | Transaction<Database>;
 
-export type UserRow = Selectable<UsersTable>;
-export type TeamRow = Selectable<TeamsTable>;
+/** The moderation columns are read where moderation matters (modules/moderation), not with every row. */
+type ModerationColumns = 'hidden' | 'banned' | 'moderation_reason';
+export type UserRow = Omit<Selectable<UsersTable>, ModerationColumns>;
+export type TeamRow = Omit<Selectable<TeamsTable>, ModerationColumns>;
 export type ChallengeRow = Selectable<ChallengesTable>;
 export type NewUser = Insertable<UsersTable>;

@@ -14,6 +14,7 @@ export type DomainErrorCode =
   | 'too_large'
   | 'rate_limited'
   | 'site_inactive'
+  | 'banned'
   | 'no_attempts_left'
   | 'locked'
   | 'unavailable';
@@ -30,6 +31,7 @@ const STATUS: Record<DomainErrorCode, number> = {
   too_large: 413,
   rate_limited: 429,
   site_inactive: 403,
+  banned: 403,
   no_attempts_left: 403,
   locked: 403,
   unavailable: 503,

@@ -150,7 +150,7 @@ describe('route access', () => {
     for (const access of ['anonymous', 'public'] as const) {
       route(app, { ...siteApi.siteInfo, path: `/${access}` }, access, async (request) => {
         seen[access] = request.user?.id ?? null;
-        return getSiteInfo(t.ctx);
+        return JSON.parse((await getSiteInfo(t.ctx)).json) as never;
       });
     }
     await app.ready();

@@ -1,4 +1,4 @@
-import { adminApi } from '@ctf/contract';
+import { adminApi, settingsApi } from '@ctf/contract';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TEST_ORIGIN, buildTestApp, type TestApp, type TestClient } from '../../test/build-test-app.js';
 import { changedTables, snapshotDatabase } from '../../test/db-snapshot.js';
@@ -53,10 +53,30 @@ function validBody(w: World, path: string): { payload: unknown; headers?: Record
     },
     '/api/admin/ctf/toggle_status': { challenge_id: w.ids.active },
     '/api/admin/ctf/delete_challenge': { challenge_id: w.ids.inactive },
+    '/api/admin/ctf/schedule_release': { challenge_ids: [w.ids.active], release_at: null },
     '/api/admin/ctf/delete_file': { filename: WORLD_FILE },
     '/api/admin/update_site_info': { activated: false },
     '/api/admin/scoreboard/freeze': { freeze_at: null },
+    '/api/admin/settings': { name: 'Csrf CTF' },
+    '/api/admin/moderate': { target: 'user', name: w.other.user!.username, action: 'hide', reason: 'csrf' },
+    '/api/admin/announcements/create': { title: 'Csrf', body: 'Hello' },
+    '/api/admin/announcements/update': { _id: '1', title: 'Csrf', body: 'Hello', pinned: false },
+    '/api/admin/announcements/delete': { _id: '1' },
   };
+  if (path === settingsApi.uploadLogo.path) {
+    const boundary = 'csrfBoundary';
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
+    return {
+      payload: Buffer.concat([
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="logo.png"\r\nContent-Type: image/png\r\n\r\n`,
+        ),
+        png,
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]),
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    };
+  }
   if (path === adminApi.upload.path) {
     const boundary = 'csrfBoundary';
     const zip = makeZip([{ name: 'a.txt', content: 'a' }]);

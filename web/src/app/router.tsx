@@ -39,6 +39,7 @@ const PAGES: Record<string, ReturnType<typeof lazyPage>> = {
   'kali-setup-guide': lazyPage(() => import('./routes/kali-setup-guide')),
   leaderboard: lazyPage(() => import('./routes/leaderboard')),
   'admin/panel': lazyPage(() => import('./routes/admin-panel')),
+  announcements: lazyPage(() => import('./routes/announcements')),
 };
 
 /** Loads the code of the page at `pathname` (call before the first render; a failure is left to React.lazy). */

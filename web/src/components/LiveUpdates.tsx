@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Toast, ToastContainer } from 'react-bootstrap';
+import { Link } from 'react-router';
 import { subscribeLiveEvent, subscribeLiveReopen } from '../lib/live-events';
 import { queryKeys } from '../lib/query';
 
@@ -37,7 +38,8 @@ export function LiveUpdates() {
       subscribeLiveEvent('site', () => refresh(queryKeys.siteInfo, queryKeys.challenges)),
       subscribeLiveEvent('announcement', (a) => {
         refresh(queryKeys.announcements);
-        show({ kind: 'announcement', title: 'New announcement', text: a.title });
+        // An edit or a deletion refreshes the list without a toast.
+        if (!a.change) show({ kind: 'announcement', title: 'New announcement', text: a.title });
       }),
       subscribeLiveEvent('first-blood', (b) => {
         refresh(queryKeys.challenges, ['challenge']);
@@ -74,7 +76,15 @@ export function LiveUpdates() {
           <Toast.Header closeLabel="Dismiss">
             <strong className="me-auto">{n.title}</strong>
           </Toast.Header>
-          <Toast.Body className={n.kind === 'first-blood' ? 'text-white' : undefined}>{n.text}</Toast.Body>
+          <Toast.Body className={n.kind === 'first-blood' ? 'text-white' : undefined}>
+            {n.kind === 'announcement' ? (
+              <Link to="/announcements" onClick={() => dismiss(n.key)}>
+                {n.text}
+              </Link>
+            ) : (
+              n.text
+            )}
+          </Toast.Body>
         </Toast>
       ))}
     </ToastContainer>

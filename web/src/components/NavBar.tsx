@@ -1,7 +1,8 @@
 import { authApi } from '@ctf/contract';
 import { useState } from 'react';
-import { Container, Nav, Navbar } from 'react-bootstrap';
+import { Badge, Container, Nav, Navbar } from 'react-bootstrap';
 import { NavLink, useLocation, useNavigate } from 'react-router';
+import { useUnreadAnnouncements } from '../lib/announcements';
 import { callApi } from '../lib/api';
 import { useCurrentUser, useMarkSignedOut } from '../lib/auth';
 
@@ -16,6 +17,7 @@ export function NavBar() {
   const location = useLocation();
   const [openAt, setOpenAt] = useState<string | null>(null);
   const expanded = openAt === location.key;
+  const { unread } = useUnreadAnnouncements();
 
   async function logout() {
     try {
@@ -57,6 +59,17 @@ export function NavBar() {
             <Nav.Item as="li">
               <Nav.Link as={NavLink} to="/leaderboard">
                 Leaderboard
+              </Nav.Link>
+            </Nav.Item>
+            <Nav.Item as="li">
+              <Nav.Link as={NavLink} to="/announcements">
+                Announcements
+                {unread > 0 && (
+                  <Badge bg="danger" pill className="ms-1" data-testid="unread-announcements">
+                    {unread}
+                    <span className="visually-hidden"> unread</span>
+                  </Badge>
+                )}
               </Nav.Link>
             </Nav.Item>
             <Nav.Item as="li">

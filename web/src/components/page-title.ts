@@ -13,6 +13,7 @@ export function pageTitle(pathname: string, search: string): string {
     '/challenge_help': 'Connecting to remote challenges',
     '/kali-setup-guide': 'Kali setup guide',
     '/leaderboard': 'Leaderboard',
+    '/announcements': 'Announcements',
     '/admin/panel': 'Admin Panel',
   };
   const title = titles[path] ?? 'Page not found';

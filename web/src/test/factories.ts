@@ -1,4 +1,14 @@
-import type { AdminChallenge, PublicChallenge, SiteInfo, Team, User } from '@ctf/contract';
+import {
+  DEFAULT_ACCENT,
+  DEFAULT_HTML,
+  DEFAULT_NAME,
+  DEFAULT_TAGLINE,
+  type AdminChallenge,
+  type PublicChallenge,
+  type SiteInfo,
+  type Team,
+  type User,
+} from '@ctf/contract';
 
 /** API objects in their contract shapes, for component tests. */
 export function makeUser(overrides: Partial<User> = {}): User {
@@ -74,4 +84,13 @@ export const SITE: SiteInfo = {
   activated: true,
   freezeAt: null,
   login: { discord: true, github: true, local: false },
+  name: DEFAULT_NAME,
+  tagline: DEFAULT_TAGLINE,
+  about_html: DEFAULT_HTML.aboutMd,
+  rules_html: DEFAULT_HTML.rulesMd,
+  faq_html: DEFAULT_HTML.faqMd,
+  logoUrl: null,
+  accent: DEFAULT_ACCENT,
+  afterEnd: 'open',
+  divisions: [],
 };

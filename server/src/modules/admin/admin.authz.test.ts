@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp, type TestClient } from '../../../test/build-test-app.js';
 import { addChallenge, addFileRow, makeTeam } from '../../../test/compete.js';
 import { testDatabaseKinds } from '../../../test/databases.js';
+import { createAnnouncement } from '../announcements/announcements.service.js';
 
 /**
  * The authorization matrix of every admin endpoint, generated from the contract's ADMIN_ENDPOINTS:
@@ -15,6 +16,14 @@ const GUARDED: readonly Endpoint[] = [...adminApi.ADMIN_ENDPOINTS, authApi.admin
 
 const EMPTY_ZIP = Buffer.from([0x50, 0x4b, 0x05, 0x06, ...new Array<number>(18).fill(0)]);
 const BOUNDARY = 'authzBoundary';
+const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
+const LOGO_BODY = Buffer.concat([
+  Buffer.from(
+    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="logo.png"\r\nContent-Type: image/png\r\n\r\n`,
+  ),
+  PNG,
+  Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
+]);
 const UPLOAD_BODY = Buffer.concat([
   Buffer.from(
     `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="authz.zip"\r\nContent-Type: application/zip\r\n\r\n`,
@@ -30,6 +39,8 @@ interface Fixtures {
   challengeId: number;
   doomedChallengeId: number;
   fileName: string;
+  announcementId: string;
+  doomedAnnouncementId: string;
 }
 
 /** A valid request for each POST endpoint, so a refusal can only come from the guard. */
@@ -56,6 +67,9 @@ function sampleRequest(
     '/api/admin/ctf/create_challenge': { payload: form },
     '/api/admin/ctf/toggle_status': { payload: { challenge_id: String(f.challengeId) } },
     '/api/admin/ctf/delete_challenge': { payload: { challenge_id: String(f.doomedChallengeId) } },
+    '/api/admin/ctf/schedule_release': {
+      payload: { challenge_ids: [String(f.challengeId)], release_at: null },
+    },
     '/api/admin/ctf/upload': {
       payload: UPLOAD_BODY,
       headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
@@ -63,6 +77,19 @@ function sampleRequest(
     '/api/admin/ctf/delete_file': { payload: { filename: f.fileName } },
     '/api/admin/update_site_info': { payload: { activated: true } },
     '/api/admin/scoreboard/freeze': { payload: { freeze_at: null } },
+    '/api/admin/announcements/create': { payload: { title: 'Authz', body: 'Hello' } },
+    '/api/admin/announcements/update': {
+      payload: { _id: f.announcementId, title: 'Authz edit', body: 'Hello again', pinned: false },
+    },
+    '/api/admin/announcements/delete': { payload: { _id: f.doomedAnnouncementId } },
+    '/api/admin/moderate': {
+      payload: { target: 'user', name: 'leader', action: 'hide', reason: 'authorization matrix' },
+    },
+    '/api/admin/settings': { payload: { name: 'Authz CTF' } },
+    '/api/admin/settings/logo': {
+      payload: LOGO_BODY,
+      headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+    },
   };
   return samples[path];
 }
@@ -107,6 +134,8 @@ for (const kind of testDatabaseKinds()) {
       const challenge = await addChallenge(t, { name: 'Kept' });
       const doomed = await addChallenge(t, { name: 'Doomed' });
       await addFileRow(t, 'doomed.zip');
+      const announcement = await createAnnouncement(t.ctx, { title: 'Kept', body: 'x', pinned: false });
+      const doomedAnnouncement = await createAnnouncement(t.ctx, { title: 'Doomed', body: 'x', pinned: false });
       fixtures = {
         victimId: victim.user!.id,
         deputyName: 'deputy',
@@ -114,6 +143,8 @@ for (const kind of testDatabaseKinds()) {
         challengeId: challenge.id,
         doomedChallengeId: doomed.id,
         fileName: 'doomed.zip',
+        announcementId: announcement._id,
+        doomedAnnouncementId: doomedAnnouncement._id,
       };
     });
     afterAll(async () => {
@@ -123,14 +154,15 @@ for (const kind of testDatabaseKinds()) {
     /** What a refused call must not have changed. */
     async function snapshot() {
       const db = t.ctx.database.db;
-      const [users, teams, challenges, files, settings] = await Promise.all([
+      const [users, teams, challenges, files, settings, announcements] = await Promise.all([
         db.selectFrom('users').select(['id', 'is_admin', 'team_id']).orderBy('id').execute(),
         db.selectFrom('teams').select(['id', 'name', 'member_count']).orderBy('id').execute(),
         db.selectFrom('challenges').select(['id', 'name', 'is_active']).orderBy('id').execute(),
         db.selectFrom('files').select(['id', 'name']).orderBy('id').execute(),
         db.selectFrom('settings').select(['key', 'value']).orderBy('key').execute(),
+        db.selectFrom('announcements').select(['id', 'title', 'pinned']).orderBy('id').execute(),
       ]);
-      return { users, teams, challenges, files, settings };
+      return { users, teams, challenges, files, settings, announcements };
     }
 
     for (const ep of GUARDED) {

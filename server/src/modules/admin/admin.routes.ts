@@ -5,12 +5,14 @@ import { route } from '../../plugins/route.js';
 import { requireAdmin } from '../../plugins/session.js';
 import {
   deleteChallenge,
+  scheduleRelease,
   listChallengesForAdmin,
   listSolversByChallenge,
   toggleChallengeStatus,
 } from '../challenges/challenges.service.js';
 import { isSiteActive, setSiteActive } from '../site/site.service.js';
-import { deleteTeam, listTeamsForAdmin } from '../teams/teams.service.js';
+import { listTeamsWithModeration, listUsersForAdmin } from '../moderation/moderation.service.js';
+import { deleteTeam } from '../teams/teams.service.js';
 import { listUsersOfRole } from '../users/users.service.js';
 import {
   createChallengeOutsideEvent,
@@ -26,9 +28,9 @@ import {
  * calls (upload, get_uploads, delete_file) live in the files module.
  */
 export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void {
-  route(app, adminApi.getUsers, 'admin', async () => listUsersOfRole(ctx, 'participants'));
+  route(app, adminApi.getUsers, 'admin', async () => listUsersForAdmin(ctx));
   route(app, adminApi.fetchAdmins, 'admin', async () => listUsersOfRole(ctx, 'admins'));
-  route(app, adminApi.getTeams, 'admin', async () => listTeamsForAdmin(ctx));
+  route(app, adminApi.getTeams, 'admin', async () => listTeamsWithModeration(ctx));
 
   route(app, adminApi.removeUser, 'admin', async (request) =>
     removeUser(ctx, requireAdmin(request), request.body.user_id),
@@ -56,6 +58,17 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void
   route(app, adminApi.deleteChallenge, 'admin', async (request) => {
     await deleteChallenge(ctx, request.body.challenge_id, requireAdmin(request));
     return { acknowledge: true, message: 'Challenge deleted successfully.' };
+  });
+  route(app, adminApi.scheduleRelease, 'admin', async (request) => {
+    const { challenge_ids, release_at } = request.body;
+    const count = await scheduleRelease(ctx, { ids: challenge_ids, releaseAt: release_at }, requireAdmin(request));
+    return {
+      acknowledge: true,
+      message:
+        release_at === null
+          ? `${count} challenge(s) released now.`
+          : `${count} challenge(s) scheduled for ${new Date(release_at).toISOString()}.`,
+    };
   });
   route(app, adminApi.getSolvers, 'admin', async () => ({
     acknowledge: true,

@@ -97,7 +97,7 @@ export async function createChallengeOutsideEvent(
   caller: AuditActor,
   input: ChallengeInput,
 ): Promise<AckResponse> {
-  if (isDuringEvent(ctx)) throw new DomainError('forbidden', MESSAGES.createDisabled);
+  if (await isDuringEvent(ctx)) throw new DomainError('forbidden', MESSAGES.createDisabled);
   await createChallenge(ctx, input, caller);
   return ack(`Challenge '${input.name}' created successfully.`);
 }

@@ -64,7 +64,12 @@ for (const kind of testDatabaseKinds()) {
         ]);
         expect(b).toMatchObject({ team: 'Red', is_leader: false, completions: [], user_rates: [] });
         // Same shape as the user's own GET /api/user/info.
-        expect(a).toEqual((await alice.get('/api/user/info')).body);
+        expect(a).toEqual({
+          ...(await alice.get('/api/user/info')).body,
+          hidden: false,
+          banned: false,
+          moderation_reason: null,
+        });
       });
 
       it('lists the admins', async () => {

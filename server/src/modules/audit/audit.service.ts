@@ -1,31 +1,6 @@
-import type { AuditPage, AuditQuery } from '@ctf/contract';
+import type { AuditPage, AuditQuery, integrityApi } from '@ctf/contract';
 import type { Executor } from '../../db/schema.js';
 import { insertAuditRow, listAuditRows } from './audit.repo.js';
-
-/**
- * Every admin action and its name in the log. One list, so the Audit tab's filter offers them all
- * and a new action is added here first.
- */
-export const AUDIT_ACTIONS = [
-  'challenge.create',
-  'challenge.update',
-  'challenge.toggle',
-  'challenge.delete',
-  'file.upload',
-  'file.delete',
-  'user.remove',
-  'team.remove',
-  'admin.remove',
-  'site.switch',
-  'scoreboard.freeze',
-  'cache.force_update',
-  'moderation.hide',
-  'moderation.unhide',
-  'moderation.ban',
-  'moderation.unban',
-  'settings.update',
-] as const;
-export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** Who acted: the admin's id and name (the name is copied: the entry outlives the account). */
 export interface AuditActor {
@@ -53,7 +28,7 @@ export function changedFields(
 
 export interface AuditInput {
   actor: AuditActor;
-  action: AuditAction;
+  action: integrityApi.AuditAction;
   /** What was acted on, as a person reads it: "challenge 'Web 101' (#4)", "user 'alice' (#9)". */
   target: string;
   /** Before/after of an edit, a reason, counts: anything JSON. Flags are redacted here. */

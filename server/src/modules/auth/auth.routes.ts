@@ -121,6 +121,13 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
           if (err instanceof LoginError) {
             return sendCallbackPage(reply.status(400), { type: 'OAUTH_ERROR', message: err.message });
           }
+          // A banned account: the popup's error names the ban and its reason.
+          if (err instanceof DomainError) {
+            return sendCallbackPage(reply.status(err.statusCode), {
+              type: 'OAUTH_ERROR',
+              message: err.message,
+            });
+          }
           request.log.error({ err }, 'oauth callback failed');
           return sendCallbackPage(reply.status(500), {
             type: 'OAUTH_ERROR',

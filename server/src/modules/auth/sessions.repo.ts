@@ -16,6 +16,7 @@ export async function findUserBySessionHash(
   const row = await db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
+    .leftJoin('teams', 'teams.id', 'users.team_id')
     .select([
       'users.id',
       'users.username',
@@ -26,10 +27,14 @@ export async function findUserBySessionHash(
       'users.team_id',
       'users.team_joined_at',
       'users.created_at',
+      'users.division_id',
       'sessions.expires_at',
     ])
     .where('sessions.token_hash', '=', tokenHash)
     .where('sessions.expires_at', '>', nowIso)
+    // A banned user, or a member of a banned team, has no session (issue 18).
+    .where('users.banned', '=', 0)
+    .where((eb) => eb.or([eb('teams.banned', 'is', null), eb('teams.banned', '=', 0)]))
     .executeTakeFirst();
   if (!row) return null;
   const { expires_at: expiresAt, ...user } = row;
@@ -42,4 +47,32 @@ export async function deleteSession(db: Executor, tokenHash: string): Promise<vo
 
 export async function deleteExpiredSessions(db: Executor, nowIso: string): Promise<void> {
   await db.deleteFrom('sessions').where('expires_at', '<=', nowIso).execute();
+}
+
+/** Ends every session of these users (a ban). */
+export async function deleteSessionsOfUsers(db: Executor, userIds: readonly number[]): Promise<void> {
+  if (userIds.length === 0) return;
+  await db.deleteFrom('sessions').where('user_id', 'in', userIds).execute();
+}
+
+/**
+ * Why a user may not log in: their own ban or their current team's, with its reason; null when
+ * they may.
+ */
+export async function findBan(db: Executor, userId: number): Promise<{ reason: string | null } | null> {
+  const row = await db
+    .selectFrom('users')
+    .leftJoin('teams', 'teams.id', 'users.team_id')
+    .select([
+      'users.banned as user_banned',
+      'users.moderation_reason as user_reason',
+      'teams.banned as team_banned',
+      'teams.moderation_reason as team_reason',
+    ])
+    .where('users.id', '=', userId)
+    .executeTakeFirst();
+  if (!row) return null;
+  if (row.user_banned === 1) return { reason: row.user_reason };
+  if (row.team_banned === 1) return { reason: row.team_reason };
+  return null;
 }

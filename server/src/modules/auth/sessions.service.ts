@@ -1,13 +1,27 @@
 import type { AppContext } from '../../context.js';
-import type { UserRow } from '../../db/schema.js';
+import type { Executor, UserRow } from '../../db/schema.js';
 import { randomToken, sha256 } from '../../lib/crypto.js';
+import { DomainError } from '../../lib/errors.js';
 import { KeyedCache } from '../../lib/invalidation.js';
 import {
   deleteExpiredSessions,
   deleteSession,
+  deleteSessionsOfUsers,
+  findBan,
   findUserBySessionHash,
   insertSession,
 } from './sessions.repo.js';
+
+/** The login refusal of a banned user (or a member of a banned team), with the admin's reason. */
+async function assertMayLogIn(ctx: AppContext, userId: number): Promise<void> {
+  const ban = await findBan(ctx.database.db, userId);
+  if (!ban) return;
+  const reason = ban.reason ? ` Reason: ${ban.reason}` : '';
+  throw new DomainError(
+    'banned',
+    `This account is banned from the competition by the organisers.${reason} Contact them if you think this is a mistake.`,
+  );
+}
 
 /** Sessions last the length of a long event; logout ends them at once. */
 export const SESSION_TTL_MS = 14 * 24 * 60 * 60 * 1000;
@@ -20,6 +34,8 @@ export async function createSession(
   ctx: AppContext,
   userId: number,
 ): Promise<{ token: string; expires: Date }> {
+  // A banned user (or a member of a banned team) is told why, and gets no session.
+  await assertMayLogIn(ctx, userId);
   const token = randomToken(32);
   const now = ctx.clock.now();
   const expires = new Date(now.getTime() + SESSION_TTL_MS);
@@ -73,4 +89,12 @@ export async function findSessionUser(ctx: AppContext, token: string): Promise<U
 export async function endSession(ctx: AppContext, token: string): Promise<void> {
   await deleteSession(ctx.database.db, sha256(token));
   ctx.bus.publish('sessions');
+}
+
+/**
+ * Ends every session of these users inside the caller's transaction (a ban); the caller publishes
+ * 'sessions' after commit, so every process drops its kept copies at the next request.
+ */
+export async function endSessionsOfUsers(trx: Executor, userIds: readonly number[]): Promise<void> {
+  await deleteSessionsOfUsers(trx, userIds);
 }

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { countedSolve } from '../../db/counted.js';
 import type { Executor } from '../../db/schema.js';
 import type { ScoringColumns } from '../scoreboard/scoring-columns.js';
 
@@ -33,17 +34,13 @@ export interface ChallengeSummaryRow extends ScoringColumns {
 }
 
 /**
- * Solves per challenge, admins' excluded (they count nowhere). Admins' ids are excluded as a set
- * so that the count is read from the (challenge_id, user_id) index alone (migration 0003).
+ * Solves per challenge, admins' and hidden competitors' excluded (they count nowhere; one shared
+ * filter, db/counted.ts), read from the (challenge_id, user_id) index alone (migration 0003).
  */
 function nonAdminSolveCounts(db: Executor) {
   return db
     .selectFrom('solves')
-    .where(
-      'solves.user_id',
-      'not in',
-      db.selectFrom('users').select('users.id').where('users.is_admin', '=', 1),
-    )
+    .where(countedSolve)
     .groupBy('solves.challenge_id')
     .select(['solves.challenge_id', (eb) => eb.fn.countAll<number | string>().as('solve_count')]);
 }
@@ -208,6 +205,40 @@ export async function listAttachedFileNames(db: Executor): Promise<Map<number, s
     else byChallenge.set(r.challenge_id, [r.name]);
   }
   return byChallenge;
+}
+
+/** Every challenge's release time (null: released), for the public list's schedule. */
+export async function listReleaseTimes(db: Executor): Promise<Map<number, string | null>> {
+  const rows = await db.selectFrom('challenges').select(['id', 'release_at']).execute();
+  return new Map(rows.map((r) => [r.id, r.release_at]));
+}
+
+/**
+ * The prerequisites of a challenge that a competitor has not solved: neither the user (any solve
+ * of theirs) nor, when on a team, the team (a solve recorded with it). Empty: unlocked.
+ */
+export async function unmetPrerequisites(
+  db: Executor,
+  challengeId: number,
+  userId: number,
+  teamId: number | null,
+): Promise<number[]> {
+  const rows = await db
+    .selectFrom('challenge_prerequisites')
+    .select('requires_id')
+    .where('challenge_id', '=', challengeId)
+    .where('requires_id', 'not in', (eb) =>
+      eb
+        .selectFrom('solves')
+        .select('solves.challenge_id')
+        .where((w) =>
+          teamId === null
+            ? w('solves.user_id', '=', userId)
+            : w.or([w('solves.user_id', '=', userId), w('solves.team_id', '=', teamId)]),
+        ),
+    )
+    .execute();
+  return rows.map((r) => r.requires_id);
 }
 
 /** What flag submission needs to know about every challenge (its flags are read beside it). */
@@ -396,4 +427,19 @@ export async function findChallengeForAudit(
     flags,
     prerequisites: prerequisites.map((p) => p.requires_id),
   };
+}
+
+/** Sets (or clears) the release time of several challenges in one statement. */
+export async function setReleaseTimes(
+  db: Executor,
+  ids: readonly number[],
+  releaseAt: string | null,
+  updatedAt: string,
+): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('challenges')
+    .set({ release_at: releaseAt, updated_at: updatedAt })
+    .where('id', 'in', ids)
+    .execute();
 }

@@ -29,6 +29,7 @@ import {
   replaceChallengeFiles,
   replaceChallengeFlags,
   replacePrerequisites,
+  setReleaseTimes,
   toggleChallengeActive,
   updateChallengeRow,
   type ChallengeFields,
@@ -110,7 +111,53 @@ async function writeParts(trx: Executor, id: number, prepared: PreparedChallenge
     const unknown = prepared.prerequisites.find((p) => !known.has(p));
     if (unknown !== undefined) throw badInput(`Invalid prerequisites: unknown challenge ${unknown}`);
     await replacePrerequisites(trx, id, prepared.prerequisites);
+    if (requiresItself(await listPrerequisites(trx), id)) {
+      throw badInput('Invalid prerequisites: they would form a cycle (a challenge would require itself)');
+    }
   }
+}
+
+/** Whether following prerequisites from a challenge leads back to it (it could never open). */
+function requiresItself(graph: ReadonlyMap<number, number[]>, start: number): boolean {
+  const seen = new Set<number>();
+  const stack = [...(graph.get(start) ?? [])];
+  while (stack.length > 0) {
+    const next = stack.pop()!;
+    if (next === start) return true;
+    if (seen.has(next)) continue;
+    seen.add(next);
+    stack.push(...(graph.get(next) ?? []));
+  }
+  return false;
+}
+
+/**
+ * Sets the release time of several challenges at once (a wave), or clears it (null: released
+ * now). Unknown ids are the admin's mistake (404, nothing changed).
+ */
+export async function scheduleRelease(
+  ctx: AppContext,
+  input: { ids: readonly number[]; releaseAt: string | null },
+  actor: AuditActor = SYSTEM_ACTOR,
+): Promise<number> {
+  const ids = [...new Set(input.ids)];
+  const releaseAt = toUtc(input.releaseAt) ?? null;
+  const at = ctx.clock.now();
+  await ctx.database.transaction(async (trx) => {
+    const known = new Map((await listChallengeNames(trx)).map((c) => [c.id, c.name]));
+    const unknown = ids.find((id) => !known.has(id));
+    if (unknown !== undefined) throw notFound(`Challenge not found: ${unknown}`);
+    await setReleaseTimes(trx, ids, releaseAt, at.toISOString());
+    await recordAudit(trx, {
+      actor,
+      action: 'challenge.schedule',
+      target: ids.map((id) => challengeTarget(id, known.get(id)!)).join(', '),
+      details: { after: { release_at: releaseAt, challenges: ids } },
+      at,
+    });
+  });
+  ctx.bus.publish('challenges');
+  return ids.length;
 }
 
 /** Resolves attached file names to stored files; an unknown name is the admin's mistake (400). */

@@ -71,7 +71,8 @@ export interface BoardUnlock {
 export interface BoardSnapshot {
   challenges: readonly BoardChallenge[];
   users: readonly BoardUser[];
-  teams: readonly { id: number; name: string }[];
+  /** Teams; a hidden team's solves and unlocks count nowhere (db/counted.ts). */
+  teams: readonly { id: number; name: string; hidden?: boolean }[];
   /** Every solve (before the cutoff, when there is one), in id order. */
   solves: readonly BoardSolve[];
   /** Every hint unlock (before the cutoff, when there is one). */
@@ -95,6 +96,7 @@ export class ScoreBoard {
   readonly values = new Map<number, number>();
   private readonly users = new Map<number, BoardUser>();
   private readonly teams = new Map<number, string>();
+  private readonly hiddenTeams = new Set<number>();
   private readonly competitors = new Map<Key, Competitor>();
   /** The competitors credited with each challenge: the rows a change of its value moves. */
   private readonly creditedBy = new Map<number, Set<Key>>();
@@ -114,7 +116,10 @@ export class ScoreBoard {
       this.counts.set(c.id, 0);
     }
     for (const u of snapshot.users) this.users.set(u.id, u);
-    for (const t of snapshot.teams) this.teams.set(t.id, t.name);
+    for (const t of snapshot.teams) {
+      this.teams.set(t.id, t.name);
+      if (t.hidden) this.hiddenTeams.add(t.id);
+    }
     for (const s of snapshot.solves) this.record(s);
     for (const u of snapshot.unlocks) this.recordUnlock(u);
     for (const c of snapshot.challenges) this.values.set(c.id, this.valueOf(c.id));
@@ -152,6 +157,7 @@ export class ScoreBoard {
     const user = this.users.get(s.user_id);
     if (!user || user.excluded || !this.challenges.has(s.challenge_id)) return undefined;
     if (this.cutoff !== null && s.created_at >= this.cutoff) return undefined;
+    if (s.team_id !== null && this.hiddenTeams.has(s.team_id)) return undefined;
     const key = this.competitorKey(s);
     if (key === null) return false;
     return this.competitors.get(key)?.credits.get(s.challenge_id)?.solveId === s.id;
@@ -217,6 +223,7 @@ export class ScoreBoard {
   private record(s: BoardSolve): Key | null | undefined {
     const user = this.users.get(s.user_id);
     if (!user || user.excluded || !this.challenges.has(s.challenge_id)) return undefined;
+    if (s.team_id !== null && this.hiddenTeams.has(s.team_id)) return undefined;
     let solvers = this.solvers.get(s.challenge_id);
     if (!solvers) this.solvers.set(s.challenge_id, (solvers = new Set()));
     if (solvers.has(s.user_id)) return undefined;
@@ -242,6 +249,7 @@ export class ScoreBoard {
 
   /** Charges an unlock to its competitor (as a solve would be credited); answers its key. */
   private recordUnlock(u: BoardUnlock): Key | null {
+    if (u.team_id !== null && this.hiddenTeams.has(u.team_id)) return null;
     const key = this.competitorKey(u);
     if (key === null) return null;
     const comp = this.competitorFor(key);

@@ -24,8 +24,8 @@ export async function readBoardSnapshot(db: Executor, cutoff: string | null): Pr
         'release_at',
       ])
       .execute(),
-    db.selectFrom('users').select(['id', 'username', 'is_admin', 'team_id']).execute(),
-    db.selectFrom('teams').select(['id', 'name']).execute(),
+    db.selectFrom('users').select(['id', 'username', 'is_admin', 'hidden', 'team_id']).execute(),
+    db.selectFrom('teams').select(['id', 'name', 'hidden']).execute(),
     db
       .selectFrom('solves')
       .select(['id', 'user_id', 'team_id', 'challenge_id', 'created_at'])
@@ -53,8 +53,14 @@ export async function readBoardSnapshot(db: Executor, cutoff: string | null): Pr
       scoring: scoringFromColumns(c),
       releaseAt: c.release_at,
     })),
-    users: users.map((u) => ({ id: u.id, name: u.username, excluded: u.is_admin === 1, teamId: u.team_id })),
-    teams,
+    // The one filter of what counts (db/counted.ts): admins and hidden users, hidden teams' solves.
+    users: users.map((u) => ({
+      id: u.id,
+      name: u.username,
+      excluded: u.is_admin === 1 || u.hidden === 1,
+      teamId: u.team_id,
+    })),
+    teams: teams.map((t) => ({ id: t.id, name: t.name, hidden: t.hidden === 1 })),
     solves,
     unlocks: unlocks.map((u) => ({ ...u, cost: Number(u.cost) })),
   };

@@ -2,14 +2,19 @@ import { siteApi } from '@ctf/contract';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
+import { sendCachedJson } from '../../plugins/cached-json.js';
 import { route } from '../../plugins/route.js';
+import { readSiteState } from '../settings/settings.service.js';
 import { getSiteInfo } from './site.service.js';
 
 const startedAt = Date.now();
 const VERSION = '0.1.0';
 
 export function registerSiteRoutes(app: FastifyInstance, ctx: AppContext): void {
-  route(app, siteApi.siteInfo, 'anonymous', async () => getSiteInfo(ctx));
+  // The same bytes for every caller, so it revalidates by ETag.
+  route(app, siteApi.siteInfo, 'anonymous', async (request, reply) =>
+    sendCachedJson(request, reply, await getSiteInfo(ctx)),
+  );
 
   route(app, siteApi.health, 'anonymous', async (_request, reply) => {
     let database = true;
@@ -32,7 +37,11 @@ export function registerSiteRoutes(app: FastifyInstance, ctx: AppContext): void 
   });
 
   // SPEC.md §2 redirects: only to configured targets, never to anything a request names.
-  app.get('/tools', async (_request, reply) => reply.redirect(ctx.config.toolsUrl, 302));
-  app.get('/discord', async (_request, reply) => reply.redirect(ctx.config.communityUrl, 302));
+  app.get('/tools', async (_request, reply) =>
+    reply.redirect((await readSiteState(ctx)).settings.toolsUrl, 302),
+  );
+  app.get('/discord', async (_request, reply) =>
+    reply.redirect((await readSiteState(ctx)).settings.communityUrl, 302),
+  );
   app.get('/admin', async (_request, reply) => reply.redirect('/admin/panel', 302));
 }

@@ -1,32 +1,18 @@
-import { CHALLENGE_HELP_PORT, PRIZE_POOL_TEXT, type SiteInfo } from '@ctf/contract';
+import { siteApi, type SiteInfo } from '@ctf/contract';
 import type { AppContext } from '../../context.js';
+import { CachedJson } from '../../lib/cached-json.js';
 import { CachedValue } from '../../lib/invalidation.js';
-import { publishLiveEvent } from '../events/events.service.js';
 import { SYSTEM_ACTOR, recordAudit, type AuditActor } from '../audit/audit.service.js';
 import { getFreezeAt } from '../scoreboard/scoreboard.service.js';
+import { publishLiveEvent } from '../events/events.service.js';
+import { logoUrlOf, readSiteState, type SiteState } from '../settings/settings.service.js';
 import { readSetting, writeSetting } from './site.repo.js';
 
 const ACTIVATED_KEY = 'site_activated';
 
-const activationCaches = new WeakMap<AppContext, CachedValue<boolean>>();
-
-function activationCache(ctx: AppContext): CachedValue<boolean> {
-  let cache = activationCaches.get(ctx);
-  if (!cache) {
-    // A new database starts inactive so nothing leaks while a club prepares (DESIGN.md §4).
-    cache = new CachedValue(
-      ctx.bus,
-      ['site'],
-      async () => (await readSetting(ctx.database.db, ACTIVATED_KEY)) === 'true',
-    );
-    activationCaches.set(ctx, cache);
-  }
-  return cache;
-}
-
 /** Whether participants may see challenges and submit flags (the admin's site switch). */
 export async function isSiteActive(ctx: AppContext): Promise<boolean> {
-  return activationCache(ctx).get();
+  return (await readSiteState(ctx)).activated;
 }
 
 export async function setSiteActive(
@@ -51,24 +37,62 @@ export async function setSiteActive(
 }
 
 /** Whether now is inside the event window (drives the countdown and the create lock only). */
-export function isDuringEvent(ctx: AppContext): boolean {
+export async function isDuringEvent(ctx: AppContext): Promise<boolean> {
+  const { startMs, endMs } = await readSiteState(ctx);
   const now = ctx.clock.now().getTime();
-  return now >= ctx.config.eventStart.getTime() && now < ctx.config.eventEnd.getTime();
+  return now >= startMs && now < endMs;
 }
 
-/** Public settings for the web: event window, links, login methods. */
-export async function getSiteInfo(ctx: AppContext): Promise<SiteInfo> {
+/** Whether the end time has passed: the after-event setting decides what play does then. */
+export function hasEventEnded(ctx: AppContext, state: SiteState): boolean {
+  return ctx.clock.now().getTime() >= state.endMs;
+}
+
+function presentSiteInfo(ctx: AppContext, state: SiteState, freezeAt: string | null): SiteInfo {
   const c = ctx.config;
+  const s = state.settings;
   return {
-    eventStart: c.eventStart.toISOString(),
-    eventEnd: c.eventEnd.toISOString(),
-    prizeText: PRIZE_POOL_TEXT,
-    communityUrl: c.communityUrl,
-    toolsUrl: c.toolsUrl,
-    challengeHost: c.challengeHost,
-    challengePort: CHALLENGE_HELP_PORT,
-    activated: await isSiteActive(ctx),
-    freezeAt: (await getFreezeAt(ctx))?.toISOString() ?? null,
+    eventStart: s.eventStart,
+    eventEnd: s.eventEnd,
+    prizeText: s.prizeText,
+    communityUrl: s.communityUrl,
+    toolsUrl: s.toolsUrl,
+    challengeHost: s.challengeHost,
+    challengePort: s.challengePort,
+    activated: state.activated,
+    freezeAt,
     login: { discord: c.oauth.discord !== null, github: c.oauth.github !== null, local: c.localLogin },
+    name: s.name,
+    tagline: s.tagline,
+    about_html: state.html.aboutMd,
+    rules_html: state.html.rulesMd,
+    faq_html: state.html.faqMd,
+    logoUrl: logoUrlOf(state),
+    accent: s.accent,
+    afterEnd: s.afterEnd,
+    divisions: [],
   };
+}
+
+const infoCaches = new WeakMap<AppContext, CachedValue<CachedJson>>();
+
+/**
+ * Public settings for the web (GET /api/info/site): the same for every caller, so serialised once
+ * per change and revalidated by ETag; any settings write, the switch or a timed transition
+ * publishes 'site' and drops it in every process.
+ */
+export async function getSiteInfo(ctx: AppContext): Promise<CachedJson> {
+  // Applies a due timed transition first (it publishes 'site', which drops the kept answer).
+  await readSiteState(ctx);
+  let cache = infoCaches.get(ctx);
+  if (!cache) {
+    cache = new CachedValue(ctx.bus, ['site'], async () =>
+      CachedJson.of(
+        siteApi.SiteInfo,
+        presentSiteInfo(ctx, await readSiteState(ctx), (await getFreezeAt(ctx))?.toISOString() ?? null),
+      ),
+    );
+    infoCaches.set(ctx, cache);
+  }
+  return cache.get();
 }

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { countedSolve } from '../../db/counted.js';
 import type { Executor, TeamRow } from '../../db/schema.js';
 
 export const TEAM_COLUMNS = [
@@ -286,8 +287,8 @@ export async function listTeamSolves(db: Executor, teamIds: readonly number[]): 
       'solves.created_at',
     ])
     .where('solves.team_id', 'in', teamIds)
-    // Admins' solves count nowhere (DESIGN.md §4 excludes admins from scoring).
-    .where('users.is_admin', '=', 0)
+    // Admins' and hidden competitors' solves count nowhere (one shared filter, db/counted.ts).
+    .where(countedSolve)
     .orderBy('solves.created_at')
     .orderBy('solves.id')
     .execute();

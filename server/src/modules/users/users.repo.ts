@@ -11,6 +11,7 @@ export const USER_COLUMNS = [
   'users.team_id',
   'users.team_joined_at',
   'users.created_at',
+  'users.division_id',
 ] as const;
 
 export async function findUserById(db: Executor, id: number): Promise<UserRow | null> {

@@ -2,6 +2,8 @@ import { Container, Tab, Tabs } from 'react-bootstrap';
 import { useAdminAction } from '../use-admin-action';
 import { AdminMessageView } from './AdminMessageView';
 import { AdminsTab } from './AdminsTab';
+import { AnnouncementsTab } from './AnnouncementsTab';
+import { AuditTab } from './AuditTab';
 import { CreateChallengeTab } from './CreateChallengeTab';
 import { SiteControls } from './SiteControls';
 import { SolversTab } from './SolversTab';
@@ -42,6 +44,12 @@ export function AdminPanel() {
         </Tab>
         <Tab eventKey="upload" title="Upload">
           <UploadTab act={act} />
+        </Tab>
+        <Tab eventKey="announcements" title="Announcements">
+          <AnnouncementsTab act={act} />
+        </Tab>
+        <Tab eventKey="audit" title="Audit">
+          <AuditTab />
         </Tab>
       </Tabs>
     </Container>

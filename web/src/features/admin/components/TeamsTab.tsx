@@ -1,17 +1,20 @@
-import { MAX_TEAM_SIZE, type Team } from '@ctf/contract';
+import { MAX_TEAM_SIZE, type AdminTeam } from '@ctf/contract';
 import { removeTeam, useAdminTeams } from '../api/teams';
 import type { AdminAct } from '../use-admin-action';
 import { AdminTable, deleteColumn, type AdminColumn } from './AdminTable';
+import { moderationColumn, statusColumn } from './ModerationColumns';
 import { QueryState } from './QueryState';
 
 /** Every team with its leader and members, each with Delete (members become teamless). */
 export function TeamsTab({ act }: { act: AdminAct }) {
   const teams = useAdminTeams();
-  const columns: AdminColumn<Team>[] = [
+  const columns: AdminColumn<AdminTeam>[] = [
     { header: 'Name', cell: (t) => t.name },
     { header: 'Leader', cell: (t) => t.team_leader },
     { header: 'Members', cell: (t) => t.members.join(', ') },
     { header: 'Size', cell: (t) => `${t.memberCount}/${MAX_TEAM_SIZE}` },
+    statusColumn<AdminTeam>(),
+    moderationColumn<AdminTeam>('team', (t) => t.name, act),
     deleteColumn(
       'team',
       (t) => t.name,

@@ -1,17 +1,20 @@
-import type { User } from '@ctf/contract';
+import type { AdminUser } from '@ctf/contract';
 import { removeUser, useAdminUsers } from '../api/users';
 import type { AdminAct } from '../use-admin-action';
 import { AdminTable, deleteColumn, type AdminColumn } from './AdminTable';
+import { moderationColumn, statusColumn } from './ModerationColumns';
 import { QueryState } from './QueryState';
 
 /** Every participant (admins are listed and counted on their own tab), each with Delete. */
 export function UsersTab({ act }: { act: AdminAct }) {
   const users = useAdminUsers();
-  const columns: AdminColumn<User>[] = [
+  const columns: AdminColumn<AdminUser>[] = [
     { header: 'Username', cell: (u) => u.username },
     { header: 'Email', cell: (u) => u.email },
     { header: 'Team', cell: (u) => `${u.team}${u.is_leader ? ' (leader)' : ''}` },
     { header: 'Completions', cell: (u) => u.completions.length },
+    statusColumn<AdminUser>(),
+    moderationColumn<AdminUser>('user', (u) => u.username, act),
     deleteColumn(
       'user',
       (u) => u.username,

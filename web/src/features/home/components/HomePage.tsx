@@ -4,11 +4,13 @@ import { QueryError } from '../../../components/QueryError';
 import { useSiteInfo } from '../../site/api/site-info';
 import { Countdown } from './Countdown';
 import { Faq } from './Faq';
+import { PinnedAnnouncement } from './PinnedAnnouncement';
 
 export function HomePage() {
   const site = useSiteInfo();
   return (
     <Container className="py-4">
+      <PinnedAnnouncement />
       <section className="text-center my-4">
         <h1 className="display-4">Capture The Flag</h1>
         <p className="lead">A week-long security competition for students of all skill levels.</p>

@@ -1,0 +1,30 @@
+/**
+ * Integrity's zod-free constants, shared by the server and the web's admin tabs (api/integrity.ts
+ * re-exports them as part of integrityApi).
+ */
+
+/** Every admin action's name in the audit log; a new admin action is added here first. */
+export const AUDIT_ACTIONS = [
+  'challenge.create',
+  'challenge.update',
+  'challenge.toggle',
+  'challenge.delete',
+  'challenge.schedule',
+  'file.upload',
+  'file.delete',
+  'user.remove',
+  'team.remove',
+  'admin.remove',
+  'site.switch',
+  'scoreboard.freeze',
+  'cache.force_update',
+  'moderation.hide',
+  'moderation.unhide',
+  'moderation.ban',
+  'moderation.unban',
+  'settings.update',
+  'announcement.create',
+  'announcement.update',
+  'announcement.delete',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];

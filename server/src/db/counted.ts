@@ -1,0 +1,55 @@
+import type { ExpressionBuilder } from 'kysely';
+import type { Database } from './schema.js';
+
+/**
+ * THE filter of what counts in public (DESIGN.md §8): a solve counts when its solver is neither an
+ * admin nor hidden, and the team it was credited to (if any) is not hidden. Every public figure
+ * (leaderboard, solve counts, team completions, and the views built on them) reads solves through
+ * this one expression, so hiding someone takes them out everywhere at once, as being an admin does.
+ *
+ * NOTE: admins and hidden competitors are few; they are excluded as sets (`not in`), so the
+ * database still reads solves from its covering indexes alone (migration 0003). `team_id is null`
+ * is spelled out: `null not in (…)` is null, which would drop every teamless solve.
+ */
+export function countedSolve(eb: ExpressionBuilder<Database, 'solves'>) {
+  return eb.and([
+    eb(
+      'solves.user_id',
+      'not in',
+      eb
+        .selectFrom('users')
+        .select('users.id')
+        .where((u) => u.or([u('users.is_admin', '=', 1), u('users.hidden', '=', 1)])),
+    ),
+    eb.or([
+      eb('solves.team_id', 'is', null),
+      eb('solves.team_id', 'not in', eb.selectFrom('teams').select('teams.id').where('teams.hidden', '=', 1)),
+    ]),
+  ]);
+}
+
+/**
+ * The same filter for hint unlocks, which belong to a competitor like solves (DESIGN.md §8): an
+ * unlock costs its competitor only when the unlocker is neither an admin nor hidden and its team
+ * (if any) is not hidden, so a hidden competitor's unlocks leave the board with its solves.
+ */
+export function countedUnlock(eb: ExpressionBuilder<Database, 'hint_unlocks'>) {
+  return eb.and([
+    eb(
+      'hint_unlocks.user_id',
+      'not in',
+      eb
+        .selectFrom('users')
+        .select('users.id')
+        .where((u) => u.or([u('users.is_admin', '=', 1), u('users.hidden', '=', 1)])),
+    ),
+    eb.or([
+      eb('hint_unlocks.team_id', 'is', null),
+      eb(
+        'hint_unlocks.team_id',
+        'not in',
+        eb.selectFrom('teams').select('teams.id').where('teams.hidden', '=', 1),
+      ),
+    ]),
+  ]);
+}

@@ -1,0 +1,72 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../db/schema.js';
+
+export interface ModerationState {
+  id: number;
+  name: string;
+  is_admin: number;
+  hidden: number;
+  banned: number;
+  moderation_reason: string | null;
+}
+
+export async function findUserModeration(db: Executor, usernameKey: string): Promise<ModerationState | null> {
+  return (
+    (await db
+      .selectFrom('users')
+      .select(['id', 'username as name', 'is_admin', 'hidden', 'banned', 'moderation_reason'])
+      .where('username_key', '=', usernameKey)
+      .executeTakeFirst()) ?? null
+  );
+}
+
+export async function findTeamModeration(db: Executor, nameKey: string): Promise<ModerationState | null> {
+  return (
+    (await db
+      .selectFrom('teams')
+      .select(['id', 'name', sql<number>`0`.as('is_admin'), 'hidden', 'banned', 'moderation_reason'])
+      .where('name_key', '=', nameKey)
+      .executeTakeFirst()) ?? null
+  );
+}
+
+export async function setModeration(
+  db: Executor,
+  table: 'users' | 'teams',
+  id: number,
+  patch: { hidden?: number; banned?: number; moderation_reason: string | null },
+): Promise<void> {
+  if (table === 'users') await db.updateTable('users').set(patch).where('id', '=', id).execute();
+  else await db.updateTable('teams').set(patch).where('id', '=', id).execute();
+}
+
+export async function listMemberIds(db: Executor, teamId: number): Promise<number[]> {
+  const rows = await db.selectFrom('users').select('id').where('team_id', '=', teamId).execute();
+  return rows.map((r) => r.id);
+}
+
+export interface ModerationFlags {
+  id: number;
+  hidden: number;
+  banned: number;
+  moderation_reason: string | null;
+}
+
+/** Every hidden or banned user and team (few): merged into the admin lists. */
+export async function listModerated(
+  db: Executor,
+): Promise<{ users: ModerationFlags[]; teams: ModerationFlags[] }> {
+  const [users, teams] = await Promise.all([
+    db
+      .selectFrom('users')
+      .select(['id', 'hidden', 'banned', 'moderation_reason'])
+      .where((eb) => eb.or([eb('hidden', '=', 1), eb('banned', '=', 1)]))
+      .execute(),
+    db
+      .selectFrom('teams')
+      .select(['id', 'hidden', 'banned', 'moderation_reason'])
+      .where((eb) => eb.or([eb('hidden', '=', 1), eb('banned', '=', 1)]))
+      .execute(),
+  ]);
+  return { users, teams };
+}

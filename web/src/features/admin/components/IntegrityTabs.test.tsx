@@ -1,0 +1,106 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { baseRoutes, json, makeUser, mockApi, renderPage } from '../testing';
+import { AdminPanel } from './AdminPanel';
+
+const entry = (id: number, action = 'challenge.update', admin = 'boss') => ({
+  _id: String(id),
+  time: '2026-01-10T12:00:00.000Z',
+  admin,
+  action,
+  target: `challenge 'Web ${id}' (#${id})`,
+  details: { before: { flag: '[redacted]' }, after: { flag: '[redacted]' } },
+});
+
+describe('Audit tab', () => {
+  it('lists entries newest first, filters by admin and action, and pages with the cursor', async () => {
+    const api = mockApi(
+      baseRoutes({
+        'GET /api/admin/audit': () => json({ rows: [entry(3), entry(2)], next_cursor: '2' }),
+        'GET /api/admin/audit?cursor=2': () => json({ rows: [entry(1)], next_cursor: null }),
+        'GET /api/admin/audit?admin=deputy&action=site.switch': () =>
+          json({ rows: [entry(9, 'site.switch', 'deputy')], next_cursor: null }),
+      }),
+    );
+    renderPage(<AdminPanel />);
+    await userEvent.click(screen.getByRole('tab', { name: 'Audit' }));
+    const table = await screen.findByRole('table', { name: 'Audit log' });
+    expect(within(table).getByText("challenge 'Web 3' (#3)")).toBeInTheDocument();
+    expect(within(table).getAllByText(/\[redacted\]/)).toHaveLength(2);
+
+    await userEvent.click(screen.getByRole('button', { name: /next/i }));
+    expect(await screen.findByText("challenge 'Web 1' (#1)")).toBeInTheDocument();
+    expect(api.count('GET /api/admin/audit?cursor=2')).toBe(1);
+
+    const form = screen.getByRole('form', { name: 'Audit filters' });
+    await userEvent.type(within(form).getByLabelText('Admin'), 'deputy');
+    await userEvent.selectOptions(within(form).getByLabelText('Action'), 'site.switch');
+    await userEvent.click(within(form).getByRole('button', { name: 'Filter' }));
+    expect(await screen.findByText("challenge 'Web 9' (#9)")).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByText("challenge 'Web 1' (#1)")).toBeNull());
+  });
+
+  it('says when nothing was recorded', async () => {
+    mockApi(baseRoutes({ 'GET /api/admin/audit': () => json({ rows: [], next_cursor: null }) }));
+    renderPage(<AdminPanel />);
+    await userEvent.click(screen.getByRole('tab', { name: 'Audit' }));
+    expect(await screen.findByText('No admin action recorded.')).toBeInTheDocument();
+  });
+});
+
+describe('hide and ban in the Users and Teams tabs', () => {
+  it('shows the status and sends hide with the reason asked, and unban without one', async () => {
+    const prompt = vi.spyOn(window, 'prompt').mockReturnValue('flag sharing');
+    const api = mockApi(
+      baseRoutes({
+        'GET /api/admin/get_users': () =>
+          json([
+            {
+              ...makeUser({ _id: '2', username: 'alice' }),
+              hidden: false,
+              banned: false,
+              moderation_reason: null,
+            },
+            {
+              ...makeUser({ _id: '3', username: 'bob' }),
+              hidden: false,
+              banned: true,
+              moderation_reason: 'abuse',
+            },
+          ]),
+        'POST /api/admin/moderate': () => json({ acknowledge: true, message: "User 'alice' is hidden." }),
+      }),
+    );
+    renderPage(<AdminPanel />);
+    const table = await screen.findByRole('table', { name: 'Users' });
+    expect(within(table).getByText('Banned')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Hide user alice' }));
+    expect(prompt).toHaveBeenCalledWith('Reason to hide user alice:');
+    expect(api.bodyOf('POST /api/admin/moderate')).toEqual({
+      target: 'user',
+      name: 'alice',
+      action: 'hide',
+      reason: 'flag sharing',
+    });
+    expect(await screen.findByText(/User 'alice' is hidden\./)).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Unban user bob' }));
+    expect(api.bodyOf('POST /api/admin/moderate')).toEqual({
+      target: 'user',
+      name: 'bob',
+      action: 'unban',
+      reason: '',
+    });
+    prompt.mockRestore();
+  });
+
+  it('sends nothing when the reason prompt is cancelled', async () => {
+    const prompt = vi.spyOn(window, 'prompt').mockReturnValue(null);
+    const api = mockApi(baseRoutes());
+    renderPage(<AdminPanel />);
+    await userEvent.click(screen.getByRole('tab', { name: 'Teams' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Ban team Red' }));
+    expect(api.count('POST /api/admin/moderate')).toBe(0);
+    prompt.mockRestore();
+  });
+});
