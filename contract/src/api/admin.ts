@@ -203,6 +203,10 @@ export const forceUpdate = get(ROUTES.admin.forceUpdate, AckResponse);
 export const removeTeam = post(ROUTES.admin.removeTeam, z.object({ team_id: IdInput }));
 export const removeUser = post(ROUTES.admin.removeUser, z.object({ user_id: IdInput }));
 export const removeAdmin = post(ROUTES.admin.removeAdmin, z.object({ username: z.string().min(1).max(200) }));
+export const promoteAdmin = post(
+  ROUTES.admin.promoteAdmin,
+  z.object({ username: z.string().min(1).max(200) }),
+);
 export const getUploads = get(ROUTES.admin.getUploads, z.array(z.string()));
 export const fetchChallenges = get(ROUTES.admin.fetchChallenges, z.array(AdminChallenge));
 export const updateChallenge = post(
@@ -299,6 +303,7 @@ export const ADMIN_ENDPOINTS = [
   removeTeam,
   removeUser,
   removeAdmin,
+  promoteAdmin,
   getUploads,
   fetchChallenges,
   updateChallenge,

@@ -15,6 +15,7 @@ export const AUDIT_ACTIONS = [
   'user.remove',
   'team.remove',
   'admin.remove',
+  'admin.promote',
   'site.switch',
   'scoreboard.freeze',
   'cache.force_update',

@@ -60,6 +60,7 @@ export const ROUTES = {
     removeTeam: post('/api/admin/remove_team'),
     removeUser: post('/api/admin/remove_user'),
     removeAdmin: post('/api/admin/remove_admin'),
+    promoteAdmin: post('/api/admin/promote_admin'),
     getUploads: get('/api/admin/ctf/get_uploads'),
     fetchChallenges: get('/api/admin/ctf/fetch_challenges'),
     updateChallenge: post('/api/admin/ctf/update_challenge'),

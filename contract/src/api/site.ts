@@ -27,6 +27,8 @@ export const SiteInfo = z.object({
   afterEnd: AfterEnd,
   /** The division names, in the admins' order; empty when the site has none. */
   divisions: z.array(z.string()),
+  /** No account is an admin yet: the login page says how to make the first one. */
+  firstAdminNeeded: z.boolean(),
 });
 export type SiteInfo = z.infer<typeof SiteInfo>;
 

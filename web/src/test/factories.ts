@@ -93,4 +93,5 @@ export const SITE: SiteInfo = {
   accent: DEFAULT_ACCENT,
   afterEnd: 'open',
   divisions: [],
+  firstAdminNeeded: false,
 };

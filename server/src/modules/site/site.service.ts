@@ -5,6 +5,7 @@ import { CachedValue } from '../../lib/invalidation.js';
 import { SYSTEM_ACTOR, recordAudit, type AuditActor } from '../audit/audit.service.js';
 import { getFreezeAt } from '../scoreboard/scoreboard.service.js';
 import { publishLiveEvent } from '../events/events.service.js';
+import { siteHasAdmin } from '../users/users.service.js';
 import { logoUrlOf, readSiteState, type SiteState } from '../settings/settings.service.js';
 import { readSetting, writeSetting } from './site.repo.js';
 
@@ -48,7 +49,12 @@ export function hasEventEnded(ctx: AppContext, state: SiteState): boolean {
   return ctx.clock.now().getTime() >= state.endMs;
 }
 
-function presentSiteInfo(ctx: AppContext, state: SiteState, freezeAt: string | null): SiteInfo {
+function presentSiteInfo(
+  ctx: AppContext,
+  state: SiteState,
+  hasAdmin: boolean,
+  freezeAt: string | null,
+): SiteInfo {
   const c = ctx.config;
   const s = state.settings;
   return {
@@ -71,6 +77,7 @@ function presentSiteInfo(ctx: AppContext, state: SiteState, freezeAt: string | n
     accent: s.accent,
     afterEnd: s.afterEnd,
     divisions: [],
+    firstAdminNeeded: !hasAdmin,
   };
 }
 
@@ -86,12 +93,18 @@ export async function getSiteInfo(ctx: AppContext): Promise<CachedJson> {
   await readSiteState(ctx);
   let cache = infoCaches.get(ctx);
   if (!cache) {
-    cache = new CachedValue(ctx.bus, ['site'], async () =>
-      CachedJson.of(
+    // 'users': whether any admin exists yet (a role given or taken away, a first login).
+    cache = new CachedValue(ctx.bus, ['site', 'users'], async () => {
+      const [state, hasAdmin, freezeAt] = await Promise.all([
+        readSiteState(ctx),
+        siteHasAdmin(ctx),
+        getFreezeAt(ctx),
+      ]);
+      return CachedJson.of(
         siteApi.SiteInfo,
-        presentSiteInfo(ctx, await readSiteState(ctx), (await getFreezeAt(ctx))?.toISOString() ?? null),
-      ),
-    );
+        presentSiteInfo(ctx, state, hasAdmin, freezeAt?.toISOString() ?? null),
+      );
+    });
     infoCaches.set(ctx, cache);
   }
   return cache.get();

@@ -5,6 +5,7 @@ import { AdminsTab } from './AdminsTab';
 import { AnnouncementsTab } from './AnnouncementsTab';
 import { AuditTab } from './AuditTab';
 import { CreateChallengeTab } from './CreateChallengeTab';
+import { SettingsTab } from './SettingsTab';
 import { SiteControls } from './SiteControls';
 import { SolversTab } from './SolversTab';
 import { TeamsTab } from './TeamsTab';
@@ -50,6 +51,9 @@ export function AdminPanel() {
         </Tab>
         <Tab eventKey="audit" title="Audit">
           <AuditTab />
+        </Tab>
+        <Tab eventKey="settings" title="Settings">
+          <SettingsTab act={act} />
         </Tab>
       </Tabs>
     </Container>
