@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { SeededEvent } from './seed.js';
 
 export type ScenarioName =
-  'hello' | 'list' | 'list-304' | 'leaderboard' | 'info' | 'submit' | 'wrong-flag' | 'mixed';
+  'hello' | 'list' | 'list-304' | 'leaderboard' | 'leaderboard-page' | 'info' | 'submit' | 'wrong-flag' | 'mixed';
 
 export interface LoadResult {
   scenario: ScenarioName;
@@ -43,8 +43,17 @@ function skipBodyText(client: { pipelinedRequests?: { addBody?: unknown } }): vo
   queue.addBody = () => {};
 }
 
-/** Builds the request a scenario sends next; random users, challenges and flags (loopback only). */
-export function requestMaker(name: ScenarioName, event: SeededEvent, origin: string, etag: string) {
+/**
+ * Builds the request a scenario sends next; random users, challenges and flags (loopback only).
+ * `competitors` (the board's size) places the leaderboard pages.
+ */
+export function requestMaker(
+  name: ScenarioName,
+  event: SeededEvent,
+  origin: string,
+  etag: string,
+  competitors = 0,
+) {
   const { sessions, challengeIds, flags } = event;
   const rand = (n: number) => Math.floor(Math.random() * n);
   const cookie = () => `ctf_session=${sessions[rand(sessions.length)]!.token}`;
@@ -57,6 +66,14 @@ export function requestMaker(name: ScenarioName, event: SeededEvent, origin: str
   const board = (): Req => ({
     method: 'GET',
     path: '/api/info/leaderboard',
+    headers: { ...BROWSER_HEADERS, cookie: cookie() },
+  });
+  // An open leaderboard page: its first page (the podium) or a page of 50 further down, asked by
+  // a logged-in student, so each answer also looks up the caller's rank.
+  const pages = Math.max(1, Math.ceil(competitors / 50));
+  const boardPage = (): Req => ({
+    method: 'GET',
+    path: `/api/info/leaderboard?limit=50&offset=${rand(2) ? 0 : rand(pages) * 50}`,
     headers: { ...BROWSER_HEADERS, cookie: cookie() },
   });
   const info = (): Req => ({
@@ -95,6 +112,8 @@ export function requestMaker(name: ScenarioName, event: SeededEvent, origin: str
       return list304;
     case 'leaderboard':
       return board;
+    case 'leaderboard-page':
+      return boardPage;
     case 'info':
       return info;
     case 'submit':

@@ -3,7 +3,7 @@
  * like a busy event (5,000 users, 1,500 teams, 100 challenges, nine wrong attempts in ten) and
  * times each filter of GET /api/admin/submissions through its service: the first page, and a page
  * deep in the results (through a cursor). Run: `npx tsx bench/submission-log.ts` (SQLite), with
- * BENCH_DATABASE_URL=postgres://... for PostgreSQL; ROWS=... for another size. The figures go to
+ * BENCH_DATABASE_URL=postgres://... for PostgreSQL (its submission log is emptied first); ROWS=... for another size. The figures go to
  * bench/NOTES.md by hand (issue 18 heading).
  */
 import { integrityApi } from '@ctf/contract';
@@ -23,14 +23,9 @@ const database = await connectDatabase(
     ? { kind: 'postgres', url: pgUrl }
     : { kind: 'sqlite', file: path.join(dir, 'log.sqlite'), synchronous: 'NORMAL' },
 );
-if (pgUrl) await database.db.schema.dropTable('submissions').ifExists().execute();
-if (pgUrl)
-  await database.db
-    .deleteFrom('kysely_migration' as never)
-    .where('name' as never, 'like', '0010_c%')
-    .execute()
-    .catch(() => {});
 await migrateToLatest(database.db as never);
+// PostgreSQL: the log is emptied first (a database used by the tests may hold rows).
+if (pgUrl) await database.db.deleteFrom('submissions').execute();
 
 let seed = 42;
 /** mulberry32: seeded, so every run measures the same rows. */

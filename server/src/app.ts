@@ -8,6 +8,7 @@ import { systemClock, type Clock } from './lib/clock.js';
 import { ObservedBus, type InvalidationBus } from './lib/invalidation.js';
 import type { RateLimiter } from './lib/rate-limiter.js';
 import { registerAdminRoutes } from './modules/admin/admin.routes.js';
+import { registerAnnouncementRoutes } from './modules/announcements/announcements.routes.js';
 import { registerAuditRoutes } from './modules/audit/audit.routes.js';
 import { registerAuthRoutes } from './modules/auth/auth.routes.js';
 import { registerChallengeRoutes } from './modules/challenges/challenges.routes.js';
@@ -18,6 +19,7 @@ import { registerLeaderboardRoutes } from './modules/leaderboard/leaderboard.rou
 import { registerModerationRoutes } from './modules/moderation/moderation.routes.js';
 import { registerSubmissionLogRoutes } from './modules/submission-log/submission-log.routes.js';
 import { registerRatingRoutes } from './modules/ratings/ratings.routes.js';
+import { registerScoreboardRoutes } from './modules/scoreboard/scoreboard.routes.js';
 import { registerSettingsRoutes } from './modules/settings/settings.routes.js';
 import { registerSiteRoutes } from './modules/site/site.routes.js';
 import { registerSubmissionRoutes } from './modules/submissions/submissions.routes.js';
@@ -117,7 +119,9 @@ export async function buildApp(
   registerHintRoutes(app, ctx);
   registerRatingRoutes(app, ctx);
   registerLeaderboardRoutes(app, ctx);
+  registerScoreboardRoutes(app, ctx);
   registerEventRoutes(app, ctx);
+  registerAnnouncementRoutes(app, ctx);
 
   await registerWebApp(app, config.webDist);
 

@@ -88,6 +88,8 @@ const EnvSchema = z.object({
   ADMINS: z.string().default(''),
   EVENT_START: isoDate('EVENT_START').default('2025-10-14T21:00:00-04:00'),
   EVENT_END: isoDate('EVENT_END').default('2025-10-21T21:00:00-04:00'),
+  /** The scoreboard freeze's first default (ISO 8601); the admin panel sets or lifts it later. */
+  FREEZE_AT: isoDate('FREEZE_AT').optional(),
   COMMUNITY_URL: url('COMMUNITY_URL').default('https://discord.com/'),
   TOOLS_URL: url('TOOLS_URL').default('https://gchq.github.io/CyberChef/'),
   CHALLENGE_HOST: z
@@ -154,6 +156,8 @@ export interface Config {
   admins: AdminSpec[];
   eventStart: Date;
   eventEnd: Date;
+  /** FREEZE_AT: the freeze time until an admin sets or lifts one; null when unset. */
+  freezeAt: Date | null;
   communityUrl: string;
   toolsUrl: string;
   challengeHost: string;
@@ -264,6 +268,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     admins: parseAdmins(e.ADMINS),
     eventStart,
     eventEnd,
+    freezeAt: e.FREEZE_AT ? new Date(e.FREEZE_AT) : null,
     communityUrl: e.COMMUNITY_URL,
     toolsUrl: e.TOOLS_URL,
     challengeHost: e.CHALLENGE_HOST,

@@ -87,6 +87,12 @@ export interface ChallengesTable {
   release_at: string | null;
   created_at: string;
   updated_at: string;
+  /** 'static' | 'dynamic' (migration 0011); the other scoring_* columns are set for dynamic only. */
+  scoring_type: Generated<string>;
+  scoring_function: string | null;
+  scoring_initial: number | null;
+  scoring_minimum: number | null;
+  scoring_decay: number | null;
 }
 
 /** One accepted flag: 'static' (exact), 'case_insensitive' or 'regex' (RE2, whole string). */
@@ -210,6 +216,17 @@ export interface LiveEventCounterTable {
   last_id: number;
 }
 
+/** An announcement (migration 0007_b): Markdown body and its sanitised rendering. */
+export interface AnnouncementsTable {
+  id: Generated<number>;
+  title: string;
+  body: string;
+  body_html: string;
+  pinned: number;
+  created_at: string;
+  updated_at: string;
+}
+
 /** One admin action (issue 18); details is JSON with flags redacted. Never updated or deleted. */
 export interface AuditLogTable {
   id: Generated<number>;
@@ -263,6 +280,7 @@ export interface Database {
   practice_solves: PracticeSolvesTable;
   live_events: LiveEventsTable;
   live_event_counter: LiveEventCounterTable;
+  announcements: AnnouncementsTable;
   audit_log: AuditLogTable;
   submissions: SubmissionsTable;
 }

@@ -169,3 +169,24 @@ describe('KeyedCache', () => {
     expect(await next).toBe('fresh');
   });
 });
+
+describe('expiry by the clock', () => {
+  it('builds again once the clock passes the value’s next transition, with no publication', async () => {
+    const bus = new LocalBus();
+    let now = 1000;
+    let builds = 0;
+    const cache = new CachedValue(
+      bus,
+      ['challenges'],
+      async () => ({ built: ++builds, until: now < 2000 ? 2000 : null }),
+      { now: () => now, at: (v) => v.until },
+    );
+    expect((await cache.get()).built).toBe(1);
+    now = 1999;
+    expect((await cache.get()).built).toBe(1);
+    now = 2000;
+    expect((await cache.get()).built).toBe(2);
+    now = 10_000;
+    expect((await cache.get()).built).toBe(2);
+  });
+});

@@ -16,6 +16,7 @@ export const ALL_TOPICS = [
   'files',
   'sessions',
   'live-events',
+  'announcements',
 ] as const;
 export type Topic = (typeof ALL_TOPICS)[number];
 // 'solves': solves changed in any way; 'solves-added': new solves were recorded and nothing else
@@ -186,6 +187,7 @@ export class IncrementalValue<T> {
     private readonly topics: { full: readonly Topic[]; delta: readonly Topic[] },
     private readonly build: () => Promise<T>,
     private readonly update: (kept: T) => Promise<T>,
+    private readonly expiry: ValueExpiry<T> | null = null,
   ) {
     this.unsubscribe = bus.subscribe((topic) => {
       if (this.topics.full.includes(topic)) this.invalidate();
@@ -202,6 +204,12 @@ export class IncrementalValue<T> {
   }
 
   async get(): Promise<T> {
+    if (this.value !== null && this.expiry && !this.needsBuild) {
+      // A value that depends on the clock (a scheduled release) is built again at its next
+      // transition, with no write to announce it (DESIGN.md §8: time is a read-time input).
+      const at = this.expiry.at(this.value);
+      if (at !== null && this.expiry.now() >= at) this.invalidate();
+    }
     if (this.value !== null && !this.needsBuild && !this.needsUpdate) return this.value;
     if (this.pending) return this.pending;
     const full = this.needsBuild || this.value === null;
@@ -257,7 +265,18 @@ export class IncrementalValue<T> {
  * with nothing to apply, so every publication means building it again.
  */
 export class CachedValue<T> extends IncrementalValue<T> {
-  constructor(bus: InvalidationBus, topics: readonly Topic[], build: () => Promise<T>) {
-    super(bus, { full: topics, delta: [] }, build, build);
+  constructor(
+    bus: InvalidationBus,
+    topics: readonly Topic[],
+    build: () => Promise<T>,
+    expiry: ValueExpiry<T> | null = null,
+  ) {
+    super(bus, { full: topics, delta: [] }, build, build, expiry);
   }
+}
+
+/** When a kept value stops being true by the clock alone: `at(value)` in ms, null for never. */
+export interface ValueExpiry<T> {
+  now: () => number;
+  at: (value: T) => number | null;
 }

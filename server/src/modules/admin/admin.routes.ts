@@ -5,6 +5,7 @@ import { route } from '../../plugins/route.js';
 import { requireAdmin } from '../../plugins/session.js';
 import {
   deleteChallenge,
+  scheduleRelease,
   listChallengesForAdmin,
   listSolversByChallenge,
   toggleChallengeStatus,
@@ -17,6 +18,7 @@ import {
   createChallengeOutsideEvent,
   forceUpdate,
   removeAdminRole,
+  promoteToAdmin,
   removeUser,
   saveChallenge,
 } from './admin.service.js';
@@ -33,6 +35,9 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void
 
   route(app, adminApi.removeUser, 'admin', async (request) =>
     removeUser(ctx, requireAdmin(request), request.body.user_id),
+  );
+  route(app, adminApi.promoteAdmin, 'admin', async (request) =>
+    promoteToAdmin(ctx, requireAdmin(request), request.body.username),
   );
   route(app, adminApi.removeAdmin, 'admin', async (request) =>
     removeAdminRole(ctx, requireAdmin(request), request.body.username),
@@ -57,6 +62,17 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void
   route(app, adminApi.deleteChallenge, 'admin', async (request) => {
     await deleteChallenge(ctx, request.body.challenge_id, requireAdmin(request));
     return { acknowledge: true, message: 'Challenge deleted successfully.' };
+  });
+  route(app, adminApi.scheduleRelease, 'admin', async (request) => {
+    const { challenge_ids, release_at } = request.body;
+    const count = await scheduleRelease(ctx, { ids: challenge_ids, releaseAt: release_at }, requireAdmin(request));
+    return {
+      acknowledge: true,
+      message:
+        release_at === null
+          ? `${count} challenge(s) released now.`
+          : `${count} challenge(s) scheduled for ${new Date(release_at).toISOString()}.`,
+    };
   });
   route(app, adminApi.getSolvers, 'admin', async () => ({
     acknowledge: true,

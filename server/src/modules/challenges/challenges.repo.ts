@@ -1,9 +1,10 @@
 import { sql } from 'kysely';
 import { countedSolve } from '../../db/counted.js';
 import type { Executor } from '../../db/schema.js';
+import type { ScoringColumns } from '../scoreboard/scoring-columns.js';
 
 /** The stored fields of a challenge an admin writes (points already derived, HTML already clean). */
-export interface ChallengeFields {
+export interface ChallengeFields extends ScoringColumns {
   name: string;
   description: string;
   category: string;
@@ -18,7 +19,7 @@ export interface ChallengeFields {
 export type OptionalChallengeFields = 'max_attempts' | 'release_at';
 
 /** A challenge as the lists show it, with its solve count and rating sum (no flag). */
-export interface ChallengeSummaryRow {
+export interface ChallengeSummaryRow extends ScoringColumns {
   id: number;
   name: string;
   description: string;
@@ -83,6 +84,11 @@ export async function listChallengeSummaries(db: Executor): Promise<ChallengeSum
       'challenges.written_by',
       'challenges.points',
       'challenges.is_active',
+      'challenges.scoring_type',
+      'challenges.scoring_function',
+      'challenges.scoring_initial',
+      'challenges.scoring_minimum',
+      'challenges.scoring_decay',
       sql<number>`coalesce(sc.solve_count, 0)`.as('solve_count'),
       sql<number>`coalesce(rt.rating_sum, 0)`.as('rating_sum'),
       sql<number>`coalesce(rt.rating_count, 0)`.as('rating_count'),
@@ -175,6 +181,15 @@ export async function claimAttempt(
   return row !== undefined;
 }
 
+/** Every challenge's scoring columns by id (the admin view shows the parameters). */
+export async function listChallengeScorings(db: Executor): Promise<Map<number, ScoringColumns>> {
+  const rows = await db
+    .selectFrom('challenges')
+    .select(['id', 'scoring_type', 'scoring_function', 'scoring_initial', 'scoring_minimum', 'scoring_decay'])
+    .execute();
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
 /** Attached file names per challenge, in name order. */
 export async function listAttachedFileNames(db: Executor): Promise<Map<number, string[]>> {
   const rows = await db
@@ -190,6 +205,40 @@ export async function listAttachedFileNames(db: Executor): Promise<Map<number, s
     else byChallenge.set(r.challenge_id, [r.name]);
   }
   return byChallenge;
+}
+
+/** Every challenge's release time (null: released), for the public list's schedule. */
+export async function listReleaseTimes(db: Executor): Promise<Map<number, string | null>> {
+  const rows = await db.selectFrom('challenges').select(['id', 'release_at']).execute();
+  return new Map(rows.map((r) => [r.id, r.release_at]));
+}
+
+/**
+ * The prerequisites of a challenge that a competitor has not solved: neither the user (any solve
+ * of theirs) nor, when on a team, the team (a solve recorded with it). Empty: unlocked.
+ */
+export async function unmetPrerequisites(
+  db: Executor,
+  challengeId: number,
+  userId: number,
+  teamId: number | null,
+): Promise<number[]> {
+  const rows = await db
+    .selectFrom('challenge_prerequisites')
+    .select('requires_id')
+    .where('challenge_id', '=', challengeId)
+    .where('requires_id', 'not in', (eb) =>
+      eb
+        .selectFrom('solves')
+        .select('solves.challenge_id')
+        .where((w) =>
+          teamId === null
+            ? w('solves.user_id', '=', userId)
+            : w.or([w('solves.user_id', '=', userId), w('solves.team_id', '=', teamId)]),
+        ),
+    )
+    .execute();
+  return rows.map((r) => r.requires_id);
 }
 
 /** What flag submission needs to know about every challenge (its flags are read beside it). */
@@ -343,6 +392,11 @@ export async function findChallengeForAudit(
       'is_active',
       'max_attempts',
       'release_at',
+      'scoring_type',
+      'scoring_function',
+      'scoring_initial',
+      'scoring_minimum',
+      'scoring_decay',
     ])
     .where('id', '=', id)
     .executeTakeFirst();
@@ -373,4 +427,19 @@ export async function findChallengeForAudit(
     flags,
     prerequisites: prerequisites.map((p) => p.requires_id),
   };
+}
+
+/** Sets (or clears) the release time of several challenges in one statement. */
+export async function setReleaseTimes(
+  db: Executor,
+  ids: readonly number[],
+  releaseAt: string | null,
+  updatedAt: string,
+): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('challenges')
+    .set({ release_at: releaseAt, updated_at: updatedAt })
+    .where('id', 'in', ids)
+    .execute();
 }

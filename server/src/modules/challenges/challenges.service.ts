@@ -4,6 +4,8 @@ import type { Executor } from '../../db/schema.js';
 import { badInput, conflict, notFound } from '../../lib/errors.js';
 import { sanitizeHtml } from '../../lib/sanitize-html.js';
 import { SYSTEM_ACTOR, changedFields, recordAudit, type AuditActor } from '../audit/audit.service.js';
+import { columnsFromScoring } from '../scoreboard/scoring-columns.js';
+import { getScoreView } from '../scoreboard/scoreboard.service.js';
 import {
   listHintsForAdmin,
   prepareHints,
@@ -21,17 +23,19 @@ import {
   listAuthoringFields,
   listChallengeFlags,
   listChallengeNames,
+  listChallengeScorings,
   listPrerequisites,
   listSolvesWithNames,
   replaceChallengeFiles,
   replaceChallengeFlags,
   replacePrerequisites,
+  setReleaseTimes,
   toggleChallengeActive,
   updateChallengeRow,
   type ChallengeFields,
 } from './challenges.repo.js';
 import { normaliseFlags, type StoredFlag } from './flags.js';
-import { buildPublicChallenges, compareChallenges } from './public-challenges.js';
+import { buildPublicChallenges, compareChallenges, withCurrentValues } from './public-challenges.js';
 
 export {
   getChallengeDetail,
@@ -83,6 +87,7 @@ async function prepare(input: ChallengeInput): Promise<PreparedChallenge> {
       difficulty: input.difficulty,
       written_by: input.written_by.trim(),
       points: pointsFor(input.difficulty),
+      ...columnsFromScoring(input.scoring ?? { type: 'static' }),
       ...(input.max_attempts !== undefined && { max_attempts: input.max_attempts }),
       ...(input.release_at !== undefined && { release_at: toUtc(input.release_at) ?? null }),
     },
@@ -106,7 +111,53 @@ async function writeParts(trx: Executor, id: number, prepared: PreparedChallenge
     const unknown = prepared.prerequisites.find((p) => !known.has(p));
     if (unknown !== undefined) throw badInput(`Invalid prerequisites: unknown challenge ${unknown}`);
     await replacePrerequisites(trx, id, prepared.prerequisites);
+    if (requiresItself(await listPrerequisites(trx), id)) {
+      throw badInput('Invalid prerequisites: they would form a cycle (a challenge would require itself)');
+    }
   }
+}
+
+/** Whether following prerequisites from a challenge leads back to it (it could never open). */
+function requiresItself(graph: ReadonlyMap<number, number[]>, start: number): boolean {
+  const seen = new Set<number>();
+  const stack = [...(graph.get(start) ?? [])];
+  while (stack.length > 0) {
+    const next = stack.pop()!;
+    if (next === start) return true;
+    if (seen.has(next)) continue;
+    seen.add(next);
+    stack.push(...(graph.get(next) ?? []));
+  }
+  return false;
+}
+
+/**
+ * Sets the release time of several challenges at once (a wave), or clears it (null: released
+ * now). Unknown ids are the admin's mistake (404, nothing changed).
+ */
+export async function scheduleRelease(
+  ctx: AppContext,
+  input: { ids: readonly number[]; releaseAt: string | null },
+  actor: AuditActor = SYSTEM_ACTOR,
+): Promise<number> {
+  const ids = [...new Set(input.ids)];
+  const releaseAt = toUtc(input.releaseAt) ?? null;
+  const at = ctx.clock.now();
+  await ctx.database.transaction(async (trx) => {
+    const known = new Map((await listChallengeNames(trx)).map((c) => [c.id, c.name]));
+    const unknown = ids.find((id) => !known.has(id));
+    if (unknown !== undefined) throw notFound(`Challenge not found: ${unknown}`);
+    await setReleaseTimes(trx, ids, releaseAt, at.toISOString());
+    await recordAudit(trx, {
+      actor,
+      action: 'challenge.schedule',
+      target: ids.map((id) => challengeTarget(id, known.get(id)!)).join(', '),
+      details: { after: { release_at: releaseAt, challenges: ids } },
+      at,
+    });
+  });
+  ctx.bus.publish('challenges');
+  return ids.length;
 }
 
 /** Resolves attached file names to stored files; an unknown name is the admin's mistake (400). */
@@ -261,17 +312,20 @@ export async function isKnownChallenge(ctx: AppContext, id: number): Promise<boo
   return challengeExists(ctx.database.db, id);
 }
 
-/** Every challenge with its flags, hints and schedule, in list order (admin View Challenges). */
+/** Every challenge with its flags, hints, schedule and scoring, in list order (admin View Challenges). */
 export async function listChallengesForAdmin(ctx: AppContext): Promise<AdminChallenge[]> {
   const db = ctx.database.db;
-  const [challenges, flags, authoring, hints, prerequisites] = await Promise.all([
+  const [challenges, flags, authoring, hints, prerequisites, scorings, view] = await Promise.all([
     buildPublicChallenges(db),
     listChallengeFlags(db),
     listAuthoringFields(db),
     listHintsForAdmin(ctx),
     listPrerequisites(db),
+    listChallengeScorings(db),
+    getScoreView(ctx, { live: true }),
   ]);
-  return challenges.map((c) => {
+  // Current values live (admins never see a frozen board).
+  return withCurrentValues(challenges, view.board).map((c) => {
     const id = Number(c._id);
     const a = authoring.get(id);
     return presentAdminChallenge(c, {
@@ -280,6 +334,7 @@ export async function listChallengesForAdmin(ctx: AppContext): Promise<AdminChal
       release_at: a?.release_at ?? null,
       hints: hints.get(id) ?? [],
       prerequisites: prerequisites.get(id) ?? [],
+      scoring: scorings.get(id),
     });
   });
 }

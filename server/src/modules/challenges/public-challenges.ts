@@ -6,8 +6,12 @@ import { CachedValue, IncrementalValue } from '../../lib/invalidation.js';
 import { currentSolvePosition, readSolvesSince, type SolveFeedPosition } from '../submissions/solve-feed.js';
 import { CachedJson } from '../../lib/cached-json.js';
 import { isSiteActive } from '../site/site.service.js';
+import type { ScoreBoard } from '../scoreboard/score-board.js';
+import { getScoreView } from '../scoreboard/scoreboard.service.js';
 import { hintsForCompetitor } from '../hints/hints.service.js';
 import { presentChallengeDetail, presentPublicChallenge } from './challenges.presenter.js';
+import { toApiId } from '../../lib/ids.js';
+import { signalLiveChange } from '../events/events.service.js';
 import {
   attemptsUsed,
   countSolvesOf,
@@ -15,16 +19,30 @@ import {
   listChallengeFlags,
   listChallengeSummaries,
   listChallengesForPlay,
+  listPrerequisites,
+  listReleaseTimes,
+  unmetPrerequisites,
 } from './challenges.repo.js';
 import { challengeMatcher, type FlagMatcher, type StoredFlag } from './flags.js';
 
-/** The public list, serialised once per change: every caller gets the same bytes and ETag. */
+/**
+ * The public list, serialised once per change: every caller gets the same bytes and ETag. It
+ * holds every challenge (the detail reads from it) and answers only the released ones.
+ */
 export interface PublicChallengeList {
   answer: CachedJson;
-  /** In list order, and the solves it was read after: the base of the next update. */
+  /** What the answer lists: released challenges in list order (locked ones without content). */
   list: PublicChallenge[];
+  /** Every challenge in list order, full: the base of the next update. */
+  all: PublicChallenge[];
+  /** The solves it was read after. */
   position: SolveFeedPosition;
+  /** Every challenge by `_id`, released or not, with its content (for the detail). */
   byId: ReadonlyMap<string, PublicChallenge>;
+  /** Release time (ms) and prerequisite ids by challenge id. */
+  schedule: ReadonlyMap<number, { releaseAt: number | null; prerequisites: number[] }>;
+  /** The next release time after this answer was built: the answer expires then. */
+  nextRelease: number | null;
 }
 
 /** Challenge names in list order: case-insensitive, the same on SQLite and PostgreSQL. */
@@ -44,19 +62,61 @@ export async function buildPublicChallenges(db: Executor): Promise<PublicChallen
   return rows.sort(compareChallenges).map((row) => presentPublicChallenge(row, files.get(row.id) ?? []));
 }
 
-function listAnswer(list: PublicChallenge[], position: SolveFeedPosition): PublicChallengeList {
+type Schedule = PublicChallengeList['schedule'];
+
+async function readSchedule(db: Executor): Promise<Schedule> {
+  const [times, prerequisites] = await Promise.all([listReleaseTimes(db), listPrerequisites(db)]);
+  const schedule = new Map<number, { releaseAt: number | null; prerequisites: number[] }>();
+  for (const [id, at] of times) {
+    schedule.set(id, { releaseAt: at === null ? null : Date.parse(at), prerequisites: prerequisites.get(id) ?? [] });
+  }
+  return schedule;
+}
+
+/**
+ * The answer as of `now`: challenges released by then, a challenge with prerequisites without
+ * its description and files (the same for every caller; the detail opens it for those who
+ * solved them), and the next release time, when this answer turns over by itself.
+ */
+function listAnswer(
+  all: PublicChallenge[],
+  position: SolveFeedPosition,
+  schedule: Schedule,
+  now: number,
+): PublicChallengeList {
+  const list: PublicChallenge[] = [];
+  let nextRelease: number | null = null;
+  for (const c of all) {
+    const s = schedule.get(Number(c._id));
+    if (s?.releaseAt != null && s.releaseAt > now) {
+      if (nextRelease === null || s.releaseAt < nextRelease) nextRelease = s.releaseAt;
+      continue;
+    }
+    if (s && s.prerequisites.length > 0) {
+      list.push({ ...c, description: '', hlinks: [], prerequisites: s.prerequisites.map(toApiId) });
+    } else list.push(c);
+  }
   return {
     answer: new CachedJson(JSON.stringify(list)),
     list,
+    all,
     position,
-    byId: new Map(list.map((c) => [c._id, c])),
+    byId: new Map(all.map((c) => [c._id, c])),
+    schedule,
+    nextRelease,
   };
 }
 
 /** The whole list; the solve feed position is read first, never after. */
 async function buildListAnswer(ctx: AppContext): Promise<PublicChallengeList> {
   const position = await currentSolvePosition(ctx.database.db, ctx.database.dialect);
-  return listAnswer(await buildPublicChallenges(ctx.database.db), position);
+  const [all, schedule] = await Promise.all([
+    buildPublicChallenges(ctx.database.db),
+    readSchedule(ctx.database.db),
+  ]);
+  const answer = listAnswer(all, position, schedule, ctx.clock.now().getTime());
+  announceReleaseAt(ctx, answer.nextRelease);
+  return answer;
 }
 
 /** New solves change only the solve counts of the challenges they name; the order stays. */
@@ -65,11 +125,11 @@ async function updateListAnswer(ctx: AppContext, kept: PublicChallengeList): Pro
   if (!feed.consistent) return buildListAnswer(ctx);
   if (feed.solves.length === 0) return { ...kept, position: feed.position };
   const counts = await countSolvesOf(ctx.database.db, [...new Set(feed.solves.map((s) => s.challenge_id))]);
-  const list = kept.list.map((c) => {
+  const all = kept.all.map((c) => {
     const count = counts.get(Number(c._id));
     return count === undefined ? c : { ...c, user_completions: count };
   });
-  return listAnswer(list, feed.position);
+  return listAnswer(all, feed.position, kept.schedule, ctx.clock.now().getTime());
 }
 
 const caches = new WeakMap<AppContext, IncrementalValue<PublicChallengeList>>();
@@ -79,15 +139,51 @@ function listCache(ctx: AppContext): IncrementalValue<PublicChallengeList> {
   if (!cache) {
     // Names, flags' absence, solve counts, ratings, attached files and who counts as an admin all
     // show in the list, so any of those writes drops it; a correct flag only moves solve counts.
+    // A scheduled release turns it over at that time, with no write (DESIGN.md §8).
     cache = new IncrementalValue(
       ctx.bus,
       { full: ['challenges', 'solves', 'ratings', 'files', 'users'], delta: ['solves-added'] },
       () => buildListAnswer(ctx),
       (kept) => updateListAnswer(ctx, kept),
+      { now: () => ctx.clock.now().getTime(), at: (v) => v.nextRelease },
     );
     caches.set(ctx, cache);
   }
   return cache;
+}
+
+/** setTimeout's longest delay; a later release is waited for in steps. */
+const MAX_TIMER_MS = 2_147_483_647;
+const releaseTimers = new WeakMap<AppContext, { at: number; timer: NodeJS.Timeout }>();
+
+/**
+ * Tells open pages (the live stream's 'challenges' event) when the next release happens, so
+ * they fetch the list that has just turned over. Nothing is written: the list expires by itself.
+ */
+function announceReleaseAt(ctx: AppContext, at: number | null): void {
+  const current = releaseTimers.get(ctx);
+  if (current && current.at === at) return;
+  if (current) clearTimeout(current.timer);
+  releaseTimers.delete(ctx);
+  if (at === null) return;
+  const wait = at - ctx.clock.now().getTime();
+  const timer = setTimeout(
+    () => {
+      releaseTimers.delete(ctx);
+      if (ctx.clock.now().getTime() < at) announceReleaseAt(ctx, at);
+      else signalLiveChange(ctx, 'challenges');
+    },
+    Math.min(Math.max(wait, 0), MAX_TIMER_MS),
+  );
+  timer.unref();
+  releaseTimers.set(ctx, { at, timer });
+}
+
+/** Stops the release announcement of an app that closes. */
+export function stopReleaseAnnouncements(ctx: AppContext): void {
+  const current = releaseTimers.get(ctx);
+  if (current) clearTimeout(current.timer);
+  releaseTimers.delete(ctx);
 }
 
 function siteInactive(): DomainError {
@@ -106,32 +202,114 @@ function assertChallengeOpenFor(user: UserRow, isActive: boolean): void {
 }
 
 /**
+ * The list with each challenge's current value and solve count as a board has them (the score
+ * board counts solves the same way: users who count), ordered by those values.
+ */
+export function withCurrentValues(list: readonly PublicChallenge[], board: ScoreBoard): PublicChallenge[] {
+  return list
+    .map((c) => {
+      const id = Number(c._id);
+      const points = board.values.get(id);
+      return points === undefined ? c : { ...c, points, user_completions: board.counts.get(id) ?? 0 };
+    })
+    .sort((a, b) =>
+      compareChallenges(
+        { points: a.points, name: a.name, id: Number(a._id) },
+        { points: b.points, name: b.name, id: Number(b._id) },
+      ),
+    );
+}
+
+const valuedLists = new WeakMap<
+  PublicChallengeList,
+  { board: ScoreBoard; version: number; list: PublicChallengeList }
+>();
+
+/**
+ * The kept list with a board's values: rebuilt when either moved (a correct flag moves both), so
+ * the public view of a freeze shows the counts and values as of the freeze.
+ */
+function valuedList(ctx: AppContext, base: PublicChallengeList, board: ScoreBoard): PublicChallengeList {
+  const kept = valuedLists.get(base);
+  if (kept && kept.board === board && kept.version === board.version) return kept.list;
+  // The base list turns over at each release time, so its schedule is read as of now.
+  const list = listAnswer(
+    withCurrentValues(base.all, board),
+    base.position,
+    base.schedule,
+    ctx.clock.now().getTime(),
+  );
+  valuedLists.set(base, { board, version: board.version, list });
+  return list;
+}
+
+/** The list as a reader sees it: admins live, everyone else as of the freeze during one. */
+async function listFor(ctx: AppContext, live: boolean): Promise<PublicChallengeList> {
+  const [base, view] = await Promise.all([listCache(ctx).get(), getScoreView(ctx, { live })]);
+  return valuedList(ctx, base, view.board);
+}
+
+/**
  * The public challenge list, the same for every caller (GET /api/ctf/challenges). While the site
  * is inactive it is refused to everyone, admins included: they have their own list.
  */
 export async function getPublicChallengeList(ctx: AppContext): Promise<PublicChallengeList> {
   if (!(await isSiteActive(ctx))) throw siteInactive();
-  return listCache(ctx).get();
+  return listFor(ctx, false);
 }
 
-/** One challenge's page for a logged-in user: site open (or admin), known, active (or admin). */
+/**
+ * One challenge's page for a logged-in user: site open (or admin), known and released (404 before
+ * its release: it does not exist yet), active (or admin). Until the caller's competitor solved its
+ * prerequisites it answers the locked view: no description, files or hints, `locked: true`.
+ */
 export async function getChallengeDetail(
   ctx: AppContext,
   user: UserRow,
   id: number,
 ): Promise<ChallengeDetail> {
   await assertSiteOpenFor(ctx, user);
-  const challenge = (await listCache(ctx).get()).byId.get(String(id));
-  if (!challenge) throw notFound('Challenge not found');
-  assertChallengeOpenFor(user, challenge.is_active);
+  const challenge = (await listFor(ctx, user.is_admin === 1)).byId.get(String(id));
   const play = (await challengesForPlay(ctx)).get(id);
+  if (!challenge || !play || !isReleasedFor(ctx, user, play)) throw notFound('Challenge not found');
+  assertChallengeOpenFor(user, challenge.is_active);
+  if ((await unmetFor(ctx, user, play)).length > 0) {
+    return {
+      ...presentChallengeDetail(challenge, { hints: [], attemptsLeft: null }),
+      description: '',
+      hlinks: [],
+      locked: true,
+    };
+  }
   const [hints, attemptsLeft] = await Promise.all([
     hintsForCompetitor(ctx, user, id),
-    play?.maxAttempts == null
+    play.maxAttempts === null
       ? Promise.resolve(null)
       : attemptsUsed(ctx.database.db, user.id, id).then((used) => Math.max(0, play.maxAttempts! - used)),
   ]);
   return presentChallengeDetail(challenge, { hints, attemptsLeft });
+}
+
+/** Before its release time a challenge exists for admins only. */
+function isReleasedFor(ctx: AppContext, user: UserRow, play: ChallengeForPlay): boolean {
+  return user.is_admin === 1 || play.releaseAt === null || play.releaseAt <= ctx.clock.now().getTime();
+}
+
+/** The prerequisites the caller's competitor has not solved (none for admins; no read without any). */
+async function unmetFor(ctx: AppContext, user: UserRow, play: ChallengeForPlay): Promise<number[]> {
+  if (user.is_admin === 1 || play.prerequisites.length === 0) return [];
+  return unmetPrerequisites(ctx.database.db, play.id, user.id, user.team_id);
+}
+
+/**
+ * Whether a participant may see a challenge's files: released, active and unlocked for them
+ * (the download check of the files module). Admins may see every file.
+ */
+export async function canSeeChallengeContent(ctx: AppContext, user: UserRow, id: number): Promise<boolean> {
+  if (user.is_admin === 1) return true;
+  const play = (await challengesForPlay(ctx)).get(id);
+  if (!play || !play.isActive || !isReleasedFor(ctx, user, play)) return false;
+  return (await unmetFor(ctx, user, play)).length === 0;
 }
 
 /** What the flag gate knows about a challenge: compiled flags, state and attempt limit. */
@@ -140,6 +318,10 @@ export interface ChallengeForPlay {
   matches: FlagMatcher;
   isActive: boolean;
   maxAttempts: number | null;
+  /** ms; null: released. */
+  releaseAt: number | null;
+  /** Ids of the challenges a competitor must have solved first. */
+  prerequisites: number[];
 }
 
 const playCaches = new WeakMap<AppContext, CachedValue<ReadonlyMap<number, ChallengeForPlay>>>();
@@ -154,9 +336,10 @@ function challengesForPlay(ctx: AppContext): Promise<ReadonlyMap<number, Challen
   if (!cache) {
     // NOTE: regexes are compiled here, once per fill, never per submission.
     cache = new CachedValue<ReadonlyMap<number, ChallengeForPlay>>(ctx.bus, ['challenges'], async () => {
-      const [rows, flags] = await Promise.all([
+      const [rows, flags, prerequisites] = await Promise.all([
         listChallengesForPlay(ctx.database.db),
         listChallengeFlags(ctx.database.db),
+        listPrerequisites(ctx.database.db),
       ]);
       return new Map(
         rows.map((r) => [
@@ -166,6 +349,8 @@ function challengesForPlay(ctx: AppContext): Promise<ReadonlyMap<number, Challen
             matches: challengeMatcher((flags.get(r.id) ?? []) as StoredFlag[]),
             isActive: r.is_active === 1,
             maxAttempts: r.max_attempts,
+            releaseAt: r.release_at === null ? null : Date.parse(r.release_at),
+            prerequisites: prerequisites.get(r.id) ?? [],
           },
         ]),
       );
@@ -177,7 +362,8 @@ function challengesForPlay(ctx: AppContext): Promise<ReadonlyMap<number, Challen
 
 /**
  * The gate before a flag is compared or a hint unlocked: site open (or admin), challenge known
- * (404), active (or admin). Answers the compiled flags, current as of the last challenge write.
+ * and released (404), active (or admin), prerequisites solved (403). Answers the compiled flags,
+ * current as of the last challenge write. A challenge without prerequisites reads nothing.
  */
 export async function openChallengeForSubmission(
   ctx: AppContext,
@@ -186,7 +372,10 @@ export async function openChallengeForSubmission(
 ): Promise<ChallengeForPlay> {
   await assertSiteOpenFor(ctx, user);
   const challenge = (await challengesForPlay(ctx)).get(id);
-  if (!challenge) throw notFound('Challenge not found');
+  if (!challenge || !isReleasedFor(ctx, user, challenge)) throw notFound('Challenge not found');
   assertChallengeOpenFor(user, challenge.isActive);
+  if ((await unmetFor(ctx, user, challenge)).length > 0) {
+    throw new DomainError('locked', MESSAGES.challengeLocked);
+  }
   return challenge;
 }

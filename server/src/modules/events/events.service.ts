@@ -59,6 +59,7 @@ export async function publishLiveEvent<T extends LiveEventType>(
 /** Which "changed" events a locally published topic means. */
 const CHANGES: Partial<Record<Topic, ('leaderboard' | 'challenges')[]>> = {
   'solves-added': ['leaderboard', 'challenges'],
+  'unlocks-added': ['leaderboard'],
   solves: ['leaderboard', 'challenges'],
   challenges: ['leaderboard', 'challenges'],
   files: ['challenges'],

@@ -41,14 +41,13 @@ export async function deleteFileById(db: Executor, id: number): Promise<boolean>
 }
 
 /** Whether this stored file is attached to at least one active challenge (what participants may fetch). */
-export async function isAttachedToActiveChallenge(db: Executor, fileId: number): Promise<boolean> {
-  const row = await db
+export async function activeChallengesOfFile(db: Executor, fileId: number): Promise<number[]> {
+  const rows = await db
     .selectFrom('challenge_files')
     .innerJoin('challenges', 'challenges.id', 'challenge_files.challenge_id')
-    .select('challenge_files.file_id')
+    .select('challenge_files.challenge_id')
     .where('challenge_files.file_id', '=', fileId)
     .where('challenges.is_active', '=', 1)
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
+    .execute();
+  return rows.map((r) => r.challenge_id);
 }

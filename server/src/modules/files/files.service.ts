@@ -7,12 +7,13 @@ import type { UserRow } from '../../db/schema.js';
 import { DomainError, badInput, conflict, notFound } from '../../lib/errors.js';
 import { SYSTEM_ACTOR, recordAudit, type AuditActor } from '../audit/audit.service.js';
 import { isSiteActive } from '../site/site.service.js';
+import { canSeeChallengeContent } from '../challenges/public-challenges.js';
 import {
   deleteFileById,
   findFileByName,
   findFileNameLike,
   insertFile,
-  isAttachedToActiveChallenge,
+  activeChallengesOfFile,
   listFileNames,
 } from './files.repo.js';
 import {
@@ -162,7 +163,7 @@ export interface Download {
 /**
  * Opens a stored file for a download. Only an exact stored name is looked up, and only that
  * looked-up name reaches the disk. Admins may fetch any stored file; participants only a file of an
- * active challenge while the site is active.
+ * active, released challenge whose prerequisites they solved, while the site is active.
  */
 export async function openDownload(ctx: AppContext, user: UserRow, name: string): Promise<Download> {
   const missing = () => notFound('File not found');
@@ -171,7 +172,15 @@ export async function openDownload(ctx: AppContext, user: UserRow, name: string)
   if (!row) throw missing();
   if (user.is_admin !== 1) {
     if (!(await isSiteActive(ctx))) throw new DomainError('site_inactive', MESSAGES.siteInactive);
-    if (!(await isAttachedToActiveChallenge(ctx.database.db, row.id))) throw missing();
+    // A file of a challenge not released yet, or locked behind prerequisites, does not exist.
+    let visible = false;
+    for (const id of await activeChallengesOfFile(ctx.database.db, row.id)) {
+      if (await canSeeChallengeContent(ctx, user, id)) {
+        visible = true;
+        break;
+      }
+    }
+    if (!visible) throw missing();
   }
   const opened = await openStored(ctx.config.uploadDir, row.name);
   if (!opened) throw missing();

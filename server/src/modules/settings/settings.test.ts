@@ -76,6 +76,15 @@ for (const kind of testDatabaseKinds()) {
       });
     });
 
+    it('tell a fresh site with no admin that it needs one, until there is one', async () => {
+      t = await buildTestApp(kind);
+      expect((await t.visitor().get('/api/info/site')).body.firstAdminNeeded).toBe(true);
+      await t.login('player');
+      expect((await t.visitor().get('/api/info/site')).body.firstAdminNeeded).toBe(true);
+      await t.login('root', { admin: true });
+      expect((await t.visitor().get('/api/info/site')).body.firstAdminNeeded).toBe(false);
+    });
+
     it('save a partial body: only what it names changes, everywhere the site reads it', async () => {
       t = await buildTestApp(kind);
       const admin = await t.login('root', { admin: true });

@@ -29,3 +29,22 @@ export const toggleStatus = (challengeId: string) =>
 
 export const deleteChallenge = (challengeId: string) =>
   callApi(adminApi.deleteChallenge, { challenge_id: challengeId });
+
+/** A wave: the release time of several challenges (null: released now). */
+export const scheduleRelease = (challengeIds: string[], releaseAt: string | null) =>
+  callApi(adminApi.scheduleRelease, { challenge_ids: challengeIds, release_at: releaseAt });
+
+/** A datetime-local field's value (the browser's local time) as an ISO instant, or null when empty. */
+export function localInputToIso(value: string): string | null {
+  if (!value) return null;
+  const at = new Date(value);
+  return Number.isNaN(at.getTime()) ? null : at.toISOString();
+}
+
+/** An ISO instant as a datetime-local field's value in the browser's local time ('' for null). */
+export function isoToLocalInput(iso: string | null): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}

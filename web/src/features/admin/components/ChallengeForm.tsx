@@ -11,7 +11,11 @@ import {
 } from '@ctf/contract';
 import { useId, useState, type FormEvent } from 'react';
 import { Button, Col, Form, Row } from 'react-bootstrap';
-import type { ChallengeForm as ChallengeFormBody } from '../api/challenges';
+import {
+  localInputToIso,
+  useAdminChallenges,
+  type ChallengeForm as ChallengeFormBody,
+} from '../api/challenges';
 import { QueryError } from '../../../components/QueryError';
 import { useUploads } from '../api/files';
 import { FlagListEditor, type FlagValue } from './FlagListEditor';
@@ -29,6 +33,10 @@ export interface ChallengeFormValues {
   description: string;
   files: string[];
   hints: HintValue[];
+  /** datetime-local value in the browser's time zone; empty: released. */
+  release_at: string;
+  /** `_id`s of the challenges to solve first. */
+  prerequisites: string[];
 }
 
 export const EMPTY_CHALLENGE: ChallengeFormValues = {
@@ -41,6 +49,8 @@ export const EMPTY_CHALLENGE: ChallengeFormValues = {
   description: '',
   files: [],
   hints: [],
+  release_at: '',
+  prerequisites: [],
 };
 
 const REQUIRED_TEXT = 'Name, author, category, difficulty and flag are required.';
@@ -59,6 +69,8 @@ function toBody(values: ChallengeFormValues, category: Category, difficulty: Dif
     points: pointsFor(difficulty),
     flags: values.flags.filter((f) => f.content.trim() !== ''),
     max_attempts: values.max_attempts.trim() === '' ? null : Number(values.max_attempts),
+    release_at: localInputToIso(values.release_at),
+    prerequisites: values.prerequisites,
     hints: values.hints.map((h) => ({
       ...(h._id && { _id: h._id }),
       title: h.title,
@@ -79,8 +91,11 @@ export function ChallengeForm({
   busy,
   onSubmit,
   onCancel,
+  selfId,
 }: {
   initial: ChallengeFormValues;
+  /** The edited challenge's `_id` (it cannot require itself). */
+  selfId?: string;
   submitLabel: string;
   busy: boolean;
   onSubmit: (body: ChallengeFormBody) => void;
@@ -89,6 +104,8 @@ export function ChallengeForm({
   const [values, setValues] = useState<ChallengeFormValues>(initial);
   const [error, setError] = useState('');
   const uploads = useUploads();
+  const challenges = useAdminChallenges();
+  const others = (challenges.data ?? []).filter((c) => c._id !== selfId);
   const id = useId();
   const set = <K extends keyof ChallengeFormValues>(key: K, value: ChallengeFormValues[K]) =>
     setValues((v) => ({ ...v, [key]: value }));
@@ -240,6 +257,43 @@ export function ChallengeForm({
                 onChange={(e) => toggleFile(name, e.target.checked)}
               />
             ))}
+          </fieldset>
+        </Col>
+        <Form.Group as={Col} md={6} controlId={`${id}-release`}>
+          <Form.Label>Release time</Form.Label>
+          <Form.Control
+            type="datetime-local"
+            value={values.release_at}
+            onChange={(e) => set('release_at', e.target.value)}
+            aria-describedby={`${id}-release-help`}
+          />
+          <Form.Text id={`${id}-release-help`}>
+            Your local time. Before it, players cannot see the challenge; empty: visible now.
+          </Form.Text>
+        </Form.Group>
+        <Col md={6}>
+          <fieldset>
+            <legend className="form-label fs-6">Prerequisites (solve first)</legend>
+            {others.length === 0 && <p className="text-body-secondary small">No other challenges.</p>}
+            <div>
+              {others.map((c) => (
+                <Form.Check
+                  key={c._id}
+                  id={`${id}-requires-${c._id}`}
+                  type="checkbox"
+                  label={`Requires ${c.name}`}
+                  checked={values.prerequisites.includes(c._id)}
+                  onChange={(e) =>
+                    set(
+                      'prerequisites',
+                      e.target.checked
+                        ? [...values.prerequisites, c._id]
+                        : values.prerequisites.filter((p) => p !== c._id),
+                    )
+                  }
+                />
+              ))}
+            </div>
           </fieldset>
         </Col>
         <Col xs={12}>

@@ -150,6 +150,8 @@ describe('Create Challenge', () => {
       flags: [{ type: 'static', content: 'flag{new}' }],
       max_attempts: null,
       hints: [],
+      release_at: null,
+      prerequisites: [],
       description: '',
       files: ['b.zip'],
       points: 50,
@@ -235,5 +237,49 @@ describe('Authoring: flag list, attempt limit and hints', { timeout: 20_000 }, (
       expect(within(form).getByRole('alert')).toHaveTextContent('Every hint needs a title'),
     );
     expect(api.count('POST /api/admin/ctf/update_challenge')).toBe(0);
+  });
+});
+
+describe('Scheduled release and prerequisites', { timeout: 20_000 }, () => {
+  it('shows "Scheduled for", sets a wave for the selected challenges, and edits release and prerequisites', async () => {
+    const later = new Date(Date.now() + 86_400_000).toISOString();
+    const api = mockApi(
+      baseRoutes({
+        'GET /api/admin/ctf/fetch_challenges': () =>
+          json([
+            makeAdminChallenge(1, { release_at: later }),
+            makeAdminChallenge(2, { prerequisites: ['1'] }),
+            makeAdminChallenge(3),
+          ]),
+        'POST /api/admin/ctf/schedule_release': () => json({ acknowledge: true, message: '2 challenge(s) scheduled' }),
+        'POST /api/admin/ctf/update_challenge': () => json({ acknowledge: true, message: 'saved' }),
+      }),
+    );
+    renderPage(<AdminPanel />);
+    await userEvent.click(screen.getByRole('tab', { name: 'View Challenges' }));
+    const rows = await screen.findAllByTestId('admin-challenge-row');
+    expect(within(rows[0]!).getByText(/^Scheduled for /)).toBeInTheDocument();
+    expect(within(rows[1]!).getByText('Requires Challenge 1')).toBeInTheDocument();
+    expect(within(rows[2]!).getByText('Released')).toBeInTheDocument();
+    await userEvent.click(screen.getByLabelText('Select Challenge 2'));
+    await userEvent.click(screen.getByLabelText('Select Challenge 3'));
+    const when = screen.getByLabelText('Release time for the selected challenges');
+    await userEvent.type(when, '2030-01-02T03:04');
+    await userEvent.click(screen.getByRole('button', { name: 'Schedule 2 selected' }));
+    expect(api.bodyOf('POST /api/admin/ctf/schedule_release')).toEqual({
+      challenge_ids: ['2', '3'],
+      release_at: new Date('2030-01-02T03:04').toISOString(),
+    });
+    await userEvent.click(screen.getByRole('button', { name: 'Edit Challenge 2' }));
+    const form = screen.getByRole('form', { name: 'Save Changes' });
+    expect(within(form).getByLabelText('Requires Challenge 1')).toBeChecked();
+    expect(within(form).queryByLabelText('Requires Challenge 2')).toBeNull();
+    await userEvent.click(within(form).getByLabelText('Requires Challenge 3'));
+    await userEvent.type(within(form).getByLabelText('Release time'), '2030-05-06T07:08');
+    await userEvent.click(within(form).getByRole('button', { name: 'Save Changes' }));
+    expect(api.bodyOf('POST /api/admin/ctf/update_challenge')).toMatchObject({
+      prerequisites: ['1', '3'],
+      release_at: new Date('2030-05-06T07:08').toISOString(),
+    });
   });
 });

@@ -1,8 +1,11 @@
 import { DELAYS_MS, adminApi, type AdminChallenge, type Category, type Difficulty } from '@ctf/contract';
 import { useEffect, useRef, useState } from 'react';
-import { Badge, Button, Table } from 'react-bootstrap';
+import { Badge, Button, Form, InputGroup, Table } from 'react-bootstrap';
 import {
   deleteChallenge,
+  isoToLocalInput,
+  localInputToIso,
+  scheduleRelease,
   toggleStatus,
   updateChallenge,
   useAdminChallenges,
@@ -22,6 +25,8 @@ function formValues(c: AdminChallenge): ChallengeFormValues {
     max_attempts: c.max_attempts === null ? '' : String(c.max_attempts),
     description: c.description,
     files: c.hlinks,
+    release_at: isoToLocalInput(c.release_at),
+    prerequisites: c.prerequisites,
     hints: c.hints.map((h) => ({
       _id: h._id,
       title: h.title,
@@ -40,6 +45,8 @@ export function ViewChallengesTab({ act }: { act: AdminAct }) {
   const challenges = useAdminChallenges();
   const [editing, setEditing] = useState<AdminChallenge | null>(null);
   const [busy, setBusy] = useState(false);
+  const [selected, setSelected] = useState<string[]>([]);
+  const [wave, setWave] = useState('');
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
 
   useEffect(
@@ -70,6 +77,7 @@ export function ViewChallengesTab({ act }: { act: AdminAct }) {
         <h2 className="h4">Edit: {editing.name}</h2>
         <ChallengeForm
           initial={formValues(editing)}
+          selfId={editing._id}
           submitLabel="Save Changes"
           busy={busy}
           onSubmit={(body) => void save(editing, body)}
@@ -85,73 +93,140 @@ export function ViewChallengesTab({ act }: { act: AdminAct }) {
         list.length === 0 ? (
           <p>No challenges yet.</p>
         ) : (
-          <Table striped responsive size="sm" aria-label="Challenges">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Category</th>
-                <th scope="col">Difficulty</th>
-                <th scope="col">Points</th>
-                <th scope="col">Solves</th>
-                <th scope="col">Files</th>
-                <th scope="col">Status</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((c) => (
-                <tr key={c._id} data-testid="admin-challenge-row">
-                  <td>{c.name}</td>
-                  <td>{c.category}</td>
-                  <td>{c.difficulty}</td>
-                  <td>{c.points}</td>
-                  <td>{c.user_completions}</td>
-                  <td>{c.hlinks.join(', ')}</td>
-                  <td>
-                    <Badge bg={c.is_active ? 'success' : 'secondary'}>
-                      {c.is_active ? 'Active' : 'Disabled'}
-                    </Badge>
-                  </td>
-                  <td className="text-end text-nowrap">
-                    <Button
-                      size="sm"
-                      variant={c.is_active ? 'outline-secondary' : 'outline-success'}
-                      className="me-1"
-                      aria-disabled={busy}
-                      aria-label={`${c.is_active ? 'Disable' : 'Enable'} ${c.name}`}
-                      onClick={() => void run(() => toggleStatus(c._id))}
-                    >
-                      {c.is_active ? 'Disable' : 'Enable'}
-                    </Button>
-                    <Button
-                      size="sm"
-                      variant="outline-primary"
-                      className="me-1"
-                      aria-disabled={busy}
-                      aria-label={`Edit ${c.name}`}
-                      onClick={() => !busy && setEditing(c)}
-                    >
-                      Edit
-                    </Button>
-                    <Button
-                      size="sm"
-                      variant="outline-danger"
-                      aria-disabled={busy}
-                      aria-label={`Delete ${c.name}`}
-                      onClick={() => {
-                        if (window.confirm(adminApi.confirmDeleteText('challenge')))
-                          void run(() => deleteChallenge(c._id));
-                      }}
-                    >
-                      Delete
-                    </Button>
-                  </td>
+          <>
+            <Form
+              className="d-flex flex-wrap gap-2 align-items-end mb-2"
+              aria-label="Release a wave"
+              onSubmit={(e) => {
+                e.preventDefault();
+                const at = localInputToIso(wave);
+                if (selected.length === 0 || !at) return;
+                void run(() => scheduleRelease(selected, at)).then((o) => o?.success && setSelected([]));
+              }}
+            >
+              <Form.Group controlId="wave-release-at">
+                <Form.Label className="small mb-0">Release time for the selected challenges</Form.Label>
+                <InputGroup size="sm">
+                  <Form.Control
+                    type="datetime-local"
+                    value={wave}
+                    onChange={(e) => setWave(e.target.value)}
+                  />
+                  <Button type="submit" aria-disabled={busy || selected.length === 0 || !wave}>
+                    Schedule {selected.length} selected
+                  </Button>
+                </InputGroup>
+              </Form.Group>
+              <Button
+                size="sm"
+                variant="outline-secondary"
+                aria-disabled={busy || selected.length === 0}
+                onClick={() => {
+                  if (selected.length === 0) return;
+                  void run(() => scheduleRelease(selected, null)).then((o) => o?.success && setSelected([]));
+                }}
+              >
+                Release selected now
+              </Button>
+            </Form>
+            <Table striped responsive size="sm" aria-label="Challenges">
+              <thead>
+                <tr>
+                  <th scope="col">
+                    <span className="visually-hidden">Select</span>
+                  </th>
+                  <th scope="col">Name</th>
+                  <th scope="col">Category</th>
+                  <th scope="col">Difficulty</th>
+                  <th scope="col">Points</th>
+                  <th scope="col">Solves</th>
+                  <th scope="col">Files</th>
+                  <th scope="col">Release</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </Table>
+              </thead>
+              <tbody>
+                {list.map((c) => (
+                  <tr key={c._id} data-testid="admin-challenge-row">
+                    <td>
+                      <Form.Check
+                        aria-label={`Select ${c.name}`}
+                        checked={selected.includes(c._id)}
+                        onChange={(e) =>
+                          setSelected((s) =>
+                            e.target.checked ? [...s, c._id] : s.filter((x) => x !== c._id),
+                          )
+                        }
+                      />
+                    </td>
+                    <td>{c.name}</td>
+                    <td>{c.category}</td>
+                    <td>{c.difficulty}</td>
+                    <td>{c.points}</td>
+                    <td>{c.user_completions}</td>
+                    <td>{c.hlinks.join(', ')}</td>
+                    <td>
+                      {c.release_at && Date.parse(c.release_at) > Date.now() ? (
+                        <Badge bg="info" text="dark">
+                          Scheduled for {new Date(c.release_at).toLocaleString()}
+                        </Badge>
+                      ) : (
+                        'Released'
+                      )}
+                      {c.prerequisites.length > 0 && (
+                        <div className="small text-body-secondary">
+                          Requires{' '}
+                          {c.prerequisites.map((p) => list.find((x) => x._id === p)?.name ?? p).join(', ')}
+                        </div>
+                      )}
+                    </td>
+                    <td>
+                      <Badge bg={c.is_active ? 'success' : 'secondary'}>
+                        {c.is_active ? 'Active' : 'Disabled'}
+                      </Badge>
+                    </td>
+                    <td className="text-end text-nowrap">
+                      <Button
+                        size="sm"
+                        variant={c.is_active ? 'outline-secondary' : 'outline-success'}
+                        className="me-1"
+                        aria-disabled={busy}
+                        aria-label={`${c.is_active ? 'Disable' : 'Enable'} ${c.name}`}
+                        onClick={() => void run(() => toggleStatus(c._id))}
+                      >
+                        {c.is_active ? 'Disable' : 'Enable'}
+                      </Button>
+                      <Button
+                        size="sm"
+                        variant="outline-primary"
+                        className="me-1"
+                        aria-disabled={busy}
+                        aria-label={`Edit ${c.name}`}
+                        onClick={() => !busy && setEditing(c)}
+                      >
+                        Edit
+                      </Button>
+                      <Button
+                        size="sm"
+                        variant="outline-danger"
+                        aria-disabled={busy}
+                        aria-label={`Delete ${c.name}`}
+                        onClick={() => {
+                          if (window.confirm(adminApi.confirmDeleteText('challenge')))
+                            void run(() => deleteChallenge(c._id));
+                        }}
+                      >
+                        Delete
+                      </Button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </Table>
+          </>
         )
       }
     </QueryState>

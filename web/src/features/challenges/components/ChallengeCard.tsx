@@ -10,10 +10,13 @@ interface Props {
   solved: boolean;
   /** Whether the user's team solved it; null when the user is on no team (no icon then). */
   teamDone: boolean | null;
+  /** Names of the prerequisites the competitor has not solved yet (empty: open). */
+  lockedBy?: string[];
 }
 
 /** One challenge on the Compete page; an inactive one is dimmed, not linked, and says why. */
-export function ChallengeCard({ challenge: c, solved, teamDone }: Props) {
+export function ChallengeCard({ challenge: c, solved, teamDone, lockedBy = [] }: Props) {
+  if (lockedBy.length > 0) return <LockedCard challenge={c} lockedBy={lockedBy} />;
   const active = c.is_active;
   const preview = useMemo(() => descriptionPreview(c.description), [c.description]);
   // Dark badges on a dimmed card, so the faded card keeps their text readable (4.5:1).
@@ -57,6 +60,26 @@ export function ChallengeCard({ challenge: c, solved, teamDone }: Props) {
           <li className="list-inline-item">Solves: {c.user_completions}</li>
         </ul>
       </Card.Footer>
+    </Card>
+  );
+}
+
+/** A challenge behind prerequisites: its name and category only, and what to solve first. */
+function LockedCard({ challenge: c, lockedBy }: { challenge: PublicChallenge; lockedBy: string[] }) {
+  return (
+    <Card className="challenge-card h-100 inactive" data-testid="challenge-card" aria-disabled>
+      <Card.Body>
+        <Card.Title as="h2" className="h5">
+          <span aria-hidden="true">🔒 </span>
+          {c.name}
+        </Card.Title>
+        <div className="d-flex flex-wrap gap-1 mb-2">
+          <Badge bg="dark">{c.category}</Badge>
+        </div>
+        <p className="mb-0" data-testid="locked-note">
+          Locked: solve {lockedBy.join(', ')} first.
+        </p>
+      </Card.Body>
     </Card>
   );
 }

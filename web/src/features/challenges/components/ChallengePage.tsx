@@ -1,3 +1,4 @@
+import { MESSAGES } from '@ctf/contract';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, Card, Container } from 'react-bootstrap';
 import { Link, useSearchParams } from 'react-router';
@@ -75,13 +76,21 @@ export function ChallengePage() {
       ) : (
         <>
           <ChallengeDetailView challenge={detail.data} solved={solved} teamDone={teamDone} />
-          <HintsPanel hints={detail.data.hints} onUnlocked={() => void detail.refetch()} />
-          <FlagForm
-            challengeId={id}
-            onSolved={() => void refresh(id)}
-            attemptsLeft={detail.data.attempts_left}
-            onAnswered={() => detail.data.attempts_left !== null && void detail.refetch()}
-          />
+          {detail.data.locked ? (
+            <Alert variant="secondary" data-testid="challenge-locked">
+              {MESSAGES.challengeLocked}
+            </Alert>
+          ) : (
+            <>
+              <HintsPanel hints={detail.data.hints} onUnlocked={() => void detail.refetch()} />
+              <FlagForm
+                challengeId={id}
+                onSolved={() => void refresh(id)}
+                attemptsLeft={detail.data.attempts_left}
+                onAnswered={() => detail.data.attempts_left !== null && void detail.refetch()}
+              />
+            </>
+          )}
           {solved && (
             <section aria-labelledby="rating-heading" className="my-4">
               <h2 id="rating-heading" className="h4">

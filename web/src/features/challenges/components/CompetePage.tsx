@@ -94,6 +94,9 @@ export function CompetePage() {
                       challenge={c}
                       solved={mine.has(c._id)}
                       teamDone={team ? team.has(c._id) : null}
+                      lockedBy={(c.prerequisites ?? [])
+                        .filter((p) => !mine.has(p) && !team?.has(p))
+                        .map((p) => challenges.find((x) => x._id === p)?.name ?? 'another challenge')}
                     />
                   </Col>
                 ))}

@@ -13,11 +13,18 @@ const base: ChallengeDetail = {
   description: '<p>x</p>',
   rating: 0,
   points: 100,
+  scoring_type: 'static',
   written_by: 'A',
   hlinks: [],
   user_completions: 0,
   hints: [
-    { _id: '1', title: 'Nudge', cost: 0, unlocked: true, content: '<p>Look <img src=x onerror="window.__p=1">up</p>' },
+    {
+      _id: '1',
+      title: 'Nudge',
+      cost: 0,
+      unlocked: true,
+      content: '<p>Look <img src=x onerror="window.__p=1">up</p>',
+    },
     { _id: '2', title: 'Big one', cost: 30, unlocked: false },
   ],
   attempts_left: 2,
@@ -38,7 +45,10 @@ describe('hints and the attempt limit on the challenge page', { timeout: 20_000 
       'GET /api/user/info': () => json(makeUser()),
       'POST /api/info/get-completions': () => json({ userCompletions: [], teamCompletions: [] }),
       'POST /api/ctf/unlock-hint': () => {
-        detail = { ...base, hints: [base.hints[0]!, { ...base.hints[1]!, unlocked: true, content: '<p>b64</p>' }] };
+        detail = {
+          ...base,
+          hints: [base.hints[0]!, { ...base.hints[1]!, unlocked: true, content: '<p>b64</p>' }],
+        };
         return json({ message: MESSAGES.hintUnlocked, content: '<p>b64</p>' });
       },
     });
@@ -81,5 +91,21 @@ describe('hints and the attempt limit on the challenge page', { timeout: 20_000 
     expect(await within(screen.getByTestId('flag-message')).findByRole('alert')).toHaveTextContent(
       MESSAGES.noAttemptsLeft,
     );
+  });
+});
+
+describe('prerequisites on the challenge page', { timeout: 20_000 }, () => {
+  it('shows the locked view with no flag form or hints', async () => {
+    mockApi({
+      'POST /api/ctf/challenge': () =>
+        json({ ...base, description: '', hints: [], attempts_left: null, locked: true }),
+      'GET /api/user/info': () => json(makeUser()),
+      'POST /api/info/get-completions': () => json({ userCompletions: [], teamCompletions: [] }),
+    });
+    renderPage(<ChallengePage />, '/challenge?id=5');
+    expect(await screen.findByTestId('challenge-locked')).toHaveTextContent(MESSAGES.challengeLocked);
+    expect(screen.getByRole('heading', { level: 1, name: 'Hinted' })).toBeInTheDocument();
+    expect(screen.queryByLabelText('Flag')).toBeNull();
+    expect(screen.queryByTestId('hint')).toBeNull();
   });
 });
