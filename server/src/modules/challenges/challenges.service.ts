@@ -352,3 +352,10 @@ export async function listSolversByChallenge(ctx: AppContext): Promise<Record<st
   // Object.fromEntries defines own properties, so a challenge named "__proto__" stays a key.
   return Object.fromEntries(sorted.map((c) => [c.name, byId.get(c.id) ?? []]));
 }
+
+export { flagMatcher, type FlagMatcher, type StoredFlag } from './flags.js';
+
+/** Every challenge's flags (the submission log tells when a wrong attempt is another's flag). */
+export async function listAllFlags(ctx: AppContext): Promise<Map<number, StoredFlag[]>> {
+  return (await listChallengeFlags(ctx.database.db)) as Map<number, StoredFlag[]>;
+}

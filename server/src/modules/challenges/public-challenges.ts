@@ -68,7 +68,10 @@ async function readSchedule(db: Executor): Promise<Schedule> {
   const [times, prerequisites] = await Promise.all([listReleaseTimes(db), listPrerequisites(db)]);
   const schedule = new Map<number, { releaseAt: number | null; prerequisites: number[] }>();
   for (const [id, at] of times) {
-    schedule.set(id, { releaseAt: at === null ? null : Date.parse(at), prerequisites: prerequisites.get(id) ?? [] });
+    schedule.set(id, {
+      releaseAt: at === null ? null : Date.parse(at),
+      prerequisites: prerequisites.get(id) ?? [],
+    });
   }
   return schedule;
 }
