@@ -44,6 +44,7 @@ for (const kind of testDatabaseKinds()) {
             is_active: true,
             user_completions: 0,
             hlinks: [],
+            first_blood: null,
           },
           expect.objectContaining({
             _id: String(easyB.id),
@@ -176,6 +177,7 @@ for (const kind of testDatabaseKinds()) {
           written_by: 'Tester',
           hlinks: [],
           user_completions: 0,
+          first_blood: null,
           hints: [],
           attempts_left: null,
         });

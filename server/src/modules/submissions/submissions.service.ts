@@ -5,7 +5,14 @@ import type { UserRow } from '../../db/schema.js';
 import { DomainError, notFound } from '../../lib/errors.js';
 import { claimChallengeAttempt, openChallengeForSubmission } from '../challenges/challenges.service.js';
 import { hasSolvedChallenge, recordSolvedPair } from './solved-pairs.js';
-import { hasSolved, insertSolveForCurrentTeam } from './submissions.repo.js';
+import { knownFirstBlood } from '../challenges/public-challenges.js';
+import { publishLiveEvent } from '../events/events.service.js';
+import {
+  confirmFirstBloodNotice,
+  hasSolved,
+  insertSolveForCurrentTeam,
+  reserveFirstBloodNotice,
+} from './submissions.repo.js';
 
 /** One counter per user and challenge: guessing one challenge never locks another. */
 function wrongFlagKey(userId: number, challengeId: number): string {
@@ -55,13 +62,22 @@ export async function submitFlag(
     return { message: MESSAGES.incorrectFlag };
   }
 
+  let firstBlood: { challenge: string; competitor: string } | null = null;
   try {
-    const recorded = await insertSolveForCurrentTeam(ctx.database.db, {
-      userId: user.id,
-      challengeId: challenge.id,
-      createdAt: ctx.clock.now().toISOString(),
-    });
-    if (!recorded) throw new DomainError('unauthenticated', MESSAGES.unauthorized);
+    const createdAt = ctx.clock.now().toISOString();
+    const solve = { userId: user.id, challengeId: challenge.id, createdAt };
+    // NOTE: while no first blood is known, the solve and its claim on the announcement commit
+    // together; once one is, a correct flag stays the single statement it always was.
+    const maybeFirst = user.is_admin !== 1 && !(await knownFirstBlood(ctx, challenge.id));
+    const recorded = maybeFirst
+      ? await ctx.database.transaction(async (trx) => {
+          const reserved = await reserveFirstBloodNotice(trx, challenge.id, createdAt);
+          const id = await insertSolveForCurrentTeam(trx, solve);
+          if (reserved && id !== null) firstBlood = await confirmFirstBloodNotice(trx, challenge.id, id);
+          return id;
+        })
+      : await insertSolveForCurrentTeam(ctx.database.db, solve);
+    if (recorded === null) throw new DomainError('unauthenticated', MESSAGES.unauthorized);
   } catch (err) {
     // Concurrent correct submissions: the database keeps exactly one solve.
     if (isUniqueViolation(err)) throw alreadySolved();
@@ -71,6 +87,12 @@ export async function submitFlag(
   }
   recordSolvedPair(ctx, user.id, challenge.id);
   ctx.bus.publish('solves-added');
+  // Off the answer's path: the player's "Correct Flag!" never waits for the announcement.
+  if (firstBlood) {
+    publishLiveEvent(ctx, 'first-blood', firstBlood).catch((err: unknown) =>
+      ctx.log.error({ err }, 'first blood could not be announced'),
+    );
+  }
   return { message: MESSAGES.correctFlag };
 }
 

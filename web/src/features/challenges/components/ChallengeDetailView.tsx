@@ -9,6 +9,7 @@ import DOMPurify from 'dompurify';
 import { useMemo } from 'react';
 import { Badge } from 'react-bootstrap';
 import { authorOf } from '../filter';
+import { FirstBloodBadge } from './FirstBloodBadge';
 import { TeamCompletionBadge } from './TeamCompletionBadge';
 
 interface Props {
@@ -34,6 +35,7 @@ export function ChallengeDetailView({ challenge: c, solved, teamDone }: Props) {
           </Badge>
         )}
         {teamDone !== null && <TeamCompletionBadge done={teamDone} />}
+        <FirstBloodBadge competitor={c.first_blood ?? null} />
       </div>
       <dl className="row mb-3">
         <dt className="col-5 col-sm-3">Author</dt>
