@@ -6,6 +6,7 @@ import { AnnouncementsTab } from './AnnouncementsTab';
 import { AuditTab } from './AuditTab';
 import { CreateChallengeTab } from './CreateChallengeTab';
 import { SettingsTab } from './SettingsTab';
+import { ScoreboardControls } from './ScoreboardControls';
 import { SiteControls } from './SiteControls';
 import { SolversTab } from './SolversTab';
 import { TeamsTab } from './TeamsTab';
@@ -23,6 +24,7 @@ export function AdminPanel() {
     <Container className="py-4">
       <h1 className="mb-3">Admin Panel</h1>
       <SiteControls act={act} />
+      <ScoreboardControls act={act} />
       <AdminMessageView message={message} />
       <Tabs defaultActiveKey="users" id="admin-tabs" className="my-3" mountOnEnter>
         <Tab eventKey="users" title="Users">
