@@ -4,6 +4,7 @@ import { AdminMessageView } from './AdminMessageView';
 import { AdminsTab } from './AdminsTab';
 import { AnnouncementsTab } from './AnnouncementsTab';
 import { AuditTab } from './AuditTab';
+import { SubmissionsTab } from './SubmissionsTab';
 import { CreateChallengeTab } from './CreateChallengeTab';
 import { SettingsTab } from './SettingsTab';
 import { ScoreboardControls } from './ScoreboardControls';
@@ -50,6 +51,9 @@ export function AdminPanel() {
         </Tab>
         <Tab eventKey="announcements" title="Announcements">
           <AnnouncementsTab act={act} />
+        </Tab>
+        <Tab eventKey="submissions" title="Submissions">
+          <SubmissionsTab />
         </Tab>
         <Tab eventKey="audit" title="Audit">
           <AuditTab />
