@@ -10,7 +10,7 @@ afterEach(() => vi.unstubAllGlobals());
 describe('ScoreGraph', () => {
   it('shows the top competitors as a chart and the same data as a table', async () => {
     const fetch = vi.fn(
-      async () =>
+      async (_input: RequestInfo | URL) =>
         new Response(
           JSON.stringify({
             series: [
