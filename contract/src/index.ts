@@ -46,7 +46,16 @@ export type {
 } from './api/admin.js';
 export { flagsOf } from './api/admin.js';
 export type { SiteInfo } from './api/site.js';
-export type { AuditEntry, AuditPage, AuditQuery, ModerateInput } from './api/integrity.js';
+export type {
+  AuditEntry,
+  AuditPage,
+  AuditQuery,
+  ModerateInput,
+  SubmissionFilters,
+  SubmissionPage,
+  SubmissionQuery,
+  SubmissionRow,
+} from './api/integrity.js';
 export type { AdminUser, AdminTeam } from './api/admin.js';
 export * from './rules/constants.js';
 export * from './rules/messages.js';

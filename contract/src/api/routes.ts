@@ -87,6 +87,8 @@ export const ROUTES = {
   integrity: {
     getAudit: get('/api/admin/audit'),
     moderate: post('/api/admin/moderate'),
+    getSubmissions: get('/api/admin/submissions'),
+    getSubmissionsCsv: get('/api/admin/submissions.csv'),
   },
   announcements: {
     listAnnouncements: get('/api/info/announcements'),

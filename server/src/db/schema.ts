@@ -239,6 +239,23 @@ export interface AuditLogTable {
   details: string;
 }
 
+/** One flag attempt (issue 18). Names are copied at the moment of the attempt. */
+export interface SubmissionsTable {
+  id: Generated<number>;
+  created_at: string;
+  user_id: number;
+  username: string;
+  team_id: number | null;
+  team_name: string | null;
+  challenge_id: number;
+  challenge_name: string;
+  /** correct | wrong | rate_limited | already_solved | no_attempts_left */
+  result: string;
+  /** The submitted text cut to 200 characters, for wrong attempts only (null otherwise). */
+  submitted: string | null;
+  address: string;
+}
+
 export interface Database {
   users: UsersTable;
   identities: IdentitiesTable;
@@ -265,6 +282,7 @@ export interface Database {
   live_event_counter: LiveEventCounterTable;
   announcements: AnnouncementsTable;
   audit_log: AuditLogTable;
+  submissions: SubmissionsTable;
 }
 
 export type DB = Kysely<Database>;
