@@ -12,6 +12,8 @@ import * as m0008a from './migrations/0008_a_challenge_authoring.js';
 import * as m0009 from './migrations/0009_event_settings.js';
 import * as m0010a from './migrations/0010_a_audit_log.js';
 import * as m0010b from './migrations/0010_b_moderation.js';
+import * as m0010c from './migrations/0010_c_submission_log.js';
+import * as m0011 from './migrations/0011_dynamic_scoring.js';
 
 /** Append-only, numbered. Kysely's migrator takes a lock, so one process migrates and others wait. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -28,6 +30,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '0009_event_settings': m0009,
   '0010_a_audit_log': m0010a,
   '0010_b_moderation': m0010b,
+  '0010_c_submission_log': m0010c,
+  '0011_dynamic_scoring': m0011,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -87,6 +87,12 @@ export interface ChallengesTable {
   release_at: string | null;
   created_at: string;
   updated_at: string;
+  /** 'static' | 'dynamic' (migration 0011); the other scoring_* columns are set for dynamic only. */
+  scoring_type: Generated<string>;
+  scoring_function: string | null;
+  scoring_initial: number | null;
+  scoring_minimum: number | null;
+  scoring_decay: number | null;
 }
 
 /** One accepted flag: 'static' (exact), 'case_insensitive' or 'regex' (RE2, whole string). */
@@ -240,6 +246,23 @@ export interface AuditLogTable {
   details: string;
 }
 
+/** One flag attempt (issue 18). Names are copied at the moment of the attempt. */
+export interface SubmissionsTable {
+  id: Generated<number>;
+  created_at: string;
+  user_id: number;
+  username: string;
+  team_id: number | null;
+  team_name: string | null;
+  challenge_id: number;
+  challenge_name: string;
+  /** correct | wrong | rate_limited | already_solved | no_attempts_left */
+  result: string;
+  /** The submitted text cut to 200 characters, for wrong attempts only (null otherwise). */
+  submitted: string | null;
+  address: string;
+}
+
 export interface Database {
   users: UsersTable;
   identities: IdentitiesTable;
@@ -267,6 +290,7 @@ export interface Database {
   announcements: AnnouncementsTable;
   first_blood_notices: FirstBloodNoticesTable;
   audit_log: AuditLogTable;
+  submissions: SubmissionsTable;
 }
 
 export type DB = Kysely<Database>;

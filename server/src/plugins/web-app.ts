@@ -15,6 +15,7 @@ export const WEB_ROUTES = [
   '/rate-challenge',
   '/challenge_help',
   '/kali-setup-guide',
+  '/rules',
   '/leaderboard',
   '/admin/panel',
   '/announcements',

@@ -37,6 +37,7 @@ const PAGES: Record<string, ReturnType<typeof lazyPage>> = {
   'rate-challenge': lazyPage(() => import('./routes/rate-challenge')),
   challenge_help: lazyPage(() => import('./routes/challenge-help')),
   'kali-setup-guide': lazyPage(() => import('./routes/kali-setup-guide')),
+  rules: lazyPage(() => import('./routes/rules')),
   leaderboard: lazyPage(() => import('./routes/leaderboard')),
   'admin/panel': lazyPage(() => import('./routes/admin-panel')),
   announcements: lazyPage(() => import('./routes/announcements')),

@@ -5,10 +5,13 @@ import { NavLink, useLocation, useNavigate } from 'react-router';
 import { useUnreadAnnouncements } from '../lib/announcements';
 import { callApi } from '../lib/api';
 import { useCurrentUser, useMarkSignedOut } from '../lib/auth';
+import { useSiteInfo } from '../lib/site-info';
+import { DEFAULT_SITE_NAME } from './page-title';
 
 /** SPEC.md §2 navigation bar: links by session and role; Tools and Community open a new tab. */
 export function NavBar() {
   const me = useCurrentUser();
+  const site = useSiteInfo().data;
   const loggedIn = !!me.data;
   const navigate = useNavigate();
   const markSignedOut = useMarkSignedOut();
@@ -41,7 +44,8 @@ export function NavBar() {
     >
       <Container>
         <Navbar.Brand as={NavLink} to="/">
-          CTF
+          {site?.logoUrl && <img src={site.logoUrl} alt="" height={28} className="me-2 align-text-top" />}
+          {site?.name ?? DEFAULT_SITE_NAME}
         </Navbar.Brand>
         <Navbar.Toggle aria-controls="main-nav" aria-label="Toggle navigation" aria-expanded={expanded} />
         <Navbar.Collapse id="main-nav">

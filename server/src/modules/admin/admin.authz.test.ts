@@ -61,6 +61,7 @@ function sampleRequest(
     '/api/admin/remove_team': { payload: { team_id: String(f.teamId) } },
     '/api/admin/remove_user': { payload: { user_id: String(f.victimId) } },
     '/api/admin/remove_admin': { payload: { username: f.deputyName } },
+    '/api/admin/promote_admin': { payload: { username: 'recruit' } },
     '/api/admin/ctf/update_challenge': {
       payload: { ...form, name: 'Authz edit', challenge_id: String(f.challengeId) },
     },
@@ -76,6 +77,7 @@ function sampleRequest(
     },
     '/api/admin/ctf/delete_file': { payload: { filename: f.fileName } },
     '/api/admin/update_site_info': { payload: { activated: true } },
+    '/api/admin/scoreboard/freeze': { payload: { freeze_at: null } },
     '/api/admin/announcements/create': { payload: { title: 'Authz', body: 'Hello' } },
     '/api/admin/announcements/update': {
       payload: { _id: f.announcementId, title: 'Authz edit', body: 'Hello again', pinned: false },
@@ -128,6 +130,7 @@ for (const kind of testDatabaseKinds()) {
       player = await t.login('player');
       const victim = await t.login('victim');
       await t.login('deputy', { admin: true });
+      await t.login('recruit');
       const leader = await t.login('leader');
       const teamId = await makeTeam(t, 'Target', [leader.user!.id]);
       const challenge = await addChallenge(t, { name: 'Kept' });

@@ -3,6 +3,7 @@ import { useMemo } from 'react';
 import { Badge, Card } from 'react-bootstrap';
 import { Link } from 'react-router';
 import { authorOf, descriptionPreview } from '../filter';
+import { DynamicMark } from './DynamicMark';
 import { FirstBloodBadge } from './FirstBloodBadge';
 import { TeamCompletionBadge } from './TeamCompletionBadge';
 
@@ -58,7 +59,10 @@ export function ChallengeCard({ challenge: c, solved, teamDone, lockedBy = [] }:
           <li className="list-inline-item">
             Rating: {formatRating(c.rating)} / {RATING_MAX}
           </li>
-          <li className="list-inline-item">Points: {c.points}</li>
+          <li className="list-inline-item">
+            Points: {c.points}
+            {c.scoring_type === 'dynamic' && <DynamicMark />}
+          </li>
           <li className="list-inline-item">Solves: {c.user_completions}</li>
         </ul>
       </Card.Footer>
