@@ -297,6 +297,7 @@ function valuedList(ctx: AppContext, base: PublicChallengeList, board: ScoreBoar
     base.position,
     base.schedule,
     ctx.clock.now().getTime(),
+    base.firstBloodIds,
   );
   valuedLists.set(base, { board, version: board.version, list });
   return list;
