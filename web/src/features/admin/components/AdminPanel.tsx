@@ -8,6 +8,7 @@ import { IntegrityTab } from './IntegrityTab';
 import { SubmissionsTab } from './SubmissionsTab';
 import { CreateChallengeTab } from './CreateChallengeTab';
 import { SettingsTab } from './SettingsTab';
+import { ScoreboardControls } from './ScoreboardControls';
 import { SiteControls } from './SiteControls';
 import { SolversTab } from './SolversTab';
 import { TeamsTab } from './TeamsTab';
@@ -25,6 +26,7 @@ export function AdminPanel() {
     <Container className="py-4">
       <h1 className="mb-3">Admin Panel</h1>
       <SiteControls act={act} />
+      <ScoreboardControls act={act} />
       <AdminMessageView message={message} />
       <Tabs defaultActiveKey="users" id="admin-tabs" className="my-3" mountOnEnter>
         <Tab eventKey="users" title="Users">

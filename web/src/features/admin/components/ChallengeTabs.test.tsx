@@ -155,6 +155,7 @@ describe('Create Challenge', () => {
       description: '',
       files: ['b.zip'],
       points: 50,
+      scoring: { type: 'static' },
     });
     await waitFor(() => expect(message()).toHaveTextContent("Challenge 'New one' created successfully."));
     await waitFor(() => expect(screen.getByLabelText('Name')).toHaveValue(''));
