@@ -38,6 +38,7 @@ describe('benchmark harness', () => {
       'leaderboard-page',
       'info',
       'submit',
+      'wrong-flag',
       'mixed',
     ]);
     for (const r of run.results) {

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { SeededEvent } from './seed.js';
 
 export type ScenarioName =
-  'hello' | 'list' | 'list-304' | 'leaderboard' | 'leaderboard-page' | 'info' | 'submit' | 'mixed';
+  'hello' | 'list' | 'list-304' | 'leaderboard' | 'leaderboard-page' | 'info' | 'submit' | 'wrong-flag' | 'mixed';
 
 export interface LoadResult {
   scenario: ScenarioName;
@@ -91,7 +91,19 @@ export function requestMaker(
       body: JSON.stringify({ flag, challenge_id: String(id) }),
     };
   };
+  /** Only wrong flags: each one is compared and goes to the submission log (issue 18). */
+  const wrongFlag = (): Req => {
+    const id = challengeIds[rand(challengeIds.length)]!;
+    return {
+      method: 'POST',
+      path: '/api/ctf/submit-flag',
+      headers: { ...BROWSER_HEADERS, cookie: cookie(), origin, 'content-type': 'application/json' },
+      body: JSON.stringify({ flag: `flag{wrong_${rand(1e6)}}`, challenge_id: String(id) }),
+    };
+  };
   switch (name) {
+    case 'wrong-flag':
+      return wrongFlag;
     case 'hello':
       return (): Req => ({ method: 'GET', path: '/', headers: {} });
     case 'list':

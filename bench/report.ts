@@ -10,6 +10,8 @@ export const TARGETS = {
   refreshBytes: 4096,
   info: 0.3,
   submit: 0.2,
+  /** Wrong flags only, each written to the submission log (issue 18). */
+  'wrong-flag': 0.15,
   mixed: 0.35,
   p99ListMs: 20,
   peakRssMb: 200,
@@ -129,7 +131,7 @@ export function formatReport(report: BenchReport): string {
   const check = (name: string, value: number, ok: boolean, d = 2) =>
     lines.push(`| ${name} | ${fmt(value, d)} | ${ok ? 'yes' : 'NO'} |`);
   if (sqliteRun) {
-    for (const s of ['list', 'leaderboard', 'leaderboard-page', 'info', 'submit', 'mixed'] as const) {
+    for (const s of ['list', 'leaderboard', 'leaderboard-page', 'info', 'submit', 'wrong-flag', 'mixed'] as const) {
       if (!at(sqliteRun, s)) continue;
       check(
         `SQLite ${s} @${maxC} >= ${TARGETS[s]} of hello`,

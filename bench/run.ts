@@ -63,6 +63,7 @@ export const SCENARIOS: ScenarioName[] = [
   'leaderboard-page',
   'info',
   'submit',
+  'wrong-flag',
   'mixed',
 ];
 
