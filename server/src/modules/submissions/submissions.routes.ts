@@ -1,11 +1,12 @@
-import { challengesApi } from '@ctf/contract';
+import { challengesApi, usersApi } from '@ctf/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { route } from '../../plugins/route.js';
-import { submitFlag } from './submissions.service.js';
+import { getPracticeSolves, submitFlag } from './submissions.service.js';
 
 export function registerSubmissionRoutes(app: FastifyInstance, ctx: AppContext): void {
   route(app, challengesApi.submitFlag, 'user', async (request) =>
     submitFlag(ctx, request.user!, { challengeId: request.body.challenge_id, flag: request.body.flag }),
   );
+  route(app, usersApi.practiceSolves, 'user', async (request) => getPracticeSolves(ctx, request.user!.id));
 }

@@ -1,11 +1,12 @@
-import { MESSAGES, WRONG_FLAG_LIMIT, WRONG_FLAG_WINDOW_MS } from '@ctf/contract';
+import { MESSAGES, WRONG_FLAG_LIMIT, WRONG_FLAG_WINDOW_MS, type UserCompletion } from '@ctf/contract';
 import type { AppContext } from '../../context.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/connect.js';
 import type { UserRow } from '../../db/schema.js';
 import { DomainError, notFound } from '../../lib/errors.js';
 import { claimChallengeAttempt, openChallengeForSubmission } from '../challenges/challenges.service.js';
+import { readSiteState } from '../settings/settings.service.js';
 import { hasSolvedChallenge, recordSolvedPair } from './solved-pairs.js';
-import { hasSolved, insertSolveForCurrentTeam } from './submissions.repo.js';
+import { hasSolved, insertPracticeSolve, insertSolveForCurrentTeam, listPracticeSolves } from './submissions.repo.js';
 
 /** One counter per user and challenge: guessing one challenge never locks another. */
 function wrongFlagKey(userId: number, challengeId: number): string {
@@ -36,6 +37,11 @@ export async function submitFlag(
   // refuse a second solve anyway).
   if (await hasSolvedChallenge(ctx, user.id, challenge.id)) throw alreadySolved();
 
+  // After the end time the after-event setting decides, from the clock (DESIGN.md §8): 'open'
+  // plays on as before, 'closed' refuses, 'practice' records apart. Admins play as before.
+  const afterEnd = await afterEndFor(ctx, user);
+  if (afterEnd === 'closed') throw new DomainError('forbidden', MESSAGES.eventClosed);
+
   // NOTE: the attempt is counted before the comparison in one atomic step (not peek-then-hit),
   // so a burst of parallel guesses cannot all slip under the limit. A correct flag ends the game
   // for this challenge, so counting it too changes nothing for honest players.
@@ -55,6 +61,19 @@ export async function submitFlag(
     return { message: MESSAGES.incorrectFlag };
   }
 
+  if (afterEnd === 'practice') {
+    const createdAt = ctx.clock.now().toISOString();
+    try {
+      if (!(await insertPracticeSolve(ctx.database.db, { userId: user.id, challengeId: challenge.id, createdAt })))
+        throw alreadySolved();
+    } catch (err) {
+      if (isForeignKeyViolation(err)) throw notFound('Challenge not found');
+      throw err;
+    }
+    // Nothing public changes: no publication, the board keeps the final standings.
+    return { message: MESSAGES.correctPracticeFlag };
+  }
+
   try {
     const recorded = await insertSolveForCurrentTeam(ctx.database.db, {
       userId: user.id,
@@ -72,6 +91,19 @@ export async function submitFlag(
   recordSolvedPair(ctx, user.id, challenge.id);
   ctx.bus.publish('solves-added');
   return { message: MESSAGES.correctFlag };
+}
+
+/** What a flag from this user does now: the after-event setting once the end has passed. */
+async function afterEndFor(ctx: AppContext, user: UserRow): Promise<'open' | 'closed' | 'practice'> {
+  if (user.is_admin === 1) return 'open';
+  const state = await readSiteState(ctx);
+  return ctx.clock.now().getTime() >= state.endMs ? state.settings.afterEnd : 'open';
+}
+
+/** The user's practice solves (after the end, in practice mode), for their profile. */
+export async function getPracticeSolves(ctx: AppContext, userId: number): Promise<UserCompletion[]> {
+  const rows = await listPracticeSolves(ctx.database.db, userId);
+  return rows.map((r) => ({ id: String(r.challenge_id), name: r.name, time: r.created_at }));
 }
 
 /** Whether the user has solved the challenge (ratings are for solvers only). */
