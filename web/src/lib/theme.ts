@@ -17,7 +17,9 @@ function storedTheme(): Theme | null {
 }
 
 function systemTheme(): Theme {
-  return typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+  return typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches
+    ? 'dark'
+    : 'light';
 }
 
 /** The theme shown now: the one chosen in this browser, else the system's. */

@@ -41,7 +41,10 @@ for (const kind of testDatabaseKinds()) {
       expect(late.status).toBe(403);
       expect(late.body.message).toBe(MESSAGES.eventClosed);
       // Admins play as before.
-      const own = await admin.post('/api/ctf/submit-flag', { challenge_id: String(challenge.id), flag: 'flag{warm}' });
+      const own = await admin.post('/api/ctf/submit-flag', {
+        challenge_id: String(challenge.id),
+        flag: 'flag{warm}',
+      });
       expect(own.body.message).toBe(MESSAGES.correctFlag);
     });
 

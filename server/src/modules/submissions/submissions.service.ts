@@ -6,7 +6,12 @@ import { DomainError, notFound } from '../../lib/errors.js';
 import { claimChallengeAttempt, openChallengeForSubmission } from '../challenges/challenges.service.js';
 import { readSiteState } from '../settings/settings.service.js';
 import { hasSolvedChallenge, recordSolvedPair } from './solved-pairs.js';
-import { hasSolved, insertPracticeSolve, insertSolveForCurrentTeam, listPracticeSolves } from './submissions.repo.js';
+import {
+  hasSolved,
+  insertPracticeSolve,
+  insertSolveForCurrentTeam,
+  listPracticeSolves,
+} from './submissions.repo.js';
 
 /** One counter per user and challenge: guessing one challenge never locks another. */
 function wrongFlagKey(userId: number, challengeId: number): string {
@@ -64,7 +69,13 @@ export async function submitFlag(
   if (afterEnd === 'practice') {
     const createdAt = ctx.clock.now().toISOString();
     try {
-      if (!(await insertPracticeSolve(ctx.database.db, { userId: user.id, challengeId: challenge.id, createdAt })))
+      if (
+        !(await insertPracticeSolve(ctx.database.db, {
+          userId: user.id,
+          challengeId: challenge.id,
+          createdAt,
+        }))
+      )
         throw alreadySolved();
     } catch (err) {
       if (isForeignKeyViolation(err)) throw notFound('Challenge not found');
