@@ -11,16 +11,7 @@ import { localSignIn } from './support/session.js';
 
 const run = browserAvailable();
 
-const ADMIN_TABS = [
-  'Users',
-  'Teams',
-  'Admins',
-  'Solvers',
-  'View Challenges',
-  'Create Challenge',
-  'Upload',
-  'Settings',
-];
+const ADMIN_TABS = ['Users', 'Teams', 'Admins', 'Solvers', 'View Challenges', 'Create Challenge', 'Upload'];
 
 /**
  * Every page of SPEC.md §2 in every state (visitor, participant without and with a team, leader,
@@ -34,8 +25,8 @@ describe.runIf(run)('accessibility in Chromium (axe-core)', { timeout: 180_000 }
   const problems: string[] = [];
 
   /** One signed-in browser context per person (null: a visitor), reused across tests. */
-  async function contextFor(user: string | null, admin = false, dark = false): Promise<BrowserContext> {
-    const key = `${user ?? '(visitor)'}${dark ? ' (dark)' : ''}`;
+  async function contextFor(user: string | null, admin = false): Promise<BrowserContext> {
+    const key = user ?? '(visitor)';
     let context = contexts.get(key);
     if (!context) {
       // bypassCSP lets the checker's script in (the site's own policy allows no inline script);
@@ -44,8 +35,6 @@ describe.runIf(run)('accessibility in Chromium (axe-core)', { timeout: 180_000 }
         bypassCSP: true,
         reducedMotion: 'reduce',
         viewport: { width: 1280, height: 800 },
-        // A dark system preference: the site opens in its dark theme (public/theme.js).
-        colorScheme: dark ? 'dark' : 'light',
       });
       if (user) await localSignIn(context, server.url, user, admin);
       contexts.set(key, context);
@@ -59,12 +48,11 @@ describe.runIf(run)('accessibility in Chromium (axe-core)', { timeout: 180_000 }
    * Opens a page and records its serious violations; then runs each step (a tab click, a form
    * sent...) on the same page and records the violations of each state it leads to.
    */
-  let dark = false;
   async function audit(user: string | null, path: string, ...steps: Step[]) {
-    const page = trackRequests(await (await contextFor(user, user === 'admin', dark)).newPage());
+    const page = trackRequests(await (await contextFor(user, user === 'admin')).newPage());
     const record = async (label: string) => {
       for (const v of await seriousViolations(page))
-        problems.push(`${dark ? '(dark) ' : ''}${user ?? 'visitor'} ${path} ${label}: ${v}`);
+        problems.push(`${user ?? 'visitor'} ${path} ${label}: ${v}`);
     };
     try {
       await page.goto(`${server.url}${path}`);
@@ -235,30 +223,6 @@ describe.runIf(run)('accessibility in Chromium (axe-core)', { timeout: 180_000 }
     );
     // The visitor's home page once the event is under way.
     await audit(null, '/');
-    expect(problems).toEqual([]);
-  });
-
-  it('the dark theme: the full event once more, page by page (one state each)', async () => {
-    problems.length = 0;
-    dark = true;
-    try {
-      const id = (i: number) => event.challenges[i]!._id;
-      for (const path of ['/', '/login', '/rules', '/challenge_help', '/kali-setup-guide', '/no-such-page'])
-        await audit(null, path);
-      await audit(event.users.member, '/profile', ['Team Stats', teamStats]);
-      for (const path of [
-        '/profile?mode=1',
-        '/compete',
-        `/challenge?id=${id(0)}`,
-        '/rate-challenge',
-        '/leaderboard',
-      ])
-        await audit(event.users.member, path);
-      await audit(event.users.leader, '/profile?mode=1');
-      await audit('admin', '/admin/panel', ...adminTabs);
-    } finally {
-      dark = false;
-    }
     expect(problems).toEqual([]);
   });
 
