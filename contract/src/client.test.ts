@@ -10,6 +10,7 @@ const AREAS = [
   'challengesApi',
   'leaderboardApi',
   'adminApi',
+  'announcementsApi',
 ] as const;
 
 describe("the web's entry of the contract", () => {

@@ -1,15 +1,5 @@
-import {
-  adminApi,
-  authApi,
-  challengesApi,
-  integrityApi,
-  leaderboardApi,
-  settingsApi,
-  siteApi,
-  teamsApi,
-  usersApi,
-  type Endpoint,
-} from '@ctf/contract';
+import * as contract from '@ctf/contract';
+import type { Endpoint } from '@ctf/contract';
 import fc from 'fast-check';
 import type { z } from 'zod';
 
@@ -26,17 +16,15 @@ export interface ContractEndpoint {
   endpoint: Endpoint;
 }
 
-const AREAS = {
-  authApi,
-  siteApi,
-  usersApi,
-  teamsApi,
-  challengesApi,
-  leaderboardApi,
-  adminApi,
-  settingsApi,
-  integrityApi,
-} as const;
+/**
+ * Every area the contract exports (`authApi`, `teamsApi`, ... and any added later): read from the
+ * package itself, so an area cannot be left out of the fuzz, CSRF and leak suites by forgetting a list.
+ */
+const AREAS = Object.fromEntries(
+  Object.entries(contract as Record<string, unknown>).filter(
+    ([name, value]) => name.endsWith('Api') && typeof value === 'object' && value !== null,
+  ),
+) as Record<string, Record<string, unknown>>;
 
 function isEndpoint(v: unknown): v is Endpoint {
   const e = v as Partial<Endpoint> | null;

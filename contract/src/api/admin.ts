@@ -6,6 +6,7 @@ import { Team } from './teams.js';
 import { User } from './users.js';
 import { SETTINGS_ENDPOINTS } from './settings.js';
 import { INTEGRITY_ENDPOINTS } from './integrity.js';
+import { ANNOUNCEMENT_ADMIN_ENDPOINTS } from './announcements.js';
 import {
   CHALLENGE_AUTHOR_MAX_LENGTH,
   CHALLENGE_DESCRIPTION_MAX_LENGTH,
@@ -22,6 +23,12 @@ import {
   MAX_ATTEMPTS_LIMIT,
   PREREQUISITES_MAX,
 } from '../rules/constants.js';
+import {
+  DYNAMIC_DECAY_MAX,
+  DYNAMIC_VALUE_MAX,
+  SCORING_FUNCTIONS,
+  dynamicScoringProblem,
+} from '../rules/dynamic-scoring.js';
 
 export {
   FILE_NAME_PATTERN,
@@ -32,6 +39,31 @@ export {
   uploadSummaryText,
   type DeletableThing,
 } from './admin-rules.js';
+
+const wholeNumber = (what: string) =>
+  z.number({ error: `${what} must be a number` }).int(`${what} must be a whole number`);
+
+/**
+ * A challenge's scoring (issue 16): static (points from difficulty, the default) or dynamic with
+ * CTFd's parameters; 1 <= minimum <= initial <= 10,000 and decay >= 0, whole numbers. A refusal
+ * names its field (scoring.minimum, ...).
+ */
+export const ChallengeScoringInput = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('static') }),
+  z
+    .object({
+      type: z.literal('dynamic'),
+      function: z.enum(SCORING_FUNCTIONS),
+      initial: wholeNumber('initial').min(1).max(DYNAMIC_VALUE_MAX),
+      minimum: wholeNumber('minimum').min(1).max(DYNAMIC_VALUE_MAX),
+      decay: wholeNumber('decay').min(0).max(DYNAMIC_DECAY_MAX),
+    })
+    .superRefine((s, ctx) => {
+      const problem = dynamicScoringProblem(s);
+      if (problem) ctx.addIssue({ code: 'custom', path: [problem.field], message: problem.message });
+    }),
+]);
+export type ChallengeScoringInput = z.infer<typeof ChallengeScoringInput>;
 
 export const FlagType = z.enum(FLAG_TYPES);
 
@@ -61,6 +93,7 @@ export const AdminChallenge = PublicChallenge.extend({
   hints: z.array(AdminHint),
   release_at: z.string().nullable(),
   prerequisites: z.array(IdString),
+  scoring: ChallengeScoringInput,
 });
 export type AdminChallenge = z.infer<typeof AdminChallenge>;
 
@@ -82,7 +115,9 @@ export type FlagInput = z.input<typeof FlagInput>;
 export const HintInput = z.object({
   _id: IdInput.optional(),
   title: required('Hint title', HINT_TITLE_MAX_LENGTH),
-  content: z.string().max(HINT_CONTENT_MAX_LENGTH, `Hint content must be at most ${HINT_CONTENT_MAX_LENGTH} characters`),
+  content: z
+    .string()
+    .max(HINT_CONTENT_MAX_LENGTH, `Hint content must be at most ${HINT_CONTENT_MAX_LENGTH} characters`),
   cost: z
     .number({ error: 'Hint cost must be a number' })
     .int('Hint cost must be a whole number')
@@ -98,10 +133,16 @@ const ChallengeFields = z.object({
   difficulty: Difficulty,
   written_by: required('Author', CHALLENGE_AUTHOR_MAX_LENGTH),
   /** SPEC.md's single flag: one static flag (used when `flags` is absent). */
-  flag: z.string().trim().max(FLAG_MAX_LENGTH, `Flag must be at most ${FLAG_MAX_LENGTH} characters`).optional(),
+  flag: z
+    .string()
+    .trim()
+    .max(FLAG_MAX_LENGTH, `Flag must be at most ${FLAG_MAX_LENGTH} characters`)
+    .optional(),
   flags: z.array(FlagInput).max(FLAGS_PER_CHALLENGE_MAX).optional(),
   points: z.unknown().optional(),
   files: z.array(z.string().max(FILE_NAME_MAX_LENGTH)).max(50).optional().default([]),
+  /** Missing = static. */
+  scoring: ChallengeScoringInput.optional(),
   // Absent on an update: left as it is. null: no limit / released / none.
   max_attempts: z
     .number()
@@ -111,7 +152,10 @@ const ChallengeFields = z.object({
     .nullable()
     .optional(),
   hints: z.array(HintInput).max(HINTS_PER_CHALLENGE_MAX).optional(),
-  release_at: z.iso.datetime({ offset: true, error: 'release_at must be an ISO 8601 time' }).nullable().optional(),
+  release_at: z.iso
+    .datetime({ offset: true, error: 'release_at must be an ISO 8601 time' })
+    .nullable()
+    .optional(),
   prerequisites: z.array(IdInput).max(PREREQUISITES_MAX).optional(),
 });
 
@@ -122,7 +166,8 @@ export function flagsOf(body: { flag?: string | undefined; flags?: FlagInput[] |
 }
 
 const atLeastOneFlag = (body: z.infer<typeof ChallengeFields>, ctx: z.RefinementCtx) => {
-  if (flagsOf(body).length === 0) ctx.addIssue({ code: 'custom', path: ['flags'], message: 'Flag is required' });
+  if (flagsOf(body).length === 0)
+    ctx.addIssue({ code: 'custom', path: ['flags'], message: 'Flag is required' });
 };
 
 /**
@@ -158,6 +203,10 @@ export const forceUpdate = get(ROUTES.admin.forceUpdate, AckResponse);
 export const removeTeam = post(ROUTES.admin.removeTeam, z.object({ team_id: IdInput }));
 export const removeUser = post(ROUTES.admin.removeUser, z.object({ user_id: IdInput }));
 export const removeAdmin = post(ROUTES.admin.removeAdmin, z.object({ username: z.string().min(1).max(200) }));
+export const promoteAdmin = post(
+  ROUTES.admin.promoteAdmin,
+  z.object({ username: z.string().min(1).max(200) }),
+);
 export const getUploads = get(ROUTES.admin.getUploads, z.array(z.string()));
 export const fetchChallenges = get(ROUTES.admin.fetchChallenges, z.array(AdminChallenge));
 export const updateChallenge = post(
@@ -192,6 +241,59 @@ export const getSolvers = get(
 export const getSiteInfo = get(ROUTES.admin.getSiteInfo, z.object({ activated: z.boolean() }));
 export const updateSiteInfo = post(ROUTES.admin.updateSiteInfo, z.object({ activated: z.boolean() }));
 
+/** An ISO 8601 date and time with its offset (or Z), as Date can read it. */
+const IsoDateTime = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date and time' });
+
+/** Sets the scoreboard freeze (from that time the public sees the board as it was) or lifts it (null). */
+export const freezeScoreboard = endpoint({
+  ...ROUTES.admin.freezeScoreboard,
+  body: z.object({ freeze_at: IsoDateTime.nullable() }),
+  response: AckResponse.extend({ freeze_at: z.string().nullable() }),
+});
+
+/** One row of the scoreboard export: the leaderboard with ranks and what each competitor is. */
+export const ScoreboardExportRow = z.object({
+  pos: z.number(),
+  kind: z.enum(['team', 'user']),
+  name: z.string(),
+  points: z.number(),
+  solves: z.number(),
+  last_solve_at: z.string(),
+});
+export type ScoreboardExportRow = z.infer<typeof ScoreboardExportRow>;
+/** One credited solve: when, who, for which competitor, which challenge, its current value. */
+export const SolveExportRow = z.object({
+  time: z.string(),
+  user: z.string(),
+  team: z.string(),
+  challenge: z.string(),
+  points: z.number(),
+});
+export type SolveExportRow = z.infer<typeof SolveExportRow>;
+
+/** The live scoreboard as CSV (streamed): pos, kind, name, points, solves, last_solve_at. */
+export const exportScoreboardCsv = endpoint({
+  ...ROUTES.admin.exportScoreboardCsv,
+  body: undefined,
+  response: z.string(),
+});
+/** Every solve as CSV (streamed): time, user, team, challenge, points. */
+export const exportSolvesCsv = endpoint({
+  ...ROUTES.admin.exportSolvesCsv,
+  body: undefined,
+  response: z.string(),
+});
+export const exportScoreboardJson = endpoint({
+  ...ROUTES.admin.exportScoreboardJson,
+  body: undefined,
+  response: z.array(ScoreboardExportRow),
+});
+export const exportSolvesJson = endpoint({
+  ...ROUTES.admin.exportSolvesJson,
+  body: undefined,
+  response: z.array(SolveExportRow),
+});
+
 /** Every admin endpoint, so the authorization matrix test can walk them all. */
 export const ADMIN_ENDPOINTS = [
   getTeams,
@@ -201,6 +303,7 @@ export const ADMIN_ENDPOINTS = [
   removeTeam,
   removeUser,
   removeAdmin,
+  promoteAdmin,
   getUploads,
   fetchChallenges,
   updateChallenge,
@@ -213,6 +316,12 @@ export const ADMIN_ENDPOINTS = [
   getSolvers,
   getSiteInfo,
   updateSiteInfo,
+  freezeScoreboard,
+  exportScoreboardCsv,
+  exportSolvesCsv,
+  exportScoreboardJson,
+  exportSolvesJson,
   ...SETTINGS_ENDPOINTS,
   ...INTEGRITY_ENDPOINTS,
+  ...ANNOUNCEMENT_ADMIN_ENDPOINTS,
 ] as const;

@@ -9,8 +9,10 @@ import { ROUTES } from './routes.js';
 export const LIVE_EVENTS_PATH = ROUTES.events.stream.path;
 
 export interface LiveEventData {
-  /** An announcement was posted or edited. */
-  announcement: { _id: string; title: string };
+  /**
+   * An announcement was posted; with `change`, one was edited or deleted (pages refresh, no toast).
+   */
+  announcement: { _id: string; title: string; change?: 'updated' | 'deleted' };
   /** The first solve of a challenge by a non-admin: the challenge's and the competitor's names. */
   'first-blood': { challenge: string; competitor: string };
   /** The leaderboard changed. */

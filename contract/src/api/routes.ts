@@ -45,6 +45,8 @@ export const ROUTES = {
   leaderboard: {
     leaderboard: get('/api/info/leaderboard'),
     getCompletions: post('/api/info/get-completions'),
+    scoreGraph: get('/api/info/scoreboard/graph'),
+    ctftime: get('/api/ctftime'),
   },
   events: {
     /** Server-Sent Events (api/live-events.ts), outside the JSON contract. */
@@ -58,6 +60,7 @@ export const ROUTES = {
     removeTeam: post('/api/admin/remove_team'),
     removeUser: post('/api/admin/remove_user'),
     removeAdmin: post('/api/admin/remove_admin'),
+    promoteAdmin: post('/api/admin/promote_admin'),
     getUploads: get('/api/admin/ctf/get_uploads'),
     fetchChallenges: get('/api/admin/ctf/fetch_challenges'),
     updateChallenge: post('/api/admin/ctf/update_challenge'),
@@ -70,6 +73,11 @@ export const ROUTES = {
     getSolvers: get('/api/admin/ctf/get_solvers'),
     getSiteInfo: get('/api/admin/get_site_info'),
     updateSiteInfo: post('/api/admin/update_site_info'),
+    freezeScoreboard: post('/api/admin/scoreboard/freeze'),
+    exportScoreboardCsv: get('/api/admin/export/scoreboard.csv'),
+    exportSolvesCsv: get('/api/admin/export/solves.csv'),
+    exportScoreboardJson: get('/api/admin/export/scoreboard.json'),
+    exportSolvesJson: get('/api/admin/export/solves.json'),
   },
   settings: {
     getSettings: get('/api/admin/settings'),
@@ -79,6 +87,15 @@ export const ROUTES = {
   integrity: {
     getAudit: get('/api/admin/audit'),
     moderate: post('/api/admin/moderate'),
+    getSubmissions: get('/api/admin/submissions'),
+    getSubmissionsCsv: get('/api/admin/submissions.csv'),
+  },
+  announcements: {
+    listAnnouncements: get('/api/info/announcements'),
+    createAnnouncement: post('/api/admin/announcements/create'),
+    updateAnnouncement: post('/api/admin/announcements/update'),
+    deleteAnnouncement: post('/api/admin/announcements/delete'),
+    adminAnnouncements: get('/api/admin/announcements'),
   },
 } as const;
 

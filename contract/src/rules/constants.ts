@@ -55,6 +55,9 @@ export const WRONG_FLAG_WINDOW_MS = 60_000;
 export const USERNAME_MAX_LENGTH = 39;
 export const TEAM_NAME_MAX_LENGTH = 32;
 export const CHALLENGE_NAME_MAX_LENGTH = 100;
+/** Announcements (issue 15): a title and a Markdown body. */
+export const ANNOUNCEMENT_TITLE_MAX_LENGTH = 120;
+export const ANNOUNCEMENT_BODY_MAX_LENGTH = 10_000;
 export const CHALLENGE_AUTHOR_MAX_LENGTH = 100;
 export const CHALLENGE_DESCRIPTION_MAX_LENGTH = 20_000;
 export const FLAG_MAX_LENGTH = 200;
@@ -123,3 +126,7 @@ export const LEADERBOARD_PAGE = {
  * at the same moment), and never while its tab is hidden.
  */
 export const LEADERBOARD_REFRESH = { minIntervalMs: 5_000, jitterMs: 2_500 } as const;
+
+/** The score graph shows the best GRAPH_TOP_DEFAULT competitors unless ?top= asks for up to GRAPH_TOP_MAX. */
+export const GRAPH_TOP_DEFAULT = 10;
+export const GRAPH_TOP_MAX = 50;

@@ -16,6 +16,7 @@ export const ALL_TOPICS = [
   'files',
   'sessions',
   'live-events',
+  'announcements',
 ] as const;
 export type Topic = (typeof ALL_TOPICS)[number];
 // 'solves': solves changed in any way; 'solves-added': new solves were recorded and nothing else

@@ -56,8 +56,13 @@ function validBody(w: World, path: string): { payload: unknown; headers?: Record
     '/api/admin/ctf/schedule_release': { challenge_ids: [w.ids.active], release_at: null },
     '/api/admin/ctf/delete_file': { filename: WORLD_FILE },
     '/api/admin/update_site_info': { activated: false },
+    '/api/admin/scoreboard/freeze': { freeze_at: null },
     '/api/admin/settings': { name: 'Csrf CTF' },
     '/api/admin/moderate': { target: 'user', name: w.other.user!.username, action: 'hide', reason: 'csrf' },
+    '/api/admin/promote_admin': { username: w.other.user!.username },
+    '/api/admin/announcements/create': { title: 'Csrf', body: 'Hello' },
+    '/api/admin/announcements/update': { _id: '1', title: 'Csrf', body: 'Hello', pinned: false },
+    '/api/admin/announcements/delete': { _id: '1' },
   };
   if (path === settingsApi.uploadLogo.path) {
     const boundary = 'csrfBoundary';

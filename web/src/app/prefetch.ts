@@ -8,7 +8,7 @@ import { siteInfoQuery } from '../features/site/api/site-info';
 /** Pages behind the session check (SPEC.md §2). */
 const USER_PAGES = new Set(['/profile', '/compete', '/challenge', '/rate-challenge', '/leaderboard']);
 /** Pages that show the public site info (event window, links, login methods, challenge host). */
-const SITE_INFO_PAGES = new Set(['/', '/login', '/challenge_help', '/compete']);
+const SITE_INFO_PAGES = new Set(['/', '/login', '/challenge_help', '/compete', '/rules']);
 
 /**
  * On the first load, asks at once for what the opened page will need, while its code is still

@@ -37,8 +37,10 @@ const PAGES: Record<string, ReturnType<typeof lazyPage>> = {
   'rate-challenge': lazyPage(() => import('./routes/rate-challenge')),
   challenge_help: lazyPage(() => import('./routes/challenge-help')),
   'kali-setup-guide': lazyPage(() => import('./routes/kali-setup-guide')),
+  rules: lazyPage(() => import('./routes/rules')),
   leaderboard: lazyPage(() => import('./routes/leaderboard')),
   'admin/panel': lazyPage(() => import('./routes/admin-panel')),
+  announcements: lazyPage(() => import('./routes/announcements')),
 };
 
 /** Loads the code of the page at `pathname` (call before the first render; a failure is left to React.lazy). */

@@ -4,6 +4,7 @@ import { ErrorBoundary } from './ErrorBoundary';
 import { LiveUpdates } from './LiveUpdates';
 import { NavBar } from './NavBar';
 import { PageLoading } from './PageLoading';
+import { useSiteInfo } from '../lib/site-info';
 import { pageTitle } from './page-title';
 
 export function Layout() {
@@ -11,9 +12,11 @@ export function Layout() {
   const main = useRef<HTMLElement>(null);
   const shownKey = useRef(location.key);
 
+  const siteName = useSiteInfo().data?.name;
+
   useEffect(() => {
-    document.title = pageTitle(location.pathname, location.search);
-  }, [location.pathname, location.search]);
+    document.title = pageTitle(location.pathname, location.search, siteName);
+  }, [location.pathname, location.search, siteName]);
 
   // After moving to another page, it starts at the top and the focus at its content, as after a
   // full page load: a screen reader reads the new page, and Tab goes on from there rather than

@@ -1,5 +1,6 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { act, render, screen } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { subscribeLiveEvent } from '../lib/live-events';
 import { createQueryClient, queryKeys } from '../lib/query';
@@ -58,7 +59,9 @@ describe('live events in the page', () => {
     const invalidate = vi.spyOn(client, 'invalidateQueries');
     const { unmount } = render(
       <QueryClientProvider client={client}>
-        <LiveUpdates />
+        <MemoryRouter>
+          <LiveUpdates />
+        </MemoryRouter>
       </QueryClientProvider>,
     );
     const es = FakeEventSource.opened[0]!;
@@ -67,8 +70,12 @@ describe('live events in the page', () => {
     expect(invalidate).toHaveBeenCalledWith({ queryKey: queryKeys.announcements });
     act(() => es.emit('first-blood', { challenge: 'Baby RSA', competitor: 'Team <b>' }));
     expect(await screen.findByText('Team <b> solved Baby RSA first')).toBeInTheDocument();
+    // An edit refreshes the list but shows no toast.
+    act(() => es.emit('announcement', { _id: '4', title: 'Edited title', change: 'updated' }));
+    expect(screen.queryByText('Edited title')).toBeNull();
+    // The leaderboard page refreshes itself, calmly (features/leaderboard/use-calm-refresh.ts).
     act(() => es.emit('leaderboard', {}));
-    expect(invalidate).toHaveBeenCalledWith({ queryKey: queryKeys.leaderboard });
+    expect(invalidate).not.toHaveBeenCalledWith({ queryKey: queryKeys.leaderboard });
     unmount();
     expect(es.closed).toBe(true);
   });

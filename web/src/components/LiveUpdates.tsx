@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Toast, ToastContainer } from 'react-bootstrap';
+import { Link } from 'react-router';
 import { subscribeLiveEvent, subscribeLiveReopen } from '../lib/live-events';
 import { queryKeys } from '../lib/query';
 
@@ -32,12 +33,14 @@ export function LiveUpdates() {
       for (const queryKey of keys) void client.invalidateQueries({ queryKey });
     };
     const offs = [
-      subscribeLiveEvent('leaderboard', () => refresh(queryKeys.leaderboard)),
+      // NOTE: no 'leaderboard' here: an open leaderboard refreshes itself calmly (at most every
+      // 5 s, jittered, not in a hidden tab: features/leaderboard/use-calm-refresh.ts, issue 20).
       subscribeLiveEvent('challenges', () => refresh(queryKeys.challenges)),
       subscribeLiveEvent('site', () => refresh(queryKeys.siteInfo, queryKeys.challenges)),
       subscribeLiveEvent('announcement', (a) => {
         refresh(queryKeys.announcements);
-        show({ kind: 'announcement', title: 'New announcement', text: a.title });
+        // An edit or a deletion refreshes the list without a toast.
+        if (!a.change) show({ kind: 'announcement', title: 'New announcement', text: a.title });
       }),
       subscribeLiveEvent('first-blood', (b) => {
         refresh(queryKeys.challenges, ['challenge']);
@@ -47,9 +50,7 @@ export function LiveUpdates() {
           text: `${b.competitor} solved ${b.challenge} first`,
         });
       }),
-      subscribeLiveReopen(() =>
-        refresh(queryKeys.leaderboard, queryKeys.challenges, queryKeys.announcements, queryKeys.siteInfo),
-      ),
+      subscribeLiveReopen(() => refresh(queryKeys.challenges, queryKeys.announcements, queryKeys.siteInfo)),
     ];
     return () => {
       for (const off of offs) off();
@@ -74,7 +75,15 @@ export function LiveUpdates() {
           <Toast.Header closeLabel="Dismiss">
             <strong className="me-auto">{n.title}</strong>
           </Toast.Header>
-          <Toast.Body className={n.kind === 'first-blood' ? 'text-white' : undefined}>{n.text}</Toast.Body>
+          <Toast.Body className={n.kind === 'first-blood' ? 'text-white' : undefined}>
+            {n.kind === 'announcement' ? (
+              <Link to="/announcements" onClick={() => dismiss(n.key)}>
+                {n.text}
+              </Link>
+            ) : (
+              n.text
+            )}
+          </Toast.Body>
         </Toast>
       ))}
     </ToastContainer>

@@ -1,13 +1,17 @@
 import { authApi } from '@ctf/contract';
 import { useState } from 'react';
-import { Container, Nav, Navbar } from 'react-bootstrap';
+import { Badge, Container, Nav, Navbar } from 'react-bootstrap';
 import { NavLink, useLocation, useNavigate } from 'react-router';
+import { useUnreadAnnouncements } from '../lib/announcements';
 import { callApi } from '../lib/api';
 import { useCurrentUser, useMarkSignedOut } from '../lib/auth';
+import { useSiteInfo } from '../lib/site-info';
+import { DEFAULT_SITE_NAME } from './page-title';
 
 /** SPEC.md §2 navigation bar: links by session and role; Tools and Community open a new tab. */
 export function NavBar() {
   const me = useCurrentUser();
+  const site = useSiteInfo().data;
   const loggedIn = !!me.data;
   const navigate = useNavigate();
   const markSignedOut = useMarkSignedOut();
@@ -16,6 +20,7 @@ export function NavBar() {
   const location = useLocation();
   const [openAt, setOpenAt] = useState<string | null>(null);
   const expanded = openAt === location.key;
+  const { unread } = useUnreadAnnouncements();
 
   async function logout() {
     try {
@@ -39,7 +44,8 @@ export function NavBar() {
     >
       <Container>
         <Navbar.Brand as={NavLink} to="/">
-          CTF
+          {site?.logoUrl && <img src={site.logoUrl} alt="" height={28} className="me-2 align-text-top" />}
+          {site?.name ?? DEFAULT_SITE_NAME}
         </Navbar.Brand>
         <Navbar.Toggle aria-controls="main-nav" aria-label="Toggle navigation" aria-expanded={expanded} />
         <Navbar.Collapse id="main-nav">
@@ -57,6 +63,17 @@ export function NavBar() {
             <Nav.Item as="li">
               <Nav.Link as={NavLink} to="/leaderboard">
                 Leaderboard
+              </Nav.Link>
+            </Nav.Item>
+            <Nav.Item as="li">
+              <Nav.Link as={NavLink} to="/announcements">
+                Announcements
+                {unread > 0 && (
+                  <Badge bg="danger" pill className="ms-1" data-testid="unread-announcements">
+                    {unread}
+                    <span className="visually-hidden"> unread</span>
+                  </Badge>
+                )}
               </Nav.Link>
             </Nav.Item>
             <Nav.Item as="li">

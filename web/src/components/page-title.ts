@@ -1,10 +1,11 @@
-const SITE = 'Capture The Flag';
+/** The event's name until the site info (its Name setting) has arrived. */
+export const DEFAULT_SITE_NAME = 'Capture The Flag';
 
-/** Each page's own title (WCAG 2.4.2): what the page is, then the site. */
-export function pageTitle(pathname: string, search: string): string {
+/** Each page's own title (WCAG 2.4.2): what the page is, then the site (the event's name). */
+export function pageTitle(pathname: string, search: string, site: string = DEFAULT_SITE_NAME): string {
   const path = pathname.replace(/\/+$/, '') || '/';
   const titles: Record<string, string> = {
-    '/': SITE,
+    '/': site,
     '/login': 'Login',
     '/profile': new URLSearchParams(search).get('mode') === '1' ? 'Team' : 'Profile',
     '/compete': 'Compete',
@@ -12,9 +13,11 @@ export function pageTitle(pathname: string, search: string): string {
     '/rate-challenge': 'Rate Challenges',
     '/challenge_help': 'Connecting to remote challenges',
     '/kali-setup-guide': 'Kali setup guide',
+    '/rules': 'Rules',
     '/leaderboard': 'Leaderboard',
+    '/announcements': 'Announcements',
     '/admin/panel': 'Admin Panel',
   };
   const title = titles[path] ?? 'Page not found';
-  return title === SITE ? SITE : `${title} · ${SITE}`;
+  return path === '/' ? site : `${title} · ${site}`;
 }

@@ -50,6 +50,7 @@ export function makeChallenge(n: number, overrides: Partial<PublicChallenge> = {
     difficulty: 'Easy',
     written_by: 'Author A',
     points: 100,
+    scoring_type: 'static',
     rating: 0,
     is_active: true,
     user_completions: 0,
@@ -67,6 +68,7 @@ export function makeAdminChallenge(n: number, overrides: Partial<AdminChallenge>
     hints: [],
     release_at: null,
     prerequisites: [],
+    scoring: { type: 'static' },
     ...overrides,
   };
 }
@@ -80,6 +82,7 @@ export const SITE: SiteInfo = {
   challengeHost: 'challenges.example.org',
   challengePort: 2530,
   activated: true,
+  freezeAt: null,
   login: { discord: true, github: true, local: false },
   name: DEFAULT_NAME,
   tagline: DEFAULT_TAGLINE,
@@ -90,4 +93,5 @@ export const SITE: SiteInfo = {
   accent: DEFAULT_ACCENT,
   afterEnd: 'open',
   divisions: [],
+  firstAdminNeeded: false,
 };

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp, type TestClient } from '../../../test/build-test-app.js';
 import { addChallenge, addFileRow, makeTeam } from '../../../test/compete.js';
 import { testDatabaseKinds } from '../../../test/databases.js';
+import { createAnnouncement } from '../announcements/announcements.service.js';
 
 /**
  * The authorization matrix of every admin endpoint, generated from the contract's ADMIN_ENDPOINTS:
@@ -38,6 +39,8 @@ interface Fixtures {
   challengeId: number;
   doomedChallengeId: number;
   fileName: string;
+  announcementId: string;
+  doomedAnnouncementId: string;
 }
 
 /** A valid request for each POST endpoint, so a refusal can only come from the guard. */
@@ -58,6 +61,7 @@ function sampleRequest(
     '/api/admin/remove_team': { payload: { team_id: String(f.teamId) } },
     '/api/admin/remove_user': { payload: { user_id: String(f.victimId) } },
     '/api/admin/remove_admin': { payload: { username: f.deputyName } },
+    '/api/admin/promote_admin': { payload: { username: 'recruit' } },
     '/api/admin/ctf/update_challenge': {
       payload: { ...form, name: 'Authz edit', challenge_id: String(f.challengeId) },
     },
@@ -73,6 +77,12 @@ function sampleRequest(
     },
     '/api/admin/ctf/delete_file': { payload: { filename: f.fileName } },
     '/api/admin/update_site_info': { payload: { activated: true } },
+    '/api/admin/scoreboard/freeze': { payload: { freeze_at: null } },
+    '/api/admin/announcements/create': { payload: { title: 'Authz', body: 'Hello' } },
+    '/api/admin/announcements/update': {
+      payload: { _id: f.announcementId, title: 'Authz edit', body: 'Hello again', pinned: false },
+    },
+    '/api/admin/announcements/delete': { payload: { _id: f.doomedAnnouncementId } },
     '/api/admin/moderate': {
       payload: { target: 'user', name: 'leader', action: 'hide', reason: 'authorization matrix' },
     },
@@ -120,11 +130,14 @@ for (const kind of testDatabaseKinds()) {
       player = await t.login('player');
       const victim = await t.login('victim');
       await t.login('deputy', { admin: true });
+      await t.login('recruit');
       const leader = await t.login('leader');
       const teamId = await makeTeam(t, 'Target', [leader.user!.id]);
       const challenge = await addChallenge(t, { name: 'Kept' });
       const doomed = await addChallenge(t, { name: 'Doomed' });
       await addFileRow(t, 'doomed.zip');
+      const announcement = await createAnnouncement(t.ctx, { title: 'Kept', body: 'x', pinned: false });
+      const doomedAnnouncement = await createAnnouncement(t.ctx, { title: 'Doomed', body: 'x', pinned: false });
       fixtures = {
         victimId: victim.user!.id,
         deputyName: 'deputy',
@@ -132,6 +145,8 @@ for (const kind of testDatabaseKinds()) {
         challengeId: challenge.id,
         doomedChallengeId: doomed.id,
         fileName: 'doomed.zip',
+        announcementId: announcement._id,
+        doomedAnnouncementId: doomedAnnouncement._id,
       };
     });
     afterAll(async () => {
@@ -141,14 +156,15 @@ for (const kind of testDatabaseKinds()) {
     /** What a refused call must not have changed. */
     async function snapshot() {
       const db = t.ctx.database.db;
-      const [users, teams, challenges, files, settings] = await Promise.all([
+      const [users, teams, challenges, files, settings, announcements] = await Promise.all([
         db.selectFrom('users').select(['id', 'is_admin', 'team_id']).orderBy('id').execute(),
         db.selectFrom('teams').select(['id', 'name', 'member_count']).orderBy('id').execute(),
         db.selectFrom('challenges').select(['id', 'name', 'is_active']).orderBy('id').execute(),
         db.selectFrom('files').select(['id', 'name']).orderBy('id').execute(),
         db.selectFrom('settings').select(['key', 'value']).orderBy('key').execute(),
+        db.selectFrom('announcements').select(['id', 'title', 'pinned']).orderBy('id').execute(),
       ]);
-      return { users, teams, challenges, files, settings };
+      return { users, teams, challenges, files, settings, announcements };
     }
 
     for (const ep of GUARDED) {

@@ -18,6 +18,7 @@ import {
   createChallengeOutsideEvent,
   forceUpdate,
   removeAdminRole,
+  promoteToAdmin,
   removeUser,
   saveChallenge,
 } from './admin.service.js';
@@ -34,6 +35,9 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void
 
   route(app, adminApi.removeUser, 'admin', async (request) =>
     removeUser(ctx, requireAdmin(request), request.body.user_id),
+  );
+  route(app, adminApi.promoteAdmin, 'admin', async (request) =>
+    promoteToAdmin(ctx, requireAdmin(request), request.body.username),
   );
   route(app, adminApi.removeAdmin, 'admin', async (request) =>
     removeAdminRole(ctx, requireAdmin(request), request.body.username),

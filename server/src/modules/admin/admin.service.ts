@@ -91,6 +91,33 @@ export async function removeAdminRole(
   return ack(message);
 }
 
+/** Gives a user the admin role (the Users tab's Make Admin); already an admin is a 409. */
+export async function promoteToAdmin(
+  ctx: AppContext,
+  caller: AuditActor,
+  username: string,
+): Promise<AckResponse> {
+  const at = ctx.clock.now();
+  const target = await ctx.database.transaction(async (trx) => {
+    const user = await findUserBriefByKey(trx, nameKey(username));
+    if (!user) throw notFound(`No user named '${username}'.`);
+    const adminIds = await lockAdminIds(trx, ctx.database.dialect);
+    if (adminIds.includes(user.id)) throw conflict(`'${user.username}' is already an admin.`);
+    await setAdminFlag(trx, user.id, true);
+    await recordAudit(trx, {
+      actor: caller,
+      action: 'admin.promote',
+      target: `user '${user.username}' (#${user.id})`,
+      details: { before: { is_admin: false }, after: { is_admin: true } },
+      at,
+    });
+    return user;
+  });
+  // Admins leave the leaderboard and the solve counts: every view that counts players is rebuilt.
+  ctx.bus.publish('users');
+  return ack(`'${target.username}' is now an admin.`);
+}
+
 /** Create Challenge is refused while the event runs (SPEC.md §4); otherwise it creates. */
 export async function createChallengeOutsideEvent(
   ctx: AppContext,

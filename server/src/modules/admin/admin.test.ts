@@ -97,6 +97,28 @@ for (const kind of testDatabaseKinds()) {
         expect(published).toContain('users');
       });
 
+      it('makes a user an admin, effective at the next request, and recorded', async () => {
+        const alice = await t.login('alice');
+        expect((await alice.get('/api/admin/get_users')).status).toBe(403);
+        const res = await admin.post('/api/admin/promote_admin', { username: 'Alice' });
+        expect(res.status).toBe(200);
+        expect(res.body).toEqual({ acknowledge: true, message: "'alice' is now an admin." });
+        expect((await alice.get('/api/admin/get_users')).status).toBe(200);
+        expect(published).toContain('users');
+        const again = await admin.post('/api/admin/promote_admin', { username: 'alice' });
+        expect(again.status).toBe(409);
+        expect(again.body.acknowledge).toBe(false);
+        expect((await admin.post('/api/admin/promote_admin', { username: 'ghost' })).status).toBe(404);
+        const bad = await admin.post('/api/admin/promote_admin', {});
+        expect(bad.status).toBe(400);
+        expect(bad.body.message).toContain('username');
+        const audit = await t.ctx.database.db.selectFrom('audit_log').select(['action', 'target']).execute();
+        expect(audit).toContainEqual({
+          action: 'admin.promote',
+          target: `user 'alice' (#${alice.user!.id})`,
+        });
+      });
+
       it('says when ADMINS will give the role back at the next login', async () => {
         await t.login('Founder');
         const res = await admin.post('/api/admin/remove_admin', { username: 'founder' });

@@ -4,7 +4,14 @@ import type { Executor } from '../../db/schema.js';
 import { badInput, conflict, notFound } from '../../lib/errors.js';
 import { sanitizeHtml } from '../../lib/sanitize-html.js';
 import { SYSTEM_ACTOR, changedFields, recordAudit, type AuditActor } from '../audit/audit.service.js';
-import { listHintsForAdmin, prepareHints, writeChallengeHints, type PreparedHint } from '../hints/hints.service.js';
+import { columnsFromScoring } from '../scoreboard/scoring-columns.js';
+import { getScoreView } from '../scoreboard/scoreboard.service.js';
+import {
+  listHintsForAdmin,
+  prepareHints,
+  writeChallengeHints,
+  type PreparedHint,
+} from '../hints/hints.service.js';
 import { presentAdminChallenge } from './challenges.presenter.js';
 import {
   challengeExists,
@@ -16,6 +23,7 @@ import {
   listAuthoringFields,
   listChallengeFlags,
   listChallengeNames,
+  listChallengeScorings,
   listPrerequisites,
   listSolvesWithNames,
   replaceChallengeFiles,
@@ -27,7 +35,7 @@ import {
   type ChallengeFields,
 } from './challenges.repo.js';
 import { normaliseFlags, type StoredFlag } from './flags.js';
-import { buildPublicChallenges, compareChallenges } from './public-challenges.js';
+import { buildPublicChallenges, compareChallenges, withCurrentValues } from './public-challenges.js';
 
 export {
   getChallengeDetail,
@@ -79,12 +87,14 @@ async function prepare(input: ChallengeInput): Promise<PreparedChallenge> {
       difficulty: input.difficulty,
       written_by: input.written_by.trim(),
       points: pointsFor(input.difficulty),
+      ...columnsFromScoring(input.scoring ?? { type: 'static' }),
       ...(input.max_attempts !== undefined && { max_attempts: input.max_attempts }),
       ...(input.release_at !== undefined && { release_at: toUtc(input.release_at) ?? null }),
     },
     flags,
     hints: input.hints === undefined ? null : await prepareHints(input.hints),
-    prerequisites: input.prerequisites === undefined ? null : [...new Set(input.prerequisites.map((p) => Number(p)))],
+    prerequisites:
+      input.prerequisites === undefined ? null : [...new Set(input.prerequisites.map((p) => Number(p)))],
   };
 }
 
@@ -95,7 +105,8 @@ async function writeParts(trx: Executor, id: number, prepared: PreparedChallenge
   await replaceChallengeFlags(trx, id, prepared.flags);
   if (prepared.hints) await writeChallengeHints(trx, id, prepared.hints);
   if (prepared.prerequisites) {
-    if (prepared.prerequisites.includes(id)) throw badInput('Invalid prerequisites: a challenge cannot require itself');
+    if (prepared.prerequisites.includes(id))
+      throw badInput('Invalid prerequisites: a challenge cannot require itself');
     const known = new Set((await listChallengeNames(trx)).map((c) => c.id));
     const unknown = prepared.prerequisites.find((p) => !known.has(p));
     if (unknown !== undefined) throw badInput(`Invalid prerequisites: unknown challenge ${unknown}`);
@@ -301,17 +312,20 @@ export async function isKnownChallenge(ctx: AppContext, id: number): Promise<boo
   return challengeExists(ctx.database.db, id);
 }
 
-/** Every challenge with its flags, hints and schedule, in list order (admin View Challenges). */
+/** Every challenge with its flags, hints, schedule and scoring, in list order (admin View Challenges). */
 export async function listChallengesForAdmin(ctx: AppContext): Promise<AdminChallenge[]> {
   const db = ctx.database.db;
-  const [challenges, flags, authoring, hints, prerequisites] = await Promise.all([
+  const [challenges, flags, authoring, hints, prerequisites, scorings, view] = await Promise.all([
     buildPublicChallenges(db),
     listChallengeFlags(db),
     listAuthoringFields(db),
     listHintsForAdmin(ctx),
     listPrerequisites(db),
+    listChallengeScorings(db),
+    getScoreView(ctx, { live: true }),
   ]);
-  return challenges.map((c) => {
+  // Current values live (admins never see a frozen board).
+  return withCurrentValues(challenges, view.board).map((c) => {
     const id = Number(c._id);
     const a = authoring.get(id);
     return presentAdminChallenge(c, {
@@ -320,6 +334,7 @@ export async function listChallengesForAdmin(ctx: AppContext): Promise<AdminChal
       release_at: a?.release_at ?? null,
       hints: hints.get(id) ?? [],
       prerequisites: prerequisites.get(id) ?? [],
+      scoring: scorings.get(id),
     });
   });
 }

@@ -50,6 +50,8 @@ for (const kind of testDatabaseKinds()) {
         release_at: null,
         prerequisites: [],
         points: 300,
+        scoring_type: 'static',
+        scoring: { type: 'static' },
         rating: 0,
         is_active: true,
         user_completions: 0,

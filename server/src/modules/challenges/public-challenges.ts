@@ -6,6 +6,8 @@ import { CachedValue, IncrementalValue } from '../../lib/invalidation.js';
 import { currentSolvePosition, readSolvesSince, type SolveFeedPosition } from '../submissions/solve-feed.js';
 import { CachedJson } from '../../lib/cached-json.js';
 import { isSiteActive } from '../site/site.service.js';
+import type { ScoreBoard } from '../scoreboard/score-board.js';
+import { getScoreView } from '../scoreboard/scoreboard.service.js';
 import { hintsForCompetitor } from '../hints/hints.service.js';
 import { presentChallengeDetail, presentPublicChallenge } from './challenges.presenter.js';
 import { toApiId } from '../../lib/ids.js';
@@ -200,12 +202,60 @@ function assertChallengeOpenFor(user: UserRow, isActive: boolean): void {
 }
 
 /**
+ * The list with each challenge's current value and solve count as a board has them (the score
+ * board counts solves the same way: users who count), ordered by those values.
+ */
+export function withCurrentValues(list: readonly PublicChallenge[], board: ScoreBoard): PublicChallenge[] {
+  return list
+    .map((c) => {
+      const id = Number(c._id);
+      const points = board.values.get(id);
+      return points === undefined ? c : { ...c, points, user_completions: board.counts.get(id) ?? 0 };
+    })
+    .sort((a, b) =>
+      compareChallenges(
+        { points: a.points, name: a.name, id: Number(a._id) },
+        { points: b.points, name: b.name, id: Number(b._id) },
+      ),
+    );
+}
+
+const valuedLists = new WeakMap<
+  PublicChallengeList,
+  { board: ScoreBoard; version: number; list: PublicChallengeList }
+>();
+
+/**
+ * The kept list with a board's values: rebuilt when either moved (a correct flag moves both), so
+ * the public view of a freeze shows the counts and values as of the freeze.
+ */
+function valuedList(ctx: AppContext, base: PublicChallengeList, board: ScoreBoard): PublicChallengeList {
+  const kept = valuedLists.get(base);
+  if (kept && kept.board === board && kept.version === board.version) return kept.list;
+  // The base list turns over at each release time, so its schedule is read as of now.
+  const list = listAnswer(
+    withCurrentValues(base.all, board),
+    base.position,
+    base.schedule,
+    ctx.clock.now().getTime(),
+  );
+  valuedLists.set(base, { board, version: board.version, list });
+  return list;
+}
+
+/** The list as a reader sees it: admins live, everyone else as of the freeze during one. */
+async function listFor(ctx: AppContext, live: boolean): Promise<PublicChallengeList> {
+  const [base, view] = await Promise.all([listCache(ctx).get(), getScoreView(ctx, { live })]);
+  return valuedList(ctx, base, view.board);
+}
+
+/**
  * The public challenge list, the same for every caller (GET /api/ctf/challenges). While the site
  * is inactive it is refused to everyone, admins included: they have their own list.
  */
 export async function getPublicChallengeList(ctx: AppContext): Promise<PublicChallengeList> {
   if (!(await isSiteActive(ctx))) throw siteInactive();
-  return listCache(ctx).get();
+  return listFor(ctx, false);
 }
 
 /**
@@ -219,7 +269,7 @@ export async function getChallengeDetail(
   id: number,
 ): Promise<ChallengeDetail> {
   await assertSiteOpenFor(ctx, user);
-  const challenge = (await listCache(ctx).get()).byId.get(String(id));
+  const challenge = (await listFor(ctx, user.is_admin === 1)).byId.get(String(id));
   const play = (await challengesForPlay(ctx)).get(id);
   if (!challenge || !play || !isReleasedFor(ctx, user, play)) throw notFound('Challenge not found');
   assertChallengeOpenFor(user, challenge.is_active);

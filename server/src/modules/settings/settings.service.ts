@@ -223,7 +223,9 @@ export async function updateSettings(
       if (Date.parse(current('eventEnd')) <= Date.parse(current('eventStart')))
         throw badInput('Invalid eventEnd: the end must be after the start');
       await writeSettingRows(trx, rows);
-      const named = Object.fromEntries(Object.keys(changes).map((k) => [k, before[k as keyof EventSettings]]));
+      const named = Object.fromEntries(
+        Object.keys(changes).map((k) => [k, before[k as keyof EventSettings]]),
+      );
       await recordAudit(trx, {
         actor,
         action: 'settings.update',

@@ -20,20 +20,29 @@ function uploadLogo(client: TestClient, filename: string, content: Buffer, field
 }
 
 /** The first bytes of each accepted type, padded to a plausible image. */
-const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 1)]);
+const PNG = Buffer.concat([
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+  Buffer.alloc(64, 1),
+]);
 const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(64, 2)]);
-const WEBP = Buffer.concat([Buffer.from('RIFF'), Buffer.alloc(4), Buffer.from('WEBPVP8 '), Buffer.alloc(64, 3)]);
+const WEBP = Buffer.concat([
+  Buffer.from('RIFF'),
+  Buffer.alloc(4),
+  Buffer.from('WEBPVP8 '),
+  Buffer.alloc(64, 3),
+]);
 
 for (const kind of testDatabaseKinds()) {
   describe(`settings (${kind})`, () => {
     let t: TestApp;
     afterEach(async () => t?.close());
 
-    it('start from the environment and today\'s texts, and site info keeps its fields beside the new ones', async () => {
+    it("start from the environment and today's texts, and site info keeps its fields beside the new ones", async () => {
       t = await buildTestApp(kind, {
         EVENT_START: '2030-01-01T00:00:00Z',
         EVENT_END: '2030-01-08T00:00:00Z',
-        COMMUNITY_URL: 'https://chat.example.org/' });
+        COMMUNITY_URL: 'https://chat.example.org/',
+      });
       const admin = await t.login('root', { admin: true });
       const res = await admin.get('/api/admin/settings');
       expect(res.status).toBe(200);
@@ -67,6 +76,15 @@ for (const kind of testDatabaseKinds()) {
       });
     });
 
+    it('tell a fresh site with no admin that it needs one, until there is one', async () => {
+      t = await buildTestApp(kind);
+      expect((await t.visitor().get('/api/info/site')).body.firstAdminNeeded).toBe(true);
+      await t.login('player');
+      expect((await t.visitor().get('/api/info/site')).body.firstAdminNeeded).toBe(true);
+      await t.login('root', { admin: true });
+      expect((await t.visitor().get('/api/info/site')).body.firstAdminNeeded).toBe(false);
+    });
+
     it('save a partial body: only what it names changes, everywhere the site reads it', async () => {
       t = await buildTestApp(kind);
       const admin = await t.login('root', { admin: true });
@@ -78,7 +96,10 @@ for (const kind of testDatabaseKinds()) {
         challengePort: 31337,
       });
       expect(saved.status, saved.text).toBe(200);
-      expect(saved.body).toMatchObject({ acknowledge: true, settings: { name: 'Spring CTF', challengePort: 31337 } });
+      expect(saved.body).toMatchObject({
+        acknowledge: true,
+        settings: { name: 'Spring CTF', challengePort: 31337 },
+      });
       expect(saved.body.settings.prizeText).toBe('$1000');
       const after = await t.visitor().get('/api/info/site', { 'if-none-match': String(before.headers.etag) });
       expect(after.status).toBe(200);
@@ -181,7 +202,11 @@ for (const kind of testDatabaseKinds()) {
       await admin.post('/api/admin/update_site_info', { activated: true });
       t.clock.set('2031-01-09T00:00:01Z');
       expect((await t.visitor().get('/api/ctf/challenges')).body.message).toBe(MESSAGES.siteInactive);
-      const rows = await t.ctx.database.db.selectFrom('site_transitions').select(['key', 'action']).orderBy('key').execute();
+      const rows = await t.ctx.database.db
+        .selectFrom('site_transitions')
+        .select(['key', 'action'])
+        .orderBy('key')
+        .execute();
       expect(rows).toEqual([
         { key: 'close@2031-01-09T00:00:00.000Z', action: 'close' },
         { key: 'open@2031-01-02T00:00:00.000Z', action: 'open' },
@@ -200,7 +225,10 @@ for (const kind of testDatabaseKinds()) {
         autoClose: true,
       });
       t.clock.set('2031-01-03T00:00:00Z');
-      expect((await t.visitor().get('/api/info/site')).body).toMatchObject({ activated: true, afterEnd: 'practice' });
+      expect((await t.visitor().get('/api/info/site')).body).toMatchObject({
+        activated: true,
+        afterEnd: 'practice',
+      });
       const rows = await t.ctx.database.db.selectFrom('site_transitions').select('action').execute();
       expect(rows).toEqual([{ action: 'after the end: practice' }]);
     });

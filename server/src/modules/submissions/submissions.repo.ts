@@ -20,12 +20,12 @@ export async function listSolvedPairs(db: Executor): Promise<{ user_id: number; 
  * Records a solve credited to the team the user is on at that moment (a team id that no longer
  * names a team counts as none), in one statement: the team is read and the solve written
  * atomically on both databases, with one round trip instead of a transaction's four. Answers
- * false when the user itself is gone; the (user, challenge) unique rule refuses a second solve.
+ * the solve's id, or null when the user itself is gone; the (user, challenge) unique rule refuses a second solve.
  */
 export async function insertSolveForCurrentTeam(
   db: Executor,
   solve: { userId: number; challengeId: number; createdAt: string },
-): Promise<boolean> {
+): Promise<number | null> {
   const row = await db
     .insertInto('solves')
     .columns(['user_id', 'challenge_id', 'team_id', 'created_at'])
@@ -43,5 +43,5 @@ export async function insertSolveForCurrentTeam(
     )
     .returning('id')
     .executeTakeFirst();
-  return row !== undefined;
+  return row?.id ?? null;
 }

@@ -6,6 +6,11 @@ import { submitFlag } from './submissions.service.js';
 
 export function registerSubmissionRoutes(app: FastifyInstance, ctx: AppContext): void {
   route(app, challengesApi.submitFlag, 'user', async (request) =>
-    submitFlag(ctx, request.user!, { challengeId: request.body.challenge_id, flag: request.body.flag }),
+    submitFlag(ctx, request.user!, {
+      challengeId: request.body.challenge_id,
+      flag: request.body.flag,
+      // The connection's address, or X-Forwarded-For's from a TRUST_PROXY proxy only.
+      address: request.ip,
+    }),
   );
 }

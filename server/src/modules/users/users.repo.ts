@@ -163,3 +163,9 @@ export async function listRatedByRole(
     .orderBy('ratings.created_at')
     .execute();
 }
+
+/** Whether any account has the admin role (a fresh site has none). */
+export async function anyAdmin(db: Executor): Promise<boolean> {
+  const row = await db.selectFrom('users').select('id').where('is_admin', '=', 1).limit(1).executeTakeFirst();
+  return row !== undefined;
+}

@@ -16,6 +16,7 @@ import { presentCompletion, presentUser } from './users.presenter.js';
 import {
   findTeamNameAndLeader,
   findUserByIdentity,
+  anyAdmin,
   insertIdentity,
   insertUser,
   listRatedByRole,
@@ -190,4 +191,9 @@ export async function listUsersOfRole(ctx: AppContext, role: 'participants' | 'a
 export async function listCompletionsOfUser(ctx: AppContext, userId: number): Promise<UserCompletion[]> {
   const rows = await listUserCompletions(ctx.database.db, userId);
   return rows.map(presentCompletion);
+}
+
+/** Whether the site has an admin yet: the login page tells a fresh site how to make the first. */
+export async function siteHasAdmin(ctx: AppContext): Promise<boolean> {
+  return anyAdmin(ctx.database.db);
 }

@@ -45,6 +45,7 @@ export function useRefreshAfterAdminAction() {
       client.invalidateQueries({ queryKey: queryKeys.leaderboard }),
       client.invalidateQueries({ queryKey: queryKeys.siteInfo }),
       client.invalidateQueries({ queryKey: queryKeys.teamList }),
+      client.invalidateQueries({ queryKey: queryKeys.announcements }),
     ]);
   }, [client]);
 }

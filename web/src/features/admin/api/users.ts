@@ -18,3 +18,6 @@ export const removeUser = (userId: string) => callApi(adminApi.removeUser, { use
 
 /** POST /api/admin/remove_admin {username}. */
 export const removeAdmin = (username: string) => callApi(adminApi.removeAdmin, { username });
+
+/** POST /api/admin/promote_admin {username}. */
+export const promoteAdmin = (username: string) => callApi(adminApi.promoteAdmin, { username });

@@ -65,6 +65,20 @@ describe('AdminPanel', () => {
     expect(message().querySelector('.alert-danger')).not.toBeNull();
   });
 
+  it('makes a user an admin after confirming', async () => {
+    const api = mockApi(
+      baseRoutes({
+        'POST /api/admin/promote_admin': () =>
+          json({ acknowledge: true, message: "'alice' is now an admin." }),
+      }),
+    );
+    renderPage(<AdminPanel />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Make alice an admin' }));
+    expect(dialogs.confirm).toHaveBeenCalledWith("Make 'alice' an admin? Admins manage the whole site.");
+    expect(api.bodyOf('POST /api/admin/promote_admin')).toEqual({ username: 'alice' });
+    await waitFor(() => expect(message()).toHaveTextContent("Success: 'alice' is now an admin."));
+  });
+
   it("shows 'Error Occured!' on a network failure or an empty answer", async () => {
     let fail = true;
     mockApi(

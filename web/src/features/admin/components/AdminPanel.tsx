@@ -2,8 +2,11 @@ import { Container, Tab, Tabs } from 'react-bootstrap';
 import { useAdminAction } from '../use-admin-action';
 import { AdminMessageView } from './AdminMessageView';
 import { AdminsTab } from './AdminsTab';
+import { AnnouncementsTab } from './AnnouncementsTab';
 import { AuditTab } from './AuditTab';
+import { SubmissionsTab } from './SubmissionsTab';
 import { CreateChallengeTab } from './CreateChallengeTab';
+import { SettingsTab } from './SettingsTab';
 import { SiteControls } from './SiteControls';
 import { SolversTab } from './SolversTab';
 import { TeamsTab } from './TeamsTab';
@@ -44,8 +47,17 @@ export function AdminPanel() {
         <Tab eventKey="upload" title="Upload">
           <UploadTab act={act} />
         </Tab>
+        <Tab eventKey="announcements" title="Announcements">
+          <AnnouncementsTab act={act} />
+        </Tab>
+        <Tab eventKey="submissions" title="Submissions">
+          <SubmissionsTab />
+        </Tab>
         <Tab eventKey="audit" title="Audit">
           <AuditTab />
+        </Tab>
+        <Tab eventKey="settings" title="Settings">
+          <SettingsTab act={act} />
         </Tab>
       </Tabs>
     </Container>

@@ -182,7 +182,9 @@ describe('Authoring: flag list, attempt limit and hints', { timeout: 20_000 }, (
             makeAdminChallenge(1, {
               flags: [{ type: 'regex', content: 'flag\\{[0-9]+\\}' }],
               max_attempts: 3,
-              hints: [{ _id: '7', title: 'Look closer', content: '<p>x</p>', cost: 20, unlocked_by: ['ann'] }],
+              hints: [
+                { _id: '7', title: 'Look closer', content: '<p>x</p>', cost: 20, unlocked_by: ['ann'] },
+              ],
             }),
           ]),
         'POST /api/admin/ctf/update_challenge': () => json({ acknowledge: true, message: 'saved' }),
@@ -231,7 +233,9 @@ describe('Authoring: flag list, attempt limit and hints', { timeout: 20_000 }, (
     await userEvent.clear(within(form).getByLabelText('Attempt limit per user'));
     await userEvent.click(within(form).getByRole('button', { name: 'Add hint' }));
     submit();
-    await waitFor(() => expect(within(form).getByRole('alert')).toHaveTextContent('Every hint needs a title'));
+    await waitFor(() =>
+      expect(within(form).getByRole('alert')).toHaveTextContent('Every hint needs a title'),
+    );
     expect(api.count('POST /api/admin/ctf/update_challenge')).toBe(0);
   });
 });

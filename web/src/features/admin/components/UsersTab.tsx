@@ -1,5 +1,6 @@
 import type { AdminUser } from '@ctf/contract';
-import { removeUser, useAdminUsers } from '../api/users';
+import { Button } from 'react-bootstrap';
+import { promoteAdmin, removeUser, useAdminUsers } from '../api/users';
 import type { AdminAct } from '../use-admin-action';
 import { AdminTable, deleteColumn, type AdminColumn } from './AdminTable';
 import { moderationColumn, statusColumn } from './ModerationColumns';
@@ -13,6 +14,23 @@ export function UsersTab({ act }: { act: AdminAct }) {
     { header: 'Email', cell: (u) => u.email },
     { header: 'Team', cell: (u) => `${u.team}${u.is_leader ? ' (leader)' : ''}` },
     { header: 'Completions', cell: (u) => u.completions.length },
+    {
+      header: 'Role',
+      hideHeader: true,
+      cell: (u) => (
+        <Button
+          size="sm"
+          variant="outline-primary"
+          aria-label={`Make ${u.username} an admin`}
+          onClick={() => {
+            if (window.confirm(`Make '${u.username}' an admin? Admins manage the whole site.`))
+              void act(() => promoteAdmin(u.username));
+          }}
+        >
+          Make Admin
+        </Button>
+      ),
+    },
     statusColumn<AdminUser>(),
     moderationColumn<AdminUser>('user', (u) => u.username, act),
     deleteColumn(

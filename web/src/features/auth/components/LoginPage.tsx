@@ -51,8 +51,28 @@ export function LoginPage() {
           {message && <Alert variant="danger">{message}</Alert>}
         </div>
       </Card>
+      {site.data?.firstAdminNeeded && <FirstAdminHelp local={site.data.login.local} />}
       {site.data?.login.local && <LocalLoginForm onDone={onLoginResult} />}
     </Container>
+  );
+}
+
+/** A fresh site has no admin yet: how the person who deployed it becomes the first one. */
+function FirstAdminHelp({ local }: { local: boolean }) {
+  return (
+    <Alert variant="info" className="mt-4" data-testid="first-admin-help">
+      <Alert.Heading as="h2" className="h5">
+        This site has no admin yet
+      </Alert.Heading>
+      <p className="mb-1">
+        Name your account in the <code>ADMINS</code> setting of the server (for example{' '}
+        <code>ADMINS=github:your-login</code> or <code>discord:your-name</code>), restart it, and log in: the
+        account is an admin from that login. Admins can then make other users admins from the Users tab.
+      </p>
+      {local && (
+        <p className="mb-0">On this local trial you can also tick “Sign in as an administrator” below.</p>
+      )}
+    </Alert>
   );
 }
 
@@ -71,7 +91,9 @@ function LocalLoginForm({ onDone }: { onDone: (m: OAuthMessage) => Promise<void>
       if (r.ok) await onDone({ type: 'OAUTH_SUCCESS' });
       else setError(r.message || 'Sign-in failed');
     } catch (err) {
-      setError(err instanceof NetworkError ? 'The server could not be reached. Try again.' : 'Sign-in failed');
+      setError(
+        err instanceof NetworkError ? 'The server could not be reached. Try again.' : 'Sign-in failed',
+      );
     } finally {
       setBusy(false);
     }
@@ -81,13 +103,19 @@ function LocalLoginForm({ onDone }: { onDone: (m: OAuthMessage) => Promise<void>
     <Card body className="mt-4">
       <h2 className="h5">Local trial sign-in</h2>
       <p className="small text-body-secondary">
-        No Discord or GitHub app is configured and this site runs on this computer, so you can sign in with just a
-        name to try it. A deployed site never offers this. For sample challenges, run <code>npm run seed:demo</code>.
+        No Discord or GitHub app is configured and this site runs on this computer, so you can sign in with
+        just a name to try it. A deployed site never offers this. For sample challenges, run{' '}
+        <code>npm run seed:demo</code>.
       </p>
       <Form onSubmit={(e) => void submit(e)}>
         <Form.Group className="mb-2" controlId="local-username">
           <Form.Label>Username</Form.Label>
-          <Form.Control value={username} onChange={(e) => setUsername(e.target.value)} required maxLength={39} />
+          <Form.Control
+            value={username}
+            onChange={(e) => setUsername(e.target.value)}
+            required
+            maxLength={39}
+          />
         </Form.Group>
         <Form.Check
           className="mb-2"

@@ -16,6 +16,7 @@ const detail: ChallengeDetail = {
     '<p>Find the <b>cookie</b>.</p><img src="x" onerror="window.__pwned = 1"><script>window.__pwned = 2</script>',
   rating: 3.25,
   points: 200,
+  scoring_type: 'static',
   written_by: 'Mallory',
   hlinks: ['cookie jar.zip'],
   user_completions: 4,

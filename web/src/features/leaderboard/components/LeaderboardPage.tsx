@@ -3,7 +3,12 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Badge, Button, Container, Form } from 'react-bootstrap';
 import { describeFailure, QueryError } from '../../../components/QueryError';
-import { fetchMyRank, refreshShownLeaderboard, useFirstPage } from '../api/leaderboard';
+import {
+  fetchMyRank,
+  refreshShownLeaderboard,
+  subscribeBoardChanges,
+  useFirstPage,
+} from '../api/leaderboard';
 import { badgeFor } from '../ranking';
 import { useCalmRefresh } from '../use-calm-refresh';
 import { BoardList } from './BoardList';
@@ -28,7 +33,11 @@ export function LeaderboardPage() {
   const [scrollRequest, setScrollRequest] = useState<{ rank: number } | null>(null);
   const [note, setNote] = useState('');
 
-  useCalmRefresh(useCallback(() => void refreshShownLeaderboard(client), [client]));
+  // Board changes from the live stream, refreshed calmly: only the pages on screen, at most every 5 s.
+  useCalmRefresh(
+    useCallback(() => void refreshShownLeaderboard(client), [client]),
+    subscribeBoardChanges,
+  );
   useEffect(() => () => window.clearTimeout(timer.current), []);
 
   function onSearch(text: string) {

@@ -1,15 +1,2 @@
-import { siteApi } from '@ctf/contract';
-import { useQuery } from '@tanstack/react-query';
-import { fetchData } from '../../../lib/api';
-import { queryKeys } from '../../../lib/query';
-
-export const siteInfoQuery = {
-  queryKey: queryKeys.siteInfo,
-  queryFn: () => fetchData(siteApi.siteInfo),
-  staleTime: 60_000,
-};
-
-/** Public settings: event window, links, which login methods are on. */
-export function useSiteInfo() {
-  return useQuery(siteInfoQuery);
-}
+/** The public site info lives in lib/ (the layout and navbar read it too); features import it here. */
+export { siteInfoQuery, useSiteInfo } from '../../../lib/site-info';

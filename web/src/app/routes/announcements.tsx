@@ -1,0 +1,5 @@
+import { AnnouncementsPage } from '../../features/announcements/components/AnnouncementsPage';
+
+export default function AnnouncementsRoute() {
+  return <AnnouncementsPage />;
+}

@@ -1,0 +1,92 @@
+import type { AdminSettings } from '@ctf/contract';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { fromLocalInput, toLocalInput } from '../api/settings';
+import { SITE, baseRoutes, json, mockApi, renderPage } from '../testing';
+import { AdminPanel } from './AdminPanel';
+
+const SETTINGS: AdminSettings = {
+  name: 'Capture The Flag',
+  tagline: 'A week-long security competition for students of all skill levels.',
+  eventStart: '2025-10-15T01:00:00.000Z',
+  eventEnd: '2025-10-22T01:00:00.000Z',
+  aboutMd: 'About us',
+  rulesMd: '- Be nice',
+  faqMd: '### Why?\n\nBecause.',
+  prizeText: '$1000',
+  communityUrl: 'https://discord.com/',
+  toolsUrl: 'https://example.org/',
+  challengeHost: 'challenges.example.org',
+  challengePort: 2530,
+  accent: '#0d6efd',
+  afterEnd: 'open',
+  autoOpen: false,
+  autoClose: false,
+  logoUrl: null,
+};
+
+async function openSettings() {
+  await userEvent.click(screen.getByRole('tab', { name: 'Settings' }));
+  return screen.findByRole('form', { name: 'Event settings' });
+}
+
+describe('Settings tab', () => {
+  it('converts between the admin’s time zone and UTC both ways', () => {
+    const local = toLocalInput('2025-10-15T01:00:00.000Z');
+    expect(local).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/);
+    expect(fromLocalInput(local)).toBe('2025-10-15T01:00:00.000Z');
+    expect(fromLocalInput('')).toBeNull();
+  });
+
+  it('sends only the settings that changed, dates in UTC, and shows the server’s answer', async () => {
+    const api = mockApi(
+      baseRoutes({
+        'GET /api/admin/settings': () => json(SETTINGS),
+        'POST /api/admin/settings': () =>
+          json({
+            acknowledge: true,
+            message: 'Settings saved.',
+            settings: { ...SETTINGS, name: 'Spring CTF' },
+          }),
+      }),
+    );
+    renderPage(<AdminPanel />);
+    await openSettings();
+    const name = screen.getByLabelText('Event name');
+    await userEvent.clear(name);
+    await userEvent.type(name, 'Spring CTF');
+    const end = screen.getByLabelText(/^End \(/);
+    await userEvent.clear(end);
+    await userEvent.type(end, toLocalInput('2025-10-23T01:00:00.000Z'));
+    await userEvent.selectOptions(screen.getByLabelText('After the end time'), 'practice');
+    await userEvent.click(screen.getByLabelText('Switch the site on at the start time'));
+    await userEvent.click(screen.getByRole('button', { name: 'Save Settings' }));
+    await waitFor(() => expect(api.count('POST /api/admin/settings')).toBe(1));
+    expect(api.bodyOf('POST /api/admin/settings')).toEqual({
+      name: 'Spring CTF',
+      eventEnd: '2025-10-23T01:00:00.000Z',
+      afterEnd: 'practice',
+      autoOpen: true,
+    });
+    expect(await screen.findByText('Settings saved.')).toBeInTheDocument();
+  });
+
+  it('shows a refused value’s message, which names the field', async () => {
+    mockApi(
+      baseRoutes({
+        'GET /api/admin/settings': () => json(SETTINGS),
+        'POST /api/admin/settings': () =>
+          json({ acknowledge: false, message: 'Invalid communityUrl: must be an absolute http(s) URL' }, 400),
+        'GET /api/info/site': () => json(SITE),
+      }),
+    );
+    renderPage(<AdminPanel />);
+    await openSettings();
+    const link = screen.getByLabelText('Community link');
+    await userEvent.clear(link);
+    await userEvent.type(link, 'https://chat.example.org/');
+    await userEvent.click(screen.getByRole('button', { name: 'Save Settings' }));
+    expect(await screen.findByText(/Invalid communityUrl/)).toBeInTheDocument();
+  });
+});
