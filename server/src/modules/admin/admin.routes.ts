@@ -76,7 +76,7 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void
   });
   route(app, adminApi.getSolvers, 'admin', async () => ({
     acknowledge: true,
-    solvers: await listSolversByChallenge(ctx),
+    ...(await listSolversByChallenge(ctx)),
   }));
 
   route(app, adminApi.getSiteInfo, 'admin', async () => ({ activated: await isSiteActive(ctx) }));

@@ -4,7 +4,8 @@ import { callApi, fetchData } from '../../../lib/api';
 import { queryKeys } from '../../../lib/query';
 
 /** POST /api/admin/scoreboard/freeze {freeze_at}: sets the freeze (ISO 8601) or lifts it (null). */
-export const setFreeze = (freezeAt: string | null) => callApi(adminApi.freezeScoreboard, { freeze_at: freezeAt });
+export const setFreeze = (freezeAt: string | null) =>
+  callApi(adminApi.freezeScoreboard, { freeze_at: freezeAt });
 
 /** The admin exports, as links the browser downloads (the session cookie goes with them). */
 export const EXPORT_LINKS = [

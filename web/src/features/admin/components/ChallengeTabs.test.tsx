@@ -155,6 +155,7 @@ describe('Create Challenge', () => {
       description: '',
       files: ['b.zip'],
       points: 50,
+      scoring: { type: 'static' },
     });
     await waitFor(() => expect(message()).toHaveTextContent("Challenge 'New one' created successfully."));
     await waitFor(() => expect(screen.getByLabelText('Name')).toHaveValue(''));
@@ -251,7 +252,8 @@ describe('Scheduled release and prerequisites', { timeout: 20_000 }, () => {
             makeAdminChallenge(2, { prerequisites: ['1'] }),
             makeAdminChallenge(3),
           ]),
-        'POST /api/admin/ctf/schedule_release': () => json({ acknowledge: true, message: '2 challenge(s) scheduled' }),
+        'POST /api/admin/ctf/schedule_release': () =>
+          json({ acknowledge: true, message: '2 challenge(s) scheduled' }),
         'POST /api/admin/ctf/update_challenge': () => json({ acknowledge: true, message: 'saved' }),
       }),
     );

@@ -16,7 +16,8 @@ export function useScoreGraph(top = GRAPH_TOP_DEFAULT) {
         method: 'GET',
         credentials: 'include',
       });
-      if (!result.ok) throw new ApiError(result.status, result.message || `Request failed (${result.status})`);
+      if (!result.ok)
+        throw new ApiError(result.status, result.message || `Request failed (${result.status})`);
       return result.data;
     },
     refetchInterval: 60_000,

@@ -4,7 +4,15 @@ import { Alert } from 'react-bootstrap';
  * Says that the scoreboard is frozen and since when: to the public, that what they see is the
  * board as of then; to admins, that they see the live board the public does not.
  */
-export function FreezeBanner({ freezeAt, isAdmin, now = Date.now() }: { freezeAt: string | null; isAdmin: boolean; now?: number }) {
+export function FreezeBanner({
+  freezeAt,
+  isAdmin,
+  now = Date.now(),
+}: {
+  freezeAt: string | null;
+  isAdmin: boolean;
+  now?: number;
+}) {
   if (freezeAt === null || Date.parse(freezeAt) > now) return null;
   const since = new Date(freezeAt).toLocaleString();
   return (
@@ -16,8 +24,8 @@ export function FreezeBanner({ freezeAt, isAdmin, now = Date.now() }: { freezeAt
         </>
       ) : (
         <>
-          The scoreboard is frozen since <time dateTime={freezeAt}>{since}</time>: scores, solve counts and points
-          show the board as it was then, until the organisers reveal it.
+          The scoreboard is frozen since <time dateTime={freezeAt}>{since}</time>: scores, solve counts and
+          points show the board as it was then, until the organisers reveal it.
         </>
       )}
     </Alert>

@@ -30,7 +30,13 @@ export function ScoreGraph() {
       </div>
       <details className="mt-2">
         <summary>Score graph as a table</summary>
-        <div className="table-responsive" style={{ maxHeight: 320 }} tabIndex={0} role="region" aria-label="Score graph table">
+        <div
+          className="table-responsive"
+          style={{ maxHeight: 320 }}
+          tabIndex={0}
+          role="region"
+          aria-label="Score graph table"
+        >
           <Table size="sm" striped className="mb-0" data-testid="score-graph-table">
             <caption>Each competitor&apos;s total after each scoring solve</caption>
             <thead>

@@ -2,10 +2,26 @@ import type { GraphSeries } from '@ctf/contract';
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 
 /** Ten distinguishable colours (Tableau 10), one a series. */
-const COLORS = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1', '#ff9da7', '#9c755f', '#bab0ac'];
+const COLORS = [
+  '#4e79a7',
+  '#f28e2b',
+  '#e15759',
+  '#76b7b2',
+  '#59a14f',
+  '#edc948',
+  '#b07aa1',
+  '#ff9da7',
+  '#9c755f',
+  '#bab0ac',
+];
 
 const timeLabel = (ms: number) =>
-  new Date(ms).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+  new Date(ms).toLocaleString(undefined, {
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
 
 /**
  * The score graph: each competitor's cumulative points as a step line. This file is the only
@@ -24,7 +40,13 @@ export default function ScoreGraphChart({ series }: { series: GraphSeries[] }) {
     <ResponsiveContainer width="100%" height={320}>
       <LineChart margin={{ top: 8, right: 16, bottom: 8, left: 0 }}>
         <CartesianGrid strokeDasharray="3 3" />
-        <XAxis dataKey="t" type="number" domain={['dataMin', 'dataMax']} scale="time" tickFormatter={timeLabel} />
+        <XAxis
+          dataKey="t"
+          type="number"
+          domain={['dataMin', 'dataMax']}
+          scale="time"
+          tickFormatter={timeLabel}
+        />
         <YAxis dataKey="score" type="number" allowDecimals={false} />
         <Tooltip labelFormatter={(v) => timeLabel(Number(v))} />
         <Legend />
