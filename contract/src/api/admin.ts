@@ -236,7 +236,12 @@ export const deleteFile = post(
 );
 export const getSolvers = get(
   ROUTES.admin.getSolvers,
-  z.object({ acknowledge: z.boolean(), solvers: z.record(z.string(), z.array(z.string())) }),
+  z.object({
+    acknowledge: z.boolean(),
+    solvers: z.record(z.string(), z.array(z.string())),
+    /** By challenge name: the username whose solve is the first blood (challenges with one only). */
+    first_bloods: z.record(z.string(), z.string()),
+  }),
 );
 export const getSiteInfo = get(ROUTES.admin.getSiteInfo, z.object({ activated: z.boolean() }));
 export const updateSiteInfo = post(ROUTES.admin.updateSiteInfo, z.object({ activated: z.boolean() }));

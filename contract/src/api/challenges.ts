@@ -23,6 +23,8 @@ export const PublicChallenge = z.object({
   is_active: z.boolean(),
   user_completions: z.number(),
   hlinks: z.array(z.string()),
+  /** The competitor (team, or user without a team) of the first counted solve, or null (issue 15). */
+  first_blood: z.string().nullable(),
   /**
    * Present when the challenge has prerequisites (their `_id`s): the list then leaves out its
    * description and files; the detail shows them once the caller's competitor solved these.
@@ -60,6 +62,8 @@ export const ChallengeDetail = z.object({
   written_by: z.string(),
   hlinks: z.array(z.string()),
   user_completions: z.number(),
+  /** The competitor of the first counted solve, or null. */
+  first_blood: z.string().nullable(),
   hints: z.array(ChallengeHint),
   /** Wrong attempts the caller has left; null when the challenge has no limit. */
   attempts_left: z.number().nullable(),

@@ -227,6 +227,13 @@ export interface AnnouncementsTable {
   updated_at: string;
 }
 
+/** A challenge whose first blood was announced (migration 0007_c): at most one per challenge. */
+export interface FirstBloodNoticesTable {
+  challenge_id: number;
+  solve_id: number;
+  created_at: string;
+}
+
 /** One admin action (issue 18); details is JSON with flags redacted. Never updated or deleted. */
 export interface AuditLogTable {
   id: Generated<number>;
@@ -254,6 +261,8 @@ export interface SubmissionsTable {
   /** The submitted text cut to 200 characters, for wrong attempts only (null otherwise). */
   submitted: string | null;
   address: string;
+  /** A wrong attempt equal to another challenge's flag: that challenge (a cheating signal). */
+  matched_challenge_id: Generated<number | null>;
 }
 
 export interface Database {
@@ -281,6 +290,7 @@ export interface Database {
   live_events: LiveEventsTable;
   live_event_counter: LiveEventCounterTable;
   announcements: AnnouncementsTable;
+  first_blood_notices: FirstBloodNoticesTable;
   audit_log: AuditLogTable;
   submissions: SubmissionsTable;
 }

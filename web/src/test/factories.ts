@@ -55,6 +55,7 @@ export function makeChallenge(n: number, overrides: Partial<PublicChallenge> = {
     is_active: true,
     user_completions: 0,
     hlinks: [],
+    first_blood: null,
     ...overrides,
   };
 }

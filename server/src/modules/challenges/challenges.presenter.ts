@@ -12,7 +12,11 @@ import { scoringFromColumns, type ScoringColumns } from '../scoreboard/scoring-c
 import type { ChallengeSummaryRow } from './challenges.repo.js';
 
 /** SPEC.md §3 Challenge as every participant sees it: never a flag. */
-export function presentPublicChallenge(row: ChallengeSummaryRow, files: readonly string[]): PublicChallenge {
+export function presentPublicChallenge(
+  row: ChallengeSummaryRow,
+  files: readonly string[],
+  firstBlood: string | null = null,
+): PublicChallenge {
   return {
     _id: toApiId(row.id),
     name: row.name,
@@ -26,6 +30,7 @@ export function presentPublicChallenge(row: ChallengeSummaryRow, files: readonly
     is_active: row.is_active === 1,
     user_completions: row.solve_count,
     hlinks: [...files],
+    first_blood: firstBlood,
   };
 }
 
@@ -71,6 +76,7 @@ export function presentChallengeDetail(
     written_by: c.written_by,
     hlinks: c.hlinks,
     user_completions: c.user_completions,
+    first_blood: c.first_blood,
     hints: play.hints,
     attempts_left: play.attemptsLeft,
   };

@@ -443,3 +443,40 @@ export async function setReleaseTimes(
     .where('id', 'in', ids)
     .execute();
 }
+
+export interface FirstBloodRow {
+  challenge_id: number;
+  solve_id: number;
+  username: string;
+  /** The competitor: the team credited with the solve, or the user without one. */
+  competitor: string;
+}
+
+/**
+ * Each challenge's first blood: its first solve (lowest id) that counts in public (countedSolve:
+ * not an admin, not hidden). Without `solveIds`, for every challenge; with them, among those
+ * solves only (the new solves of the feed).
+ */
+export async function listFirstBloods(db: Executor, solveIds?: readonly number[]): Promise<FirstBloodRow[]> {
+  if (solveIds && solveIds.length === 0) return [];
+  let query = db
+    .selectFrom('solves')
+    .innerJoin('users', 'users.id', 'solves.user_id')
+    .leftJoin('teams', 'teams.id', 'solves.team_id')
+    .select([
+      'solves.challenge_id',
+      'solves.id as solve_id',
+      'users.username',
+      sql<string>`coalesce(teams.name, users.username)`.as('competitor'),
+    ]);
+  query = solveIds
+    ? query.where('solves.id', 'in', [...solveIds]).where(countedSolve)
+    : query.where('solves.id', 'in', (eb) =>
+        eb
+          .selectFrom('solves')
+          .where(countedSolve)
+          .groupBy('solves.challenge_id')
+          .select((e) => e.fn.min<number>('solves.id').as('id')),
+      );
+  return query.orderBy('solves.id').execute();
+}

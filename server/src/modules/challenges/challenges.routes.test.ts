@@ -45,6 +45,7 @@ for (const kind of testDatabaseKinds()) {
             is_active: true,
             user_completions: 0,
             hlinks: [],
+            first_blood: null,
           },
           expect.objectContaining({
             _id: String(easyB.id),
@@ -178,6 +179,7 @@ for (const kind of testDatabaseKinds()) {
           written_by: 'Tester',
           hlinks: [],
           user_completions: 0,
+          first_blood: null,
           hints: [],
           attempts_left: null,
         });

@@ -26,6 +26,7 @@ import {
   listChallengeScorings,
   listPrerequisites,
   listSolvesWithNames,
+  listFirstBloods,
   replaceChallengeFiles,
   replaceChallengeFlags,
   replacePrerequisites,
@@ -343,12 +344,31 @@ export async function listChallengesForAdmin(ctx: AppContext): Promise<AdminChal
  * Challenge name -> usernames who solved it, in solve order (admin Solvers tab). Every challenge
  * is listed, unsolved ones with an empty list; admins' own solves are shown too.
  */
-export async function listSolversByChallenge(ctx: AppContext): Promise<Record<string, string[]>> {
+export async function listSolversByChallenge(
+  ctx: AppContext,
+): Promise<{ solvers: Record<string, string[]>; first_bloods: Record<string, string> }> {
   const db = ctx.database.db;
-  const [names, solves] = await Promise.all([listChallengeNames(db), listSolvesWithNames(db)]);
+  const [names, solves, bloods] = await Promise.all([
+    listChallengeNames(db),
+    listSolvesWithNames(db),
+    listFirstBloods(db),
+  ]);
   const byId = new Map<number, string[]>(names.map((c) => [c.id, []]));
   for (const s of solves) byId.get(s.challenge_id)?.push(s.username);
+  const bloodById = new Map(bloods.map((b) => [b.challenge_id, b.username]));
   const sorted = [...names].sort((a, b) => compareChallenges({ ...a, points: 0 }, { ...b, points: 0 }));
   // Object.fromEntries defines own properties, so a challenge named "__proto__" stays a key.
-  return Object.fromEntries(sorted.map((c) => [c.name, byId.get(c.id) ?? []]));
+  return {
+    solvers: Object.fromEntries(sorted.map((c) => [c.name, byId.get(c.id) ?? []])),
+    first_bloods: Object.fromEntries(
+      sorted.filter((c) => bloodById.has(c.id)).map((c) => [c.name, bloodById.get(c.id)!]),
+    ),
+  };
+}
+
+export { flagMatcher, type FlagMatcher, type StoredFlag } from './flags.js';
+
+/** Every challenge's flags (the submission log tells when a wrong attempt is another's flag). */
+export async function listAllFlags(ctx: AppContext): Promise<Map<number, StoredFlag[]>> {
+  return (await listChallengeFlags(ctx.database.db)) as Map<number, StoredFlag[]>;
 }

@@ -10,7 +10,14 @@ import {
 } from '../challenges/challenges.service.js';
 import { logAttempt, logCorrectAttempt } from '../submission-log/submission-log.service.js';
 import { hasSolvedChallenge, recordSolvedPair } from './solved-pairs.js';
-import { hasSolved, insertSolveForCurrentTeam } from './submissions.repo.js';
+import { knownFirstBlood } from '../challenges/public-challenges.js';
+import { publishLiveEvent } from '../events/events.service.js';
+import {
+  confirmFirstBloodNotice,
+  hasSolved,
+  insertSolveForCurrentTeam,
+  reserveFirstBloodNotice,
+} from './submissions.repo.js';
 
 /** One counter per user and challenge: guessing one challenge never locks another. */
 function wrongFlagKey(userId: number, challengeId: number): string {
@@ -90,15 +97,21 @@ async function checkFlag(
     return { message: MESSAGES.incorrectFlag };
   }
 
+  let firstBlood: { challenge: string; competitor: string } | null = null;
   try {
-    // The solve and its log row commit together.
+    const createdAt = ctx.clock.now().toISOString();
+    const solve = { userId: user.id, challengeId: challenge.id, createdAt };
+    // NOTE: while no first blood is known, the solve also reserves the challenge's announcement
+    // (first, so racing solves queue there); once one is, it is skipped. The solve, its log row
+    // and the reservation commit together.
+    const maybeFirst = user.is_admin !== 1 && !(await knownFirstBlood(ctx, challenge.id));
     const recorded = await ctx.database.transaction(async (trx) => {
-      const solveId = await insertSolveForCurrentTeam(trx, {
-        userId: user.id,
-        challengeId: challenge.id,
-        createdAt: ctx.clock.now().toISOString(),
-      });
-      if (solveId !== null) await logCorrectAttempt(trx, solveId, input.address);
+      const reserved = maybeFirst && (await reserveFirstBloodNotice(trx, challenge.id, createdAt));
+      const solveId = await insertSolveForCurrentTeam(trx, solve);
+      if (solveId !== null) {
+        await logCorrectAttempt(trx, solveId, input.address);
+        if (reserved) firstBlood = await confirmFirstBloodNotice(trx, challenge.id, solveId);
+      }
       return solveId !== null;
     });
     if (!recorded) throw new DomainError('unauthenticated', MESSAGES.unauthorized);
@@ -111,6 +124,12 @@ async function checkFlag(
   }
   recordSolvedPair(ctx, user.id, challenge.id);
   ctx.bus.publish('solves-added');
+  // Off the answer's path: the player's "Correct Flag!" never waits for the announcement.
+  if (firstBlood) {
+    publishLiveEvent(ctx, 'first-blood', firstBlood).catch((err: unknown) =>
+      ctx.log.error({ err }, 'first blood could not be announced'),
+    );
+  }
   return { message: MESSAGES.correctFlag };
 }
 

@@ -4,6 +4,7 @@ import { Badge, Card } from 'react-bootstrap';
 import { Link } from 'react-router';
 import { authorOf, descriptionPreview } from '../filter';
 import { DynamicMark } from './DynamicMark';
+import { FirstBloodBadge } from './FirstBloodBadge';
 import { TeamCompletionBadge } from './TeamCompletionBadge';
 
 interface Props {
@@ -47,6 +48,7 @@ export function ChallengeCard({ challenge: c, solved, teamDone, lockedBy = [] }:
             </Badge>
           )}
           {teamDone !== null && <TeamCompletionBadge done={teamDone} muted={!active} />}
+          <FirstBloodBadge competitor={c.first_blood ?? null} muted={!active} />
         </div>
         <Card.Subtitle className="mb-2 text-body-secondary">by {authorOf(c)}</Card.Subtitle>
         <Card.Text className="text-break">{preview}</Card.Text>

@@ -10,6 +10,7 @@ import { useMemo } from 'react';
 import { Badge } from 'react-bootstrap';
 import { authorOf } from '../filter';
 import { DynamicMark } from './DynamicMark';
+import { FirstBloodBadge } from './FirstBloodBadge';
 import { TeamCompletionBadge } from './TeamCompletionBadge';
 
 interface Props {
@@ -35,6 +36,7 @@ export function ChallengeDetailView({ challenge: c, solved, teamDone }: Props) {
           </Badge>
         )}
         {teamDone !== null && <TeamCompletionBadge done={teamDone} />}
+        <FirstBloodBadge competitor={c.first_blood ?? null} />
       </div>
       <dl className="row mb-3">
         <dt className="col-5 col-sm-3">Author</dt>

@@ -20,6 +20,7 @@ const detail: ChallengeDetail = {
   written_by: 'Mallory',
   hlinks: ['cookie jar.zip'],
   user_completions: 4,
+  first_blood: null,
   hints: [],
   attempts_left: null,
 };

@@ -17,6 +17,7 @@ const base: ChallengeDetail = {
   written_by: 'A',
   hlinks: [],
   user_completions: 0,
+  first_blood: null,
   hints: [
     {
       _id: '1',
