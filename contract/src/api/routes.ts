@@ -89,6 +89,7 @@ export const ROUTES = {
     moderate: post('/api/admin/moderate'),
     getSubmissions: get('/api/admin/submissions'),
     getSubmissionsCsv: get('/api/admin/submissions.csv'),
+    getSignals: get('/api/admin/signals'),
   },
   announcements: {
     listAnnouncements: get('/api/info/announcements'),

@@ -209,13 +209,14 @@ for (const kind of testDatabaseKinds()) {
       await generateEvent(t, 11);
       const rnd = random(99);
       const unlockRnd = random(7);
-      let gapBase = 0;
       const db = t.ctx.database.db;
       const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
       const board = async () => (await getLeaderboard(t.ctx)).entries;
       const model = async () =>
         rankCompetitors(await readScoringInput(t)).map(({ name, points }) => ({ name, points }));
       expect(await board()).toEqual(await model());
+      // Round 5 leaves ids gapStart+1 .. gapStart+19 unused; round 6 fills some of them.
+      let gapStart = 0;
       for (let round = 0; round < 12; round++) {
         const input = await readScoringInput(t);
         const users = input.users.map((u) => u.id);
@@ -230,7 +231,7 @@ for (const kind of testDatabaseKinds()) {
               .executeTakeFirst()
           )?.m ?? 0,
         );
-        if (round === 5) gapBase = maxId;
+        if (round === 5) gapStart = maxId;
         for (let i = 0; i < 1 + Math.floor(rnd() * 4); i++) {
           const userId = pick(users);
           const challengeId = pick(challenges);
@@ -241,8 +242,7 @@ for (const kind of testDatabaseKinds()) {
             .values({
               // Round 5 skips ids that round 6 then fills: a commit that lands after a
               // higher id was seen, as PostgreSQL's concurrent transactions can.
-              // (Round 6 fills the gap round 5 left, whatever round 5 managed to insert.)
-              ...(round === 5 ? { id: maxId + 20 + i } : round === 6 ? { id: gapBase + 5 + i } : {}),
+              ...(round === 5 ? { id: maxId + 20 + i } : round === 6 ? { id: gapStart + 5 + i } : {}),
               user_id: userId,
               challenge_id: challengeId,
               // Sometimes earlier than solves already counted: the first solve of a team moves.
