@@ -35,8 +35,10 @@ describe('benchmark harness', () => {
       'list',
       'list-304',
       'leaderboard',
+      'leaderboard-page',
       'info',
       'submit',
+      'wrong-flag',
       'mixed',
     ]);
     for (const r of run.results) {
@@ -44,6 +46,10 @@ describe('benchmark harness', () => {
       expect(r.errors, r.scenario).toBe(0);
     }
     expect(run.results.find((r) => r.scenario === 'list-304')!.non2xx).toBeGreaterThan(0);
+    // One page's refresh is measured with the paged scenario, and is far smaller than the board.
+    expect(run.refresh!.competitors).toBeGreaterThan(0);
+    expect(run.refresh!.requests).toBe(3);
+    expect(run.refresh!.bodyBytes).toBeGreaterThan(0);
     // Every acknowledged correct answer is recorded; a few more may be recorded whose answers were
     // still in flight when the load stopped (at most one per connection and scenario).
     expect(run.solvesRecorded).toBeGreaterThanOrEqual(run.correctAnswers);

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { ScenarioName } from './load.js';
 import { formatReport } from './report.js';
 import { SCENARIOS, runBench } from './run.js';
-import { BASE_EVENT, DOUBLE_EVENT } from './seed.js';
+import { BASE_EVENT, DOUBLE_EVENT, TINY_EVENT } from './seed.js';
 
 /**
  * `npm run bench`: the whole benchmark on SQLite, and on PostgreSQL when BENCH_DATABASE_URL (or
@@ -12,9 +12,11 @@ import { BASE_EVENT, DOUBLE_EVENT } from './seed.js';
  * While working on one figure, BENCH_ONLY narrows the run (a comma list of scenarios, `sqlite`,
  * `postgres`, `workers` and `double`, e.g. BENCH_ONLY=sqlite,leaderboard,double); a narrowed
  * run prints its report and leaves RESULTS.md alone, which only a whole run may write.
+ * BENCH_EVENT=tiny seeds the tests' tiny event instead (a quick check that a narrowed run works).
  */
 const pg = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 if (pg) process.env.TEST_DATABASE_URL = pg;
+const tiny = process.env.BENCH_EVENT === 'tiny';
 const only = new Set((process.env.BENCH_ONLY ?? '').split(',').filter(Boolean));
 const wants = (part: string, group: readonly string[]) =>
   only.size === 0 || only.has(part) || !group.some((g) => only.has(g));
@@ -22,15 +24,15 @@ const DATABASES = ['sqlite', 'postgres'] as const;
 const PARTS = ['workers', 'double'] as const;
 const report = await runBench({
   databases: DATABASES.filter((d) => (d === 'sqlite' || pg) && wants(d, DATABASES)),
-  size: BASE_EVENT,
-  doubleSize: wants('double', [...SCENARIOS, ...PARTS]) ? DOUBLE_EVENT : null,
+  size: tiny ? TINY_EVENT : BASE_EVENT,
+  doubleSize: wants('double', [...SCENARIOS, ...PARTS]) ? (tiny ? TINY_EVENT : DOUBLE_EVENT) : null,
   durationSec: Number(process.env.BENCH_SECONDS ?? 10),
   connections: [50, 100],
   scenarios: SCENARIOS.filter((s: ScenarioName) => wants(s, [...SCENARIOS, ...PARTS])),
   workers: wants('workers', [...SCENARIOS, ...PARTS]),
   log: (l) => process.stdout.write(l + '\n'),
 });
-if (only.size > 0) {
+if (only.size > 0 || tiny) {
   process.stdout.write(`\n${formatReport(report)}`);
   process.exit(0);
 }

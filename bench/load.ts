@@ -2,7 +2,8 @@ import autocannon from 'autocannon';
 import { readFileSync } from 'node:fs';
 import type { SeededEvent } from './seed.js';
 
-export type ScenarioName = 'hello' | 'list' | 'list-304' | 'leaderboard' | 'info' | 'submit' | 'mixed';
+export type ScenarioName =
+  'hello' | 'list' | 'list-304' | 'leaderboard' | 'leaderboard-page' | 'info' | 'submit' | 'wrong-flag' | 'mixed';
 
 export interface LoadResult {
   scenario: ScenarioName;
@@ -42,8 +43,17 @@ function skipBodyText(client: { pipelinedRequests?: { addBody?: unknown } }): vo
   queue.addBody = () => {};
 }
 
-/** Builds the request a scenario sends next; random users, challenges and flags (loopback only). */
-export function requestMaker(name: ScenarioName, event: SeededEvent, origin: string, etag: string) {
+/**
+ * Builds the request a scenario sends next; random users, challenges and flags (loopback only).
+ * `competitors` (the board's size) places the leaderboard pages.
+ */
+export function requestMaker(
+  name: ScenarioName,
+  event: SeededEvent,
+  origin: string,
+  etag: string,
+  competitors = 0,
+) {
   const { sessions, challengeIds, flags } = event;
   const rand = (n: number) => Math.floor(Math.random() * n);
   const cookie = () => `ctf_session=${sessions[rand(sessions.length)]!.token}`;
@@ -56,6 +66,14 @@ export function requestMaker(name: ScenarioName, event: SeededEvent, origin: str
   const board = (): Req => ({
     method: 'GET',
     path: '/api/info/leaderboard',
+    headers: { ...BROWSER_HEADERS, cookie: cookie() },
+  });
+  // An open leaderboard page: its first page (the podium) or a page of 50 further down, asked by
+  // a logged-in student, so each answer also looks up the caller's rank.
+  const pages = Math.max(1, Math.ceil(competitors / 50));
+  const boardPage = (): Req => ({
+    method: 'GET',
+    path: `/api/info/leaderboard?limit=50&offset=${rand(2) ? 0 : rand(pages) * 50}`,
     headers: { ...BROWSER_HEADERS, cookie: cookie() },
   });
   const info = (): Req => ({
@@ -73,7 +91,19 @@ export function requestMaker(name: ScenarioName, event: SeededEvent, origin: str
       body: JSON.stringify({ flag, challenge_id: String(id) }),
     };
   };
+  /** Only wrong flags: each one is compared and goes to the submission log (issue 18). */
+  const wrongFlag = (): Req => {
+    const id = challengeIds[rand(challengeIds.length)]!;
+    return {
+      method: 'POST',
+      path: '/api/ctf/submit-flag',
+      headers: { ...BROWSER_HEADERS, cookie: cookie(), origin, 'content-type': 'application/json' },
+      body: JSON.stringify({ flag: `flag{wrong_${rand(1e6)}}`, challenge_id: String(id) }),
+    };
+  };
   switch (name) {
+    case 'wrong-flag':
+      return wrongFlag;
     case 'hello':
       return (): Req => ({ method: 'GET', path: '/', headers: {} });
     case 'list':
@@ -82,6 +112,8 @@ export function requestMaker(name: ScenarioName, event: SeededEvent, origin: str
       return list304;
     case 'leaderboard':
       return board;
+    case 'leaderboard-page':
+      return boardPage;
     case 'info':
       return info;
     case 'submit':

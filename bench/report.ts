@@ -5,8 +5,13 @@ import type { BenchReport } from './run.js';
 export const TARGETS = {
   list: 0.5,
   leaderboard: 0.5,
+  'leaderboard-page': 0.5,
+  /** One open leaderboard page's refresh at the base event, compressed, headers included. */
+  refreshBytes: 4096,
   info: 0.3,
   submit: 0.2,
+  /** Wrong flags only, each written to the submission log (issue 18). */
+  'wrong-flag': 0.15,
   mixed: 0.35,
   p99ListMs: 20,
   peakRssMb: 200,
@@ -90,6 +95,13 @@ export function formatReport(report: BenchReport): string {
         `| ${r.scenario} | ${r.connections} | ${fmt(r.requestsPerSec)} | ${fmt(r.hello)} | ${fmt(ratioOf(r), 2)} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} |`,
       );
     }
+    if (run.refresh) {
+      const r = run.refresh;
+      lines.push(
+        '',
+        `Leaderboard page refresh at ${r.competitors} competitors (the podium's page and the two pages a scrolled list can straddle, Brotli): ${r.requests} requests, ${r.bodyBytes} bytes of bodies + ${r.headerBytes} bytes of headers = ${r.bodyBytes + r.headerBytes} bytes; the whole board is ${r.wholeBoardBytes} bytes.`,
+      );
+    }
     if (run.workers2Mixed) {
       const one = run.results.find(
         (r) => r.scenario === 'mixed' && r.connections === run.workers2Mixed!.connections,
@@ -119,7 +131,8 @@ export function formatReport(report: BenchReport): string {
   const check = (name: string, value: number, ok: boolean, d = 2) =>
     lines.push(`| ${name} | ${fmt(value, d)} | ${ok ? 'yes' : 'NO'} |`);
   if (sqliteRun) {
-    for (const s of ['list', 'leaderboard', 'info', 'submit', 'mixed'] as const) {
+    for (const s of ['list', 'leaderboard', 'leaderboard-page', 'info', 'submit', 'wrong-flag', 'mixed'] as const) {
+      if (!at(sqliteRun, s)) continue;
       check(
         `SQLite ${s} @${maxC} >= ${TARGETS[s]} of hello`,
         ratio(sqliteRun, s),
@@ -129,6 +142,15 @@ export function formatReport(report: BenchReport): string {
     for (const s of ['list', 'leaderboard'] as const) {
       const p99 = at(sqliteRun, s)?.p99 ?? NaN;
       check(`SQLite ${s} p99 < ${TARGETS.p99ListMs} ms`, p99, p99 < TARGETS.p99ListMs, 0);
+    }
+    if (sqliteRun.refresh) {
+      const bytes = sqliteRun.refresh.bodyBytes + sqliteRun.refresh.headerBytes;
+      check(
+        `leaderboard page refresh < ${TARGETS.refreshBytes} bytes at ${sqliteRun.refresh.competitors} competitors`,
+        bytes,
+        bytes < TARGETS.refreshBytes,
+        0,
+      );
     }
     check(
       `peak RSS < ${TARGETS.peakRssMb} MB`,
@@ -164,7 +186,8 @@ export function formatReport(report: BenchReport): string {
   }
   const pgRun = report.runs.find((r) => r.database === 'postgres');
   if (pgRun && sqliteRun) {
-    for (const s of ['list', 'leaderboard', 'info', 'submit', 'mixed'] as const) {
+    for (const s of ['list', 'leaderboard', 'leaderboard-page', 'info', 'submit', 'mixed'] as const) {
+      if (!at(pgRun, s) || !at(sqliteRun, s)) continue;
       const share = ratio(pgRun, s) / ratio(sqliteRun, s);
       check(`PostgreSQL ${s} >= half of SQLite (ratios to hello)`, share, share >= TARGETS.postgresShare);
     }

@@ -17,6 +17,7 @@ import {
   type Req,
   type ScenarioName,
 } from './load.js';
+import { boardSize, measureRefreshTransfer, type RefreshTransfer } from './pages.js';
 import { seedEvent, type EventSize, type SeededEvent } from './seed.js';
 
 export interface BenchOptions {
@@ -42,6 +43,8 @@ export interface DatabaseRun {
   correctAnswers: number;
   workers2Mixed: LoadResult | null;
   double: LoadResult[];
+  /** One leaderboard page's refresh, measured with the leaderboard-page scenario. */
+  refresh: RefreshTransfer | null;
 }
 
 export interface BenchReport {
@@ -53,7 +56,16 @@ export interface BenchReport {
 }
 
 const SECRET = 'bench-secret-bench-secret-bench-secret-0123456789';
-export const SCENARIOS: ScenarioName[] = ['list', 'list-304', 'leaderboard', 'info', 'submit', 'mixed'];
+export const SCENARIOS: ScenarioName[] = [
+  'list',
+  'list-304',
+  'leaderboard',
+  'leaderboard-page',
+  'info',
+  'submit',
+  'wrong-flag',
+  'mixed',
+];
 
 /**
  * The bare Fastify server every figure is compared with, in the same run: each scenario is
@@ -143,10 +155,11 @@ async function loadAll(
   hello: LoadResult[],
 ): Promise<LoadResult[]> {
   const etag = await currentListEtag(server.url);
+  const competitors = await boardSize(server.url);
   const out: LoadResult[] = [];
   for (const name of scenarios) {
     for (const c of opts.connections) {
-      const make = requestMaker(name, event, server.url, etag);
+      const make = requestMaker(name, event, server.url, etag, competitors);
       const r = await measure(baseline, `http://127.0.0.1:${server.port}`, name, make, c, opts, hello);
       opts.log?.(
         `  ${name} @${c}: ${Math.round(r.requestsPerSec)} req/s (hello ${Math.round(r.hello)}) p50 ${r.p50} ms p99 ${r.p99} ms`,
@@ -170,6 +183,14 @@ async function benchDatabase(
     const server = await startServer({ ...prepared.env, LOG_LEVEL: 'warn' });
     const startupMs = Date.now() - t0;
     const before = await countSolves(server, prepared.event);
+    const refresh = opts.scenarios.includes('leaderboard-page')
+      ? await measureRefreshTransfer(server.url, `ctf_session=${prepared.event.sessions[0]!.token}`)
+      : null;
+    if (refresh) {
+      opts.log?.(
+        `  leaderboard page refresh at ${refresh.competitors} competitors: ${refresh.bodyBytes + refresh.headerBytes} bytes in ${refresh.requests} requests (whole board ${refresh.wholeBoardBytes})`,
+      );
+    }
     const results = await loadAll(baseline, server, prepared.event, opts.scenarios, opts, hello);
     const after = await countSolves(server, prepared.event);
     const rss = peakRssMb(server.process.pid!);
@@ -199,6 +220,7 @@ async function benchDatabase(
       correctAnswers,
       workers2Mixed,
       double: [],
+      refresh,
     };
   } finally {
     await prepared.cleanup();

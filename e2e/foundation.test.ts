@@ -36,7 +36,9 @@ describe.runIf(run)('foundation in Chromium', () => {
     const popupPromise = page.waitForEvent('popup');
     await page.getByRole('button', { name: 'Login with GitHub' }).click();
     const popup = await popupPromise;
-    const size = await popup.evaluate(() => ({ w: window.outerWidth, h: window.outerHeight })).catch(() => null);
+    const size = await popup
+      .evaluate(() => ({ w: window.outerWidth, h: window.outerHeight }))
+      .catch(() => null);
     if (size) {
       expect(size.w).toBe(500);
       expect(size.h).toBe(600);
@@ -61,7 +63,9 @@ describe.runIf(run)('foundation in Chromium', () => {
     try {
       await page.goto(`${server.url}/login`);
       await page.getByRole('button', { name: 'Login with Discord' }).click();
-      await expect.poll(() => page.getByTestId('login-message').textContent()).toContain('Login was cancelled.');
+      await expect
+        .poll(() => page.getByTestId('login-message').textContent())
+        .toContain('Login was cancelled.');
       expect(new URL(page.url()).pathname).toBe('/login');
     } finally {
       fake.denyWith = null;
@@ -74,8 +78,15 @@ describe.runIf(run)('foundation in Chromium', () => {
     const page = await context.newPage();
     const notes: string[] = [];
     page.on('console', (m) => notes.push(m.text()));
+    // The popup is held at our own login route, so no real login can finish during the test and
+    // move the page on its own; the popup opening shows that the login page's listener is attached.
+    await context.route(/\/api\/auth\/github/, (route) =>
+      route.fulfill({ status: 200, contentType: 'text/plain', body: 'held by the test' }),
+    );
     await page.goto(`${server.url}/login`);
+    const popup = page.waitForEvent('popup');
     await page.getByRole('button', { name: 'Login with GitHub' }).click();
+    await popup;
     // A message that claims success but comes from a foreign origin must change nothing.
     await page.evaluate(() => {
       window.dispatchEvent(
@@ -84,6 +95,7 @@ describe.runIf(run)('foundation in Chromium', () => {
     });
     await expect.poll(() => notes.some((n) => n.includes('Ignored a login message'))).toBe(true);
     expect(new URL(page.url()).pathname).toBe('/login');
+    expect((await page.request.get(`${server.url}/api/authenticated`)).status()).toBe(401);
     await context.close();
   });
 
@@ -125,7 +137,8 @@ describe.runIf(run)('foundation in Chromium', () => {
     await page.waitForURL(`${server.url}/kali-setup-guide`);
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toContain('Kali Linux');
     const text = await page.textContent('main');
-    for (const s of ['4 GB minimum', '8 GB recommended', '25 GB', '2+ CPU cores', '128 MB']) expect(text).toContain(s);
+    for (const s of ['4 GB minimum', '8 GB recommended', '25 GB', '2+ CPU cores', '128 MB'])
+      expect(text).toContain(s);
     const res = await page.goto(`${server.url}/no-such-page`);
     expect(res?.status()).toBe(404);
     await expect.poll(() => page.getByRole('heading', { name: 'Page not found' }).count()).toBe(1);

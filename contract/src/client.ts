@@ -19,7 +19,7 @@ import type * as teams from './api/teams.js';
 import type * as users from './api/users.js';
 import { DOWNLOAD_PATH_PREFIX, LOGO_PATH, ROUTES, type Route } from './api/routes.js';
 import { confirmDeleteText, looksLikeZip, uploadSummaryText } from './api/admin-rules.js';
-import { AUDIT_ACTIONS } from './api/integrity-rules.js';
+import { AUDIT_ACTIONS, SUBMISSION_RESULTS } from './api/integrity-rules.js';
 
 /**
  * An endpoint as the web calls it: the method and path it sends. `types` never exists at run time:
@@ -63,23 +63,50 @@ export const settingsApi: ClientApi<typeof settings> & { LOGO_PATH: string } = {
   ...ROUTES.settings,
   LOGO_PATH,
 };
-export const integrityApi: ClientApi<typeof integrity> & Pick<typeof integrity, 'AUDIT_ACTIONS'> = {
+export const integrityApi: ClientApi<typeof integrity> &
+  Pick<typeof integrity, 'AUDIT_ACTIONS' | 'SUBMISSION_RESULTS'> = {
   ...ROUTES.integrity,
   AUDIT_ACTIONS,
+  SUBMISSION_RESULTS,
 };
 export const announcementsApi: ClientApi<typeof announcements> = ROUTES.announcements;
 export type { Announcement, AdminAnnouncement, AnnouncementInput } from './api/announcements.js';
 
 export type { AckResponse, MessageResponse } from './api/common.js';
-export type { AuditEntry, AuditPage, ModerateInput } from './api/integrity.js';
+export type {
+  AuditEntry,
+  AuditPage,
+  ModerateInput,
+  SubmissionFilters,
+  SubmissionPage,
+  SubmissionRow,
+  Signal,
+} from './api/integrity.js';
 export type { AdminUser, AdminTeam } from './api/admin.js';
 export type { OAuthProvider, OAuthMessage } from './api/oauth.js';
 export { OAUTH_PROVIDERS, OAUTH_BROADCAST_CHANNEL } from './api/oauth.js';
 export type { User, UserCompletion } from './api/users.js';
 export type { Team, TeamListEntry, JoinRequest, TeamCompletion } from './api/teams.js';
 export type { PublicChallenge, ChallengeDetail, ChallengeHint } from './api/challenges.js';
-export type { LeaderboardEntry, LeaderboardRow, LeaderboardQuery } from './api/leaderboard.js';
-export type { AdminChallenge, AdminFlag, AdminHint, ChallengeInput, FlagInput, HintInput } from './api/admin.js';
+export type {
+  LeaderboardEntry,
+  LeaderboardRow,
+  LeaderboardQuery,
+  ScoreGraph,
+  GraphSeries,
+  CtftimeFeed,
+} from './api/leaderboard.js';
+export type {
+  AdminChallenge,
+  AdminFlag,
+  AdminHint,
+  ChallengeInput,
+  ChallengeScoringInput,
+  FlagInput,
+  HintInput,
+  ScoreboardExportRow,
+  SolveExportRow,
+} from './api/admin.js';
 export type { SiteInfo } from './api/site.js';
 export type { AdminSettings, EventSettings, EventSettingsInput } from './api/settings.js';
 export {
@@ -94,6 +121,7 @@ export * from './rules/constants.js';
 export * from './rules/messages.js';
 export * from './rules/rating.js';
 export * from './rules/scoring.js';
+export * from './rules/dynamic-scoring.js';
 export * from './rules/countdown.js';
 export * from './rules/usernames.js';
 export * from './rules/html-policy.js';

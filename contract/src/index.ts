@@ -24,24 +24,45 @@ export { OAUTH_PROVIDERS, OAUTH_BROADCAST_CHANNEL } from './api/oauth.js';
 export type { User, UserCompletion } from './api/users.js';
 export type { Team, TeamListEntry, JoinRequest, TeamCompletion } from './api/teams.js';
 export type { PublicChallenge, ChallengeDetail, ChallengeHint } from './api/challenges.js';
-export type { LeaderboardEntry, LeaderboardRow, LeaderboardQuery } from './api/leaderboard.js';
+export type {
+  LeaderboardEntry,
+  LeaderboardRow,
+  LeaderboardQuery,
+  ScoreGraph,
+  GraphSeries,
+  CtftimeFeed,
+} from './api/leaderboard.js';
 export type {
   AdminChallenge,
   AdminFlag,
   AdminHint,
   ChallengeInput,
   ChallengeInputParsed,
+  ChallengeScoringInput,
   FlagInput,
   HintInput,
+  ScoreboardExportRow,
+  SolveExportRow,
 } from './api/admin.js';
 export { flagsOf } from './api/admin.js';
 export type { SiteInfo } from './api/site.js';
-export type { AuditEntry, AuditPage, AuditQuery, ModerateInput } from './api/integrity.js';
+export type {
+  AuditEntry,
+  AuditPage,
+  AuditQuery,
+  ModerateInput,
+  SubmissionFilters,
+  SubmissionPage,
+  SubmissionQuery,
+  SubmissionRow,
+  Signal,
+} from './api/integrity.js';
 export type { AdminUser, AdminTeam } from './api/admin.js';
 export * from './rules/constants.js';
 export * from './rules/messages.js';
 export * from './rules/rating.js';
 export * from './rules/scoring.js';
+export * from './rules/dynamic-scoring.js';
 export * from './rules/countdown.js';
 export * from './rules/usernames.js';
 export * from './rules/html-policy.js';

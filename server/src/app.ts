@@ -17,7 +17,9 @@ import { liveChangesOf } from './modules/events/events.service.js';
 import { registerFilesRoutes } from './modules/files/files.routes.js';
 import { registerLeaderboardRoutes } from './modules/leaderboard/leaderboard.routes.js';
 import { registerModerationRoutes } from './modules/moderation/moderation.routes.js';
+import { registerSubmissionLogRoutes } from './modules/submission-log/submission-log.routes.js';
 import { registerRatingRoutes } from './modules/ratings/ratings.routes.js';
+import { registerScoreboardRoutes } from './modules/scoreboard/scoreboard.routes.js';
 import { registerSettingsRoutes } from './modules/settings/settings.routes.js';
 import { registerSiteRoutes } from './modules/site/site.routes.js';
 import { registerSubmissionRoutes } from './modules/submissions/submissions.routes.js';
@@ -63,8 +65,9 @@ export async function buildApp(
     // Per-request lines cost throughput at event start; errors are still logged.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: JSON_BODY_LIMIT,
-    // Forwarded headers are believed only from a proxy on this machine or a private network.
-    trustProxy: 'loopback,linklocal,uniquelocal',
+    // X-Forwarded-For is believed only from the proxies TRUST_PROXY names; unset, never (the
+    // submission log's addresses cannot be forged).
+    trustProxy: config.trustProxy,
     return503OnClosing: true,
   });
   app.setValidatorCompiler(validatorCompiler);
@@ -109,12 +112,14 @@ export async function buildApp(
   registerAdminRoutes(app, ctx);
   registerAuditRoutes(app, ctx);
   registerModerationRoutes(app, ctx);
+  registerSubmissionLogRoutes(app, ctx);
   registerFilesRoutes(app, ctx);
   registerChallengeRoutes(app, ctx);
   registerSubmissionRoutes(app, ctx);
   registerHintRoutes(app, ctx);
   registerRatingRoutes(app, ctx);
   registerLeaderboardRoutes(app, ctx);
+  registerScoreboardRoutes(app, ctx);
   registerEventRoutes(app, ctx);
   registerAnnouncementRoutes(app, ctx);
 

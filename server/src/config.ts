@@ -88,6 +88,8 @@ const EnvSchema = z.object({
   ADMINS: z.string().default(''),
   EVENT_START: isoDate('EVENT_START').default('2025-10-14T21:00:00-04:00'),
   EVENT_END: isoDate('EVENT_END').default('2025-10-21T21:00:00-04:00'),
+  /** The scoreboard freeze's first default (ISO 8601); the admin panel sets or lifts it later. */
+  FREEZE_AT: isoDate('FREEZE_AT').optional(),
   COMMUNITY_URL: url('COMMUNITY_URL').default('https://discord.com/'),
   TOOLS_URL: url('TOOLS_URL').default('https://gchq.github.io/CyberChef/'),
   CHALLENGE_HOST: z
@@ -102,6 +104,26 @@ const EnvSchema = z.object({
   IP_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(0),
   /** Open live event streams (GET /api/events) allowed per address; more answer 429 (0 = no limit). */
   EVENT_STREAMS_PER_ADDRESS: z.coerce.number().int().min(0).default(20),
+  /**
+   * The reverse proxies whose X-Forwarded-For is believed (comma list of addresses, CIDR ranges or
+   * loopback / linklocal / uniquelocal). Unset: X-Forwarded-For is ignored and the client address
+   * is the connection's, so nobody can forge it. Behind nginx on the same machine: loopback.
+   */
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()))
+    .pipe(
+      z
+        .string()
+        .regex(
+          /^[0-9A-Za-z.:/,\s]+$/,
+          'TRUST_PROXY must be a comma list of addresses, CIDR ranges or loopback',
+        )
+        .optional(),
+    ),
+  /** Days wrong attempts stay in the submission log (correct ones stay); 0 keeps them for ever. */
+  SUBMISSION_RETENTION_DAYS: z.coerce.number().int().min(0).max(3650).default(90),
 });
 
 export type AdminSpec = { provider: 'discord' | 'github' | 'local'; name: string };
@@ -134,6 +156,8 @@ export interface Config {
   admins: AdminSpec[];
   eventStart: Date;
   eventEnd: Date;
+  /** FREEZE_AT: the freeze time until an admin sets or lifts one; null when unset. */
+  freezeAt: Date | null;
   communityUrl: string;
   toolsUrl: string;
   challengeHost: string;
@@ -142,6 +166,10 @@ export interface Config {
   ipRateLimitPerMinute: number;
   /** Open live event streams per address (0 = no limit). */
   eventStreamsPerAddress: number;
+  /** Proxies whose X-Forwarded-For is believed (Fastify's trustProxy); false: none. */
+  trustProxy: string | false;
+  /** Days wrong attempts stay in the submission log; 0: for ever. */
+  submissionRetentionDays: number;
   /** Where the built web app lives (web/dist). */
   webDist: string;
 }
@@ -196,6 +224,31 @@ function secretFromDataDir(dataDir: string): string {
   return secret;
 }
 
+/**
+ * Where the data lives (DATA_DIR, UPLOAD_DIR, DATABASE_URL), read the same way as loadConfig but
+ * without making the session secret: backup and restore must not write into DATA_DIR first.
+ */
+export function loadStorageConfig(
+  env: Record<string, string | undefined> = process.env,
+): Pick<Config, 'dataDir' | 'uploadDir' | 'database'> {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ConfigError(
+      `Invalid configuration: ${String(issue.path[0] ?? 'environment')}: ${issue.message}`,
+    );
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  return {
+    dataDir,
+    uploadDir: path.resolve(e.UPLOAD_DIR ?? path.join(dataDir, 'uploads')),
+    database: e.DATABASE_URL
+      ? { kind: 'postgres', url: e.DATABASE_URL }
+      : { kind: 'sqlite', file: path.join(dataDir, 'ctf.sqlite'), synchronous: e.SQLITE_SYNCHRONOUS },
+  };
+}
+
 /** Reads and validates the environment; throws ConfigError naming the first bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = EnvSchema.safeParse(env);
@@ -240,6 +293,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     admins: parseAdmins(e.ADMINS),
     eventStart,
     eventEnd,
+    freezeAt: e.FREEZE_AT ? new Date(e.FREEZE_AT) : null,
     communityUrl: e.COMMUNITY_URL,
     toolsUrl: e.TOOLS_URL,
     challengeHost: e.CHALLENGE_HOST,
@@ -247,6 +301,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     ipRateLimitPerMinute: e.IP_RATE_LIMIT_PER_MINUTE,
     eventStreamsPerAddress: e.EVENT_STREAMS_PER_ADDRESS,
+    trustProxy: e.TRUST_PROXY ?? false,
+    submissionRetentionDays: e.SUBMISSION_RETENTION_DAYS,
     webDist: path.resolve(import.meta.dirname, '../../web/dist'),
   };
 }

@@ -23,6 +23,12 @@ import {
   MAX_ATTEMPTS_LIMIT,
   PREREQUISITES_MAX,
 } from '../rules/constants.js';
+import {
+  DYNAMIC_DECAY_MAX,
+  DYNAMIC_VALUE_MAX,
+  SCORING_FUNCTIONS,
+  dynamicScoringProblem,
+} from '../rules/dynamic-scoring.js';
 
 export {
   FILE_NAME_PATTERN,
@@ -33,6 +39,31 @@ export {
   uploadSummaryText,
   type DeletableThing,
 } from './admin-rules.js';
+
+const wholeNumber = (what: string) =>
+  z.number({ error: `${what} must be a number` }).int(`${what} must be a whole number`);
+
+/**
+ * A challenge's scoring (issue 16): static (points from difficulty, the default) or dynamic with
+ * CTFd's parameters; 1 <= minimum <= initial <= 10,000 and decay >= 0, whole numbers. A refusal
+ * names its field (scoring.minimum, ...).
+ */
+export const ChallengeScoringInput = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('static') }),
+  z
+    .object({
+      type: z.literal('dynamic'),
+      function: z.enum(SCORING_FUNCTIONS),
+      initial: wholeNumber('initial').min(1).max(DYNAMIC_VALUE_MAX),
+      minimum: wholeNumber('minimum').min(1).max(DYNAMIC_VALUE_MAX),
+      decay: wholeNumber('decay').min(0).max(DYNAMIC_DECAY_MAX),
+    })
+    .superRefine((s, ctx) => {
+      const problem = dynamicScoringProblem(s);
+      if (problem) ctx.addIssue({ code: 'custom', path: [problem.field], message: problem.message });
+    }),
+]);
+export type ChallengeScoringInput = z.infer<typeof ChallengeScoringInput>;
 
 export const FlagType = z.enum(FLAG_TYPES);
 
@@ -62,6 +93,7 @@ export const AdminChallenge = PublicChallenge.extend({
   hints: z.array(AdminHint),
   release_at: z.string().nullable(),
   prerequisites: z.array(IdString),
+  scoring: ChallengeScoringInput,
 });
 export type AdminChallenge = z.infer<typeof AdminChallenge>;
 
@@ -109,6 +141,8 @@ const ChallengeFields = z.object({
   flags: z.array(FlagInput).max(FLAGS_PER_CHALLENGE_MAX).optional(),
   points: z.unknown().optional(),
   files: z.array(z.string().max(FILE_NAME_MAX_LENGTH)).max(50).optional().default([]),
+  /** Missing = static. */
+  scoring: ChallengeScoringInput.optional(),
   // Absent on an update: left as it is. null: no limit / released / none.
   max_attempts: z
     .number()
@@ -202,10 +236,68 @@ export const deleteFile = post(
 );
 export const getSolvers = get(
   ROUTES.admin.getSolvers,
-  z.object({ acknowledge: z.boolean(), solvers: z.record(z.string(), z.array(z.string())) }),
+  z.object({
+    acknowledge: z.boolean(),
+    solvers: z.record(z.string(), z.array(z.string())),
+    /** By challenge name: the username whose solve is the first blood (challenges with one only). */
+    first_bloods: z.record(z.string(), z.string()),
+  }),
 );
 export const getSiteInfo = get(ROUTES.admin.getSiteInfo, z.object({ activated: z.boolean() }));
 export const updateSiteInfo = post(ROUTES.admin.updateSiteInfo, z.object({ activated: z.boolean() }));
+
+/** An ISO 8601 date and time with its offset (or Z), as Date can read it. */
+const IsoDateTime = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date and time' });
+
+/** Sets the scoreboard freeze (from that time the public sees the board as it was) or lifts it (null). */
+export const freezeScoreboard = endpoint({
+  ...ROUTES.admin.freezeScoreboard,
+  body: z.object({ freeze_at: IsoDateTime.nullable() }),
+  response: AckResponse.extend({ freeze_at: z.string().nullable() }),
+});
+
+/** One row of the scoreboard export: the leaderboard with ranks and what each competitor is. */
+export const ScoreboardExportRow = z.object({
+  pos: z.number(),
+  kind: z.enum(['team', 'user']),
+  name: z.string(),
+  points: z.number(),
+  solves: z.number(),
+  last_solve_at: z.string(),
+});
+export type ScoreboardExportRow = z.infer<typeof ScoreboardExportRow>;
+/** One credited solve: when, who, for which competitor, which challenge, its current value. */
+export const SolveExportRow = z.object({
+  time: z.string(),
+  user: z.string(),
+  team: z.string(),
+  challenge: z.string(),
+  points: z.number(),
+});
+export type SolveExportRow = z.infer<typeof SolveExportRow>;
+
+/** The live scoreboard as CSV (streamed): pos, kind, name, points, solves, last_solve_at. */
+export const exportScoreboardCsv = endpoint({
+  ...ROUTES.admin.exportScoreboardCsv,
+  body: undefined,
+  response: z.string(),
+});
+/** Every solve as CSV (streamed): time, user, team, challenge, points. */
+export const exportSolvesCsv = endpoint({
+  ...ROUTES.admin.exportSolvesCsv,
+  body: undefined,
+  response: z.string(),
+});
+export const exportScoreboardJson = endpoint({
+  ...ROUTES.admin.exportScoreboardJson,
+  body: undefined,
+  response: z.array(ScoreboardExportRow),
+});
+export const exportSolvesJson = endpoint({
+  ...ROUTES.admin.exportSolvesJson,
+  body: undefined,
+  response: z.array(SolveExportRow),
+});
 
 /** Every admin endpoint, so the authorization matrix test can walk them all. */
 export const ADMIN_ENDPOINTS = [
@@ -229,6 +321,11 @@ export const ADMIN_ENDPOINTS = [
   getSolvers,
   getSiteInfo,
   updateSiteInfo,
+  freezeScoreboard,
+  exportScoreboardCsv,
+  exportSolvesCsv,
+  exportScoreboardJson,
+  exportSolvesJson,
   ...SETTINGS_ENDPOINTS,
   ...INTEGRITY_ENDPOINTS,
   ...ANNOUNCEMENT_ADMIN_ENDPOINTS,

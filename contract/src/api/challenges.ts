@@ -5,6 +5,8 @@ import { CATEGORIES, DIFFICULTIES, FLAG_MAX_LENGTH } from '../rules/constants.js
 
 export const Category = z.enum(CATEGORIES);
 export const Difficulty = z.enum(DIFFICULTIES);
+/** 'dynamic' when the challenge's value falls as it is solved (DESIGN.md §8). */
+export const ScoringType = z.enum(['static', 'dynamic']);
 
 /** SPEC.md §3 Challenge as every participant sees it: never a flag. */
 export const PublicChallenge = z.object({
@@ -14,11 +16,15 @@ export const PublicChallenge = z.object({
   category: z.string(),
   difficulty: z.string(),
   written_by: z.string(),
+  /** The current value: the difficulty's points, or the dynamic formula's (as of a freeze, in public). */
   points: z.number(),
+  scoring_type: ScoringType,
   rating: z.number(),
   is_active: z.boolean(),
   user_completions: z.number(),
   hlinks: z.array(z.string()),
+  /** The competitor (team, or user without a team) of the first counted solve, or null (issue 15). */
+  first_blood: z.string().nullable(),
   /**
    * Present when the challenge has prerequisites (their `_id`s): the list then leaves out its
    * description and files; the detail shows them once the caller's competitor solved these.
@@ -52,9 +58,12 @@ export const ChallengeDetail = z.object({
   description: z.string(),
   rating: z.number(),
   points: z.number(),
+  scoring_type: ScoringType,
   written_by: z.string(),
   hlinks: z.array(z.string()),
   user_completions: z.number(),
+  /** The competitor of the first counted solve, or null. */
+  first_blood: z.string().nullable(),
   hints: z.array(ChallengeHint),
   /** Wrong attempts the caller has left; null when the challenge has no limit. */
   attempts_left: z.number().nullable(),

@@ -17,6 +17,7 @@ export const AUDIT_ACTIONS = [
   'admin.remove',
   'admin.promote',
   'site.switch',
+  'scoreboard.freeze',
   'cache.force_update',
   'moderation.hide',
   'moderation.unhide',
@@ -28,3 +29,16 @@ export const AUDIT_ACTIONS = [
   'announcement.delete',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** What a flag attempt came to, as the submission log records it. */
+export const SUBMISSION_RESULTS = [
+  'correct',
+  'wrong',
+  'rate_limited',
+  'already_solved',
+  'no_attempts_left',
+] as const;
+export type SubmissionResultName = (typeof SUBMISSION_RESULTS)[number];
+
+/** A wrong attempt's text is kept cut to this many characters. */
+export const SUBMITTED_TEXT_MAX = 200;

@@ -2,7 +2,15 @@ import { z } from 'zod';
 import { AckResponse, Cursor, PageLimit, Timestamp, endpoint } from './common.js';
 import { ROUTES } from './routes.js';
 
-export { AUDIT_ACTIONS, type AuditAction } from './integrity-rules.js';
+import { SUBMISSION_RESULTS } from './integrity-rules.js';
+
+export {
+  AUDIT_ACTIONS,
+  SUBMISSION_RESULTS,
+  SUBMITTED_TEXT_MAX,
+  type AuditAction,
+  type SubmissionResultName,
+} from './integrity-rules.js';
 
 /**
  * Integrity and moderation (issue 18): the admin audit log, and (below) the submission log,
@@ -73,4 +81,89 @@ export const moderate = endpoint({
   response: AckResponse,
 });
 
-export const INTEGRITY_ENDPOINTS = [getAudit, moderate] as const;
+export const SubmissionResult = z.enum(SUBMISSION_RESULTS, {
+  error: `must be one of ${SUBMISSION_RESULTS.join(', ')}`,
+});
+
+const isoTime = z
+  .string()
+  .trim()
+  .max(40)
+  .refine((v) => !Number.isNaN(Date.parse(v)), 'must be a date and time (ISO 8601)')
+  .transform((v) => new Date(v).toISOString());
+
+/** The Submissions tab's filters; every one optional, combined with AND. */
+export const SubmissionFilters = z.object({
+  user: optionalText(200),
+  team: optionalText(200),
+  challenge: optionalText(200),
+  result: SubmissionResult.optional(),
+  /** Text the wrong attempt contains (case-sensitive). */
+  q: optionalText(200),
+  from: isoTime.optional(),
+  to: isoTime.optional(),
+});
+export type SubmissionFilters = z.infer<typeof SubmissionFilters>;
+
+export const SubmissionQuery = SubmissionFilters.extend({ cursor: Cursor.optional(), limit: PageLimit });
+export type SubmissionQuery = z.infer<typeof SubmissionQuery>;
+
+export const SubmissionRow = z.object({
+  _id: z.string(),
+  time: Timestamp,
+  username: z.string(),
+  /** The user's team at that moment, 'None' when teamless. */
+  team: z.string(),
+  challenge: z.string(),
+  result: SubmissionResult,
+  /** The text submitted, cut to 200 characters: wrong attempts only. */
+  submitted: z.string().optional(),
+  address: z.string(),
+});
+export type SubmissionRow = z.infer<typeof SubmissionRow>;
+
+export const SubmissionPage = z.object({ rows: z.array(SubmissionRow), next_cursor: z.string().nullable() });
+export type SubmissionPage = z.infer<typeof SubmissionPage>;
+
+export const getSubmissions = endpoint({
+  ...ROUTES.integrity.getSubmissions,
+  body: undefined,
+  query: SubmissionQuery,
+  response: SubmissionPage,
+});
+
+/** Every row the filters match, newest first, as CSV (streamed). */
+export const getSubmissionsCsv = endpoint({
+  ...ROUTES.integrity.getSubmissionsCsv,
+  body: undefined,
+  query: SubmissionFilters,
+  response: z.string(),
+});
+
+/**
+ * A hint for a human, never acted on automatically: (a) same_address_solves, two competitors
+ * solving one challenge within 5 minutes from one address (IPv4 /32, IPv6 /64); (b) shared_address,
+ * accounts of different competitors submitting from one address; (c) other_flag, a wrong attempt
+ * that is another challenge's flag; (d) burst, many wrong attempts over many challenges in a minute.
+ */
+export const Signal = z.object({
+  kind: z.enum(['same_address_solves', 'shared_address', 'other_flag', 'burst']),
+  summary: z.string(),
+  competitors: z.array(z.string()),
+  submission_ids: z.array(z.string()),
+});
+export type Signal = z.infer<typeof Signal>;
+
+export const getSignals = endpoint({
+  ...ROUTES.integrity.getSignals,
+  body: undefined,
+  response: z.array(Signal),
+});
+
+export const INTEGRITY_ENDPOINTS = [
+  getAudit,
+  moderate,
+  getSubmissions,
+  getSubmissionsCsv,
+  getSignals,
+] as const;

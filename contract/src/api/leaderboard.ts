@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { LEADERBOARD_PAGE } from '../rules/constants.js';
 import { endpoint } from './common.js';
 import { ROUTES } from './routes.js';
+import { GRAPH_TOP_DEFAULT, GRAPH_TOP_MAX, LEADERBOARD_PAGE } from '../rules/constants.js';
 import { TeamCompletion } from './teams.js';
 import { UserCompletion } from './users.js';
 
@@ -91,3 +91,50 @@ export const getCompletions = endpoint({
     .transform((body) => body ?? {}),
   response: Completions,
 });
+
+export const GraphPoint = z.object({ time: z.string(), score: z.number() });
+export const GraphSeries = z.object({ name: z.string(), points: z.array(GraphPoint) });
+export type GraphSeries = z.infer<typeof GraphSeries>;
+export const ScoreGraph = z.object({
+  series: z.array(GraphSeries),
+  /** The freeze time when the answer is the board as of a freeze, otherwise null. */
+  frozen_at: z.string().nullable(),
+});
+export type ScoreGraph = z.infer<typeof ScoreGraph>;
+
+/** ?top=N: the graph of the N best competitors (1..50, default 10). */
+export const GraphQuery = z.object({
+  top: z.coerce
+    .number({ error: 'top must be a whole number from 1 to 50' })
+    .int('top must be a whole number from 1 to 50')
+    .min(1, 'top must be a whole number from 1 to 50')
+    .max(GRAPH_TOP_MAX, 'top must be a whole number from 1 to 50')
+    .optional()
+    .default(GRAPH_TOP_DEFAULT),
+});
+
+/** GET /api/info/scoreboard/graph?top=10: the top competitors' cumulative points as steps. */
+export const scoreGraph = endpoint<'GET', undefined, typeof ScoreGraph, typeof GraphQuery>({
+  ...ROUTES.leaderboard.scoreGraph,
+  body: undefined,
+  query: GraphQuery,
+  response: ScoreGraph,
+});
+
+/** CTFtime's JSON scoreboard format (https://ctftime.org/json-scoreboard-feed). */
+export const CtftimeFeed = z.object({
+  tasks: z.array(z.string()),
+  standings: z.array(
+    z.object({
+      pos: z.number(),
+      team: z.string(),
+      score: z.number(),
+      taskStats: z.record(z.string(), z.object({ points: z.number(), time: z.number() })),
+      lastAccept: z.number(),
+    }),
+  ),
+});
+export type CtftimeFeed = z.infer<typeof CtftimeFeed>;
+
+/** GET /api/ctftime: the feed CTFtime reads; the same ranking as the leaderboard, frozen with it. */
+export const ctftime = endpoint({ ...ROUTES.leaderboard.ctftime, body: undefined, response: CtftimeFeed });

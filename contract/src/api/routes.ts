@@ -46,6 +46,8 @@ export const ROUTES = {
   leaderboard: {
     leaderboard: get('/api/info/leaderboard'),
     getCompletions: post('/api/info/get-completions'),
+    scoreGraph: get('/api/info/scoreboard/graph'),
+    ctftime: get('/api/ctftime'),
   },
   events: {
     /** Server-Sent Events (api/live-events.ts), outside the JSON contract. */
@@ -72,6 +74,11 @@ export const ROUTES = {
     getSolvers: get('/api/admin/ctf/get_solvers'),
     getSiteInfo: get('/api/admin/get_site_info'),
     updateSiteInfo: post('/api/admin/update_site_info'),
+    freezeScoreboard: post('/api/admin/scoreboard/freeze'),
+    exportScoreboardCsv: get('/api/admin/export/scoreboard.csv'),
+    exportSolvesCsv: get('/api/admin/export/solves.csv'),
+    exportScoreboardJson: get('/api/admin/export/scoreboard.json'),
+    exportSolvesJson: get('/api/admin/export/solves.json'),
   },
   settings: {
     getSettings: get('/api/admin/settings'),
@@ -81,6 +88,9 @@ export const ROUTES = {
   integrity: {
     getAudit: get('/api/admin/audit'),
     moderate: post('/api/admin/moderate'),
+    getSubmissions: get('/api/admin/submissions'),
+    getSubmissionsCsv: get('/api/admin/submissions.csv'),
+    getSignals: get('/api/admin/signals'),
   },
   announcements: {
     listAnnouncements: get('/api/info/announcements'),

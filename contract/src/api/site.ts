@@ -12,6 +12,8 @@ export const SiteInfo = z.object({
   challengeHost: z.string(),
   challengePort: z.number(),
   activated: z.boolean(),
+  /** When the scoreboard freezes (or froze): ISO 8601 UTC, or null when no freeze is set. */
+  freezeAt: z.string().nullable(),
   login: z.object({ discord: z.boolean(), github: z.boolean(), local: z.boolean() }),
   /** The event's name: navbar brand, page titles, home heading. */
   name: z.string(),

@@ -126,3 +126,7 @@ export const LEADERBOARD_PAGE = {
  * at the same moment), and never while its tab is hidden.
  */
 export const LEADERBOARD_REFRESH = { minIntervalMs: 5_000, jitterMs: 2_500 } as const;
+
+/** The score graph shows the best GRAPH_TOP_DEFAULT competitors unless ?top= asks for up to GRAPH_TOP_MAX. */
+export const GRAPH_TOP_DEFAULT = 10;
+export const GRAPH_TOP_MAX = 50;

@@ -12,7 +12,11 @@
  *   or the user with no team) and never moves; its cost is taken from that competitor's points.
  * - Only points above 0 are listed: points descending, then the competitor whose last scoring
  *   solve came first, then the name.
+ * - A challenge is worth its current value (dynamic-scoring.ts) for every solver: its difficulty's
+ *   points, or its dynamic formula applied to its solve count (solves by users who count).
+ * - With a cutoff (a scoreboard freeze), only the solves before it exist.
  */
+import { challengeValue, type ChallengeScoring } from './dynamic-scoring.js';
 
 export interface ScoringSolve {
   userId: number;
@@ -42,13 +46,65 @@ export interface ScoringInput {
   points: ReadonlyMap<number, number>;
   /** Hint unlocks with their cost; absent means none. */
   unlocks?: readonly ScoringUnlock[];
+  /** Scoring by challenge id; a challenge missing here is static. */
+  scorings?: ReadonlyMap<number, ChallengeScoring>;
+  /** ISO 8601 UTC: solves at or after it are left out (the public view of a frozen board). */
+  cutoff?: string | null;
 }
+
+/** Solves of each challenge by users who count (not admins), before the cutoff. */
+export function solveCountsOf(input: ScoringInput): Map<number, number> {
+  const users = new Map(input.users.map((u) => [u.id, u]));
+  const counts = new Map<number, number>([...input.points.keys()].map((id) => [id, 0]));
+  for (const s of visibleSolves(input)) {
+    const user = users.get(s.userId);
+    if (!user || user.isAdmin || !counts.has(s.challengeId)) continue;
+    counts.set(s.challengeId, counts.get(s.challengeId)! + 1);
+  }
+  return counts;
+}
+
+/** Every challenge's current value by id. */
+export function challengeValuesOf(input: ScoringInput): Map<number, number> {
+  const counts = solveCountsOf(input);
+  const values = new Map<number, number>();
+  for (const [id, points] of input.points) {
+    values.set(
+      id,
+      challengeValue(input.scorings?.get(id) ?? { type: 'static' }, points, counts.get(id) ?? 0),
+    );
+  }
+  return values;
+}
+
+function visibleSolves(input: ScoringInput): readonly ScoringSolve[] {
+  const cutoff = input.cutoff;
+  return cutoff ? input.solves.filter((s) => s.time < cutoff) : input.solves;
+}
+
+/** The same event with every challenge worth its current value and only the solves before the cutoff. */
+function valued(input: ScoringInput): ScoringInput {
+  return {
+    ...input,
+    solves: visibleSolves(input),
+    points: challengeValuesOf(input),
+    unlocks: cutoff(input)
+      ? (input.unlocks ?? []).filter((u) => u.time === undefined || u.time < cutoff(input)!)
+      : input.unlocks,
+    scorings: undefined,
+    cutoff: null,
+  };
+}
+
+const cutoff = (input: ScoringInput) => input.cutoff ?? null;
 
 /** A hint unlocked by a user for the team they were on (or none), and what it costs. */
 export interface ScoringUnlock {
   userId: number;
   teamId: number | null;
   cost: number;
+  /** ISO 8601 UTC; with a cutoff, unlocks at or after it are left out. */
+  time?: string;
 }
 
 /** What a competitor's unlocks cost: admins' unlocks and removed users' count nowhere. */
@@ -58,7 +114,11 @@ export function unlockCosts(input: ScoringInput, competitor: { kind: 'team' | 'u
   for (const u of input.unlocks ?? []) {
     const user = users.get(u.userId);
     if (!user || user.isAdmin) continue;
-    if (competitor.kind === 'team' ? u.teamId === competitor.id : u.teamId === null && u.userId === competitor.id)
+    if (
+      competitor.kind === 'team'
+        ? u.teamId === competitor.id
+        : u.teamId === null && u.userId === competitor.id
+    )
       cost += u.cost;
   }
   return cost;
@@ -113,7 +173,8 @@ function earlier(a: ScoringSolve, b: ScoringSolve): boolean {
 }
 
 /** The challenges a team scores: per challenge, the first solve recorded with its id by a non-admin. */
-export function teamCredits(input: ScoringInput, teamId: number): TeamCredit[] {
+export function teamCredits(event: ScoringInput, teamId: number): TeamCredit[] {
+  const input = valued(event);
   const users = new Map(input.users.map((u) => [u.id, u]));
   const first = new Map<number, ScoringSolve>();
   for (const s of input.solves) {
@@ -134,7 +195,8 @@ export function teamCredits(input: ScoringInput, teamId: number): TeamCredit[] {
 }
 
 /** Every competitor with points above 0, in leaderboard order. */
-export function rankCompetitors(input: ScoringInput): RankedCompetitor[] {
+export function rankCompetitors(event: ScoringInput): RankedCompetitor[] {
+  const input = valued(event);
   const teamIds = new Set(input.teams.map((t) => t.id));
   const ranked: RankedCompetitor[] = [];
 

@@ -7,10 +7,14 @@ import * as m0005 from './migrations/0005_postgres_solve_count.js';
 import * as m0006 from './migrations/0006_postgres_unlogged_rate_limits.js';
 import * as m0007a from './migrations/0007_a_live_events.js';
 import * as m0007b from './migrations/0007_b_announcements.js';
+import * as m0007c from './migrations/0007_c_first_blood_notices.js';
 import * as m0008a from './migrations/0008_a_challenge_authoring.js';
 import * as m0009 from './migrations/0009_event_settings.js';
 import * as m0010a from './migrations/0010_a_audit_log.js';
 import * as m0010b from './migrations/0010_b_moderation.js';
+import * as m0010c from './migrations/0010_c_submission_log.js';
+import * as m0010d from './migrations/0010_d_signals.js';
+import * as m0011 from './migrations/0011_dynamic_scoring.js';
 
 /** Append-only, numbered. Kysely's migrator takes a lock, so one process migrates and others wait. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -22,13 +26,20 @@ const MIGRATIONS: Record<string, Migration> = {
   '0006_postgres_unlogged_rate_limits': m0006,
   '0007_a_live_events': m0007a,
   '0007_b_announcements': m0007b,
+  '0007_c_first_blood_notices': m0007c,
   '0008_a_challenge_authoring': m0008a,
   '0009_event_settings': m0009,
   '0010_a_audit_log': m0010a,
   '0010_b_moderation': m0010b,
+  '0010_c_submission_log': m0010c,
+  '0010_d_signals': m0010d,
+  '0011_dynamic_scoring': m0011,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
+
+/** The names of the migrations this version knows (a backup from a newer schema is refused). */
+export const KNOWN_MIGRATIONS: readonly string[] = Object.keys(MIGRATIONS).sort();
 
 export async function migrateToLatest(db: Kysely<unknown>): Promise<void> {
   // Issues land their numbered migrations in any order (0010 may reach a database before 0008).

@@ -87,6 +87,12 @@ export interface ChallengesTable {
   release_at: string | null;
   created_at: string;
   updated_at: string;
+  /** 'static' | 'dynamic' (migration 0011); the other scoring_* columns are set for dynamic only. */
+  scoring_type: Generated<string>;
+  scoring_function: string | null;
+  scoring_initial: number | null;
+  scoring_minimum: number | null;
+  scoring_decay: number | null;
 }
 
 /** One accepted flag: 'static' (exact), 'case_insensitive' or 'regex' (RE2, whole string). */
@@ -221,6 +227,13 @@ export interface AnnouncementsTable {
   updated_at: string;
 }
 
+/** A challenge whose first blood was announced (migration 0007_c): at most one per challenge. */
+export interface FirstBloodNoticesTable {
+  challenge_id: number;
+  solve_id: number;
+  created_at: string;
+}
+
 /** One admin action (issue 18); details is JSON with flags redacted. Never updated or deleted. */
 export interface AuditLogTable {
   id: Generated<number>;
@@ -231,6 +244,25 @@ export interface AuditLogTable {
   action: string;
   target: string;
   details: string;
+}
+
+/** One flag attempt (issue 18). Names are copied at the moment of the attempt. */
+export interface SubmissionsTable {
+  id: Generated<number>;
+  created_at: string;
+  user_id: number;
+  username: string;
+  team_id: number | null;
+  team_name: string | null;
+  challenge_id: number;
+  challenge_name: string;
+  /** correct | wrong | rate_limited | already_solved | no_attempts_left */
+  result: string;
+  /** The submitted text cut to 200 characters, for wrong attempts only (null otherwise). */
+  submitted: string | null;
+  address: string;
+  /** A wrong attempt equal to another challenge's flag: that challenge (a cheating signal). */
+  matched_challenge_id: Generated<number | null>;
 }
 
 export interface Database {
@@ -258,7 +290,9 @@ export interface Database {
   live_events: LiveEventsTable;
   live_event_counter: LiveEventCounterTable;
   announcements: AnnouncementsTable;
+  first_blood_notices: FirstBloodNoticesTable;
   audit_log: AuditLogTable;
+  submissions: SubmissionsTable;
 }
 
 export type DB = Kysely<Database>;

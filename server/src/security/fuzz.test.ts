@@ -39,6 +39,11 @@ class Fuzzer {
    * admin, a new login that ended the old session): log them in again, outside any measured window.
    */
   private async restorePrincipals(): Promise<void> {
+    // A fuzzed moderation may have banned the participant (or its team): lift bans first.
+    const db = this.w.t.ctx.database.db;
+    await db.updateTable('users').set({ banned: 0 }).execute();
+    await db.updateTable('teams').set({ banned: 0 }).execute();
+    for (const topic of ['users', 'teams', 'sessions'] as const) this.w.t.ctx.bus.publish(topic);
     this.w.admin = await this.w.t.login('fuzz-admin', { admin: true });
     this.w.leader = await this.w.t.login('fuzz-leader');
   }

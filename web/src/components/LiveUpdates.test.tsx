@@ -73,8 +73,9 @@ describe('live events in the page', () => {
     // An edit refreshes the list but shows no toast.
     act(() => es.emit('announcement', { _id: '4', title: 'Edited title', change: 'updated' }));
     expect(screen.queryByText('Edited title')).toBeNull();
+    // The leaderboard page refreshes itself, calmly (features/leaderboard/use-calm-refresh.ts).
     act(() => es.emit('leaderboard', {}));
-    expect(invalidate).toHaveBeenCalledWith({ queryKey: queryKeys.leaderboard });
+    expect(invalidate).not.toHaveBeenCalledWith({ queryKey: queryKeys.leaderboard });
     unmount();
     expect(es.closed).toBe(true);
   });

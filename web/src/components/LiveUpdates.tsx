@@ -33,7 +33,8 @@ export function LiveUpdates() {
       for (const queryKey of keys) void client.invalidateQueries({ queryKey });
     };
     const offs = [
-      subscribeLiveEvent('leaderboard', () => refresh(queryKeys.leaderboard)),
+      // NOTE: no 'leaderboard' here: an open leaderboard refreshes itself calmly (at most every
+      // 5 s, jittered, not in a hidden tab: features/leaderboard/use-calm-refresh.ts, issue 20).
       subscribeLiveEvent('challenges', () => refresh(queryKeys.challenges)),
       subscribeLiveEvent('site', () => refresh(queryKeys.siteInfo, queryKeys.challenges)),
       subscribeLiveEvent('announcement', (a) => {
@@ -49,9 +50,7 @@ export function LiveUpdates() {
           text: `${b.competitor} solved ${b.challenge} first`,
         });
       }),
-      subscribeLiveReopen(() =>
-        refresh(queryKeys.leaderboard, queryKeys.challenges, queryKeys.announcements, queryKeys.siteInfo),
-      ),
+      subscribeLiveReopen(() => refresh(queryKeys.challenges, queryKeys.announcements, queryKeys.siteInfo)),
     ];
     return () => {
       for (const off of offs) off();

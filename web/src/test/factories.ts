@@ -50,10 +50,12 @@ export function makeChallenge(n: number, overrides: Partial<PublicChallenge> = {
     difficulty: 'Easy',
     written_by: 'Author A',
     points: 100,
+    scoring_type: 'static',
     rating: 0,
     is_active: true,
     user_completions: 0,
     hlinks: [],
+    first_blood: null,
     ...overrides,
   };
 }
@@ -67,6 +69,7 @@ export function makeAdminChallenge(n: number, overrides: Partial<AdminChallenge>
     hints: [],
     release_at: null,
     prerequisites: [],
+    scoring: { type: 'static' },
     ...overrides,
   };
 }
@@ -80,6 +83,7 @@ export const SITE: SiteInfo = {
   challengeHost: 'challenges.example.org',
   challengePort: 2530,
   activated: true,
+  freezeAt: null,
   login: { discord: true, github: true, local: false },
   name: DEFAULT_NAME,
   tagline: DEFAULT_TAGLINE,

@@ -20,7 +20,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('type', 'text', (c) => c.notNull())
     .addColumn('content', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('challenge_flags_challenge_idx').on('challenge_flags').column('challenge_id').execute();
+  await db.schema
+    .createIndex('challenge_flags_challenge_idx')
+    .on('challenge_flags')
+    .column('challenge_id')
+    .execute();
   await sql`insert into challenge_flags (challenge_id, position, type, content)
     select id, 0, 'static', flag from challenges`.execute(db);
   await db.schema.alterTable('challenges').dropColumn('flag').execute();
@@ -54,8 +58,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addUniqueConstraint('hint_unlocks_competitor_unique', ['hint_id', 'competitor'])
     .execute();
-  await db.schema.createIndex('hint_unlocks_team_idx').on('hint_unlocks').columns(['team_id', 'hint_id']).execute();
-  await db.schema.createIndex('hint_unlocks_user_idx').on('hint_unlocks').columns(['user_id', 'hint_id']).execute();
+  await db.schema
+    .createIndex('hint_unlocks_team_idx')
+    .on('hint_unlocks')
+    .columns(['team_id', 'hint_id'])
+    .execute();
+  await db.schema
+    .createIndex('hint_unlocks_user_idx')
+    .on('hint_unlocks')
+    .columns(['user_id', 'hint_id'])
+    .execute();
 
   await db.schema
     .createTable('challenge_prerequisites')
@@ -77,7 +89,10 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('challenge_attempts').execute();
   await db.schema.alterTable('challenges').dropColumn('release_at').execute();
   await db.schema.alterTable('challenges').dropColumn('max_attempts').execute();
-  await db.schema.alterTable('challenges').addColumn('flag', 'text', (c) => c.notNull().defaultTo('')).execute();
+  await db.schema
+    .alterTable('challenges')
+    .addColumn('flag', 'text', (c) => c.notNull().defaultTo(''))
+    .execute();
   await sql`update challenges set flag = coalesce((select content from challenge_flags f
     where f.challenge_id = challenges.id order by position limit 1), '')`.execute(db);
   await db.schema.dropTable('challenge_flags').execute();

@@ -77,6 +77,7 @@ function sampleRequest(
     },
     '/api/admin/ctf/delete_file': { payload: { filename: f.fileName } },
     '/api/admin/update_site_info': { payload: { activated: true } },
+    '/api/admin/scoreboard/freeze': { payload: { freeze_at: null } },
     '/api/admin/announcements/create': { payload: { title: 'Authz', body: 'Hello' } },
     '/api/admin/announcements/update': {
       payload: { _id: f.announcementId, title: 'Authz edit', body: 'Hello again', pinned: false },
@@ -136,7 +137,11 @@ for (const kind of testDatabaseKinds()) {
       const doomed = await addChallenge(t, { name: 'Doomed' });
       await addFileRow(t, 'doomed.zip');
       const announcement = await createAnnouncement(t.ctx, { title: 'Kept', body: 'x', pinned: false });
-      const doomedAnnouncement = await createAnnouncement(t.ctx, { title: 'Doomed', body: 'x', pinned: false });
+      const doomedAnnouncement = await createAnnouncement(t.ctx, {
+        title: 'Doomed',
+        body: 'x',
+        pinned: false,
+      });
       fixtures = {
         victimId: victim.user!.id,
         deputyName: 'deputy',

@@ -65,7 +65,11 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void
   });
   route(app, adminApi.scheduleRelease, 'admin', async (request) => {
     const { challenge_ids, release_at } = request.body;
-    const count = await scheduleRelease(ctx, { ids: challenge_ids, releaseAt: release_at }, requireAdmin(request));
+    const count = await scheduleRelease(
+      ctx,
+      { ids: challenge_ids, releaseAt: release_at },
+      requireAdmin(request),
+    );
     return {
       acknowledge: true,
       message:
@@ -76,7 +80,7 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void
   });
   route(app, adminApi.getSolvers, 'admin', async () => ({
     acknowledge: true,
-    solvers: await listSolversByChallenge(ctx),
+    ...(await listSolversByChallenge(ctx)),
   }));
 
   route(app, adminApi.getSiteInfo, 'admin', async () => ({ activated: await isSiteActive(ctx) }));

@@ -368,7 +368,11 @@ for (const kind of testDatabaseKinds()) {
         await bob.post('/api/ctf/submit-flag', { flag: c1.flag, challenge_id: c1.id });
         const res = await admin.get('/api/admin/ctf/get_solvers');
         expect(res.status).toBe(200);
-        expect(res.body).toEqual({ acknowledge: true, solvers: { Alpha: ['alice', 'bob'], Beta: [] } });
+        expect(res.body).toEqual({
+          acknowledge: true,
+          solvers: { Alpha: ['alice', 'bob'], Beta: [] },
+          first_bloods: { Alpha: 'alice' },
+        });
       });
     });
 

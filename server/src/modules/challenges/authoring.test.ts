@@ -102,7 +102,9 @@ for (const kind of testDatabaseKinds()) {
       const id = await create({ flag: 'flag{r}', max_attempts: 2 });
       const ann = await t.login('ann');
       expect((await ann.post(DETAIL, { challenge_id: id })).body.attempts_left).toBe(2);
-      expect((await ann.post(SUBMIT, { flag: 'x', challenge_id: id })).body.message).toBe(MESSAGES.incorrectFlag);
+      expect((await ann.post(SUBMIT, { flag: 'x', challenge_id: id })).body.message).toBe(
+        MESSAGES.incorrectFlag,
+      );
       expect((await ann.post(DETAIL, { challenge_id: id })).body.attempts_left).toBe(1);
       await ann.post(SUBMIT, { flag: 'y', challenge_id: id });
       const refused = await ann.post(SUBMIT, { flag: 'flag{r}', challenge_id: id });
@@ -111,7 +113,9 @@ for (const kind of testDatabaseKinds()) {
       expect((await ann.post(DETAIL, { challenge_id: id })).body.attempts_left).toBe(0);
       // Another user has their own attempts; a challenge without a limit answers null.
       const bob = await t.login('bob');
-      expect((await bob.post(SUBMIT, { flag: 'flag{r}', challenge_id: id })).body.message).toBe(MESSAGES.correctFlag);
+      expect((await bob.post(SUBMIT, { flag: 'flag{r}', challenge_id: id })).body.message).toBe(
+        MESSAGES.correctFlag,
+      );
       const free = await create({ name: 'Free', flag: 'f' });
       expect((await ann.post(DETAIL, { challenge_id: free })).body.attempts_left).toBeNull();
     });

@@ -8,10 +8,15 @@ import {
   type PublicChallenge,
 } from '@ctf/contract';
 import { toApiId } from '../../lib/ids.js';
+import { scoringFromColumns, type ScoringColumns } from '../scoreboard/scoring-columns.js';
 import type { ChallengeSummaryRow } from './challenges.repo.js';
 
 /** SPEC.md §3 Challenge as every participant sees it: never a flag. */
-export function presentPublicChallenge(row: ChallengeSummaryRow, files: readonly string[]): PublicChallenge {
+export function presentPublicChallenge(
+  row: ChallengeSummaryRow,
+  files: readonly string[],
+  firstBlood: string | null = null,
+): PublicChallenge {
   return {
     _id: toApiId(row.id),
     name: row.name,
@@ -20,10 +25,12 @@ export function presentPublicChallenge(row: ChallengeSummaryRow, files: readonly
     difficulty: row.difficulty,
     written_by: row.written_by,
     points: row.points,
+    scoring_type: row.scoring_type === 'dynamic' ? 'dynamic' : 'static',
     rating: meanRating(row.rating_sum, row.rating_count),
     is_active: row.is_active === 1,
     user_completions: row.solve_count,
     hlinks: [...files],
+    first_blood: firstBlood,
   };
 }
 
@@ -34,6 +41,8 @@ export interface AdminOnlyFields {
   hints: AdminHint[];
   release_at: string | null;
   prerequisites: number[];
+  /** The scoring columns (parameters of a dynamic challenge). */
+  scoring?: ScoringColumns;
 }
 
 /** The admin view adds the flags (and the first as `flag`), and only the admin view. */
@@ -46,6 +55,7 @@ export function presentAdminChallenge(challenge: PublicChallenge, extra: AdminOn
     hints: extra.hints,
     release_at: extra.release_at,
     prerequisites: extra.prerequisites.map(toApiId),
+    scoring: extra.scoring ? scoringFromColumns(extra.scoring) : { type: 'static' },
   };
 }
 
@@ -62,9 +72,11 @@ export function presentChallengeDetail(
     description: c.description,
     rating: c.rating,
     points: c.points,
+    scoring_type: c.scoring_type,
     written_by: c.written_by,
     hlinks: c.hlinks,
     user_completions: c.user_completions,
+    first_blood: c.first_blood,
     hints: play.hints,
     attempts_left: play.attemptsLeft,
   };

@@ -1,9 +1,10 @@
 import { sql } from 'kysely';
 import { countedSolve } from '../../db/counted.js';
 import type { Executor } from '../../db/schema.js';
+import type { ScoringColumns } from '../scoreboard/scoring-columns.js';
 
 /** The stored fields of a challenge an admin writes (points already derived, HTML already clean). */
-export interface ChallengeFields {
+export interface ChallengeFields extends ScoringColumns {
   name: string;
   description: string;
   category: string;
@@ -18,7 +19,7 @@ export interface ChallengeFields {
 export type OptionalChallengeFields = 'max_attempts' | 'release_at';
 
 /** A challenge as the lists show it, with its solve count and rating sum (no flag). */
-export interface ChallengeSummaryRow {
+export interface ChallengeSummaryRow extends ScoringColumns {
   id: number;
   name: string;
   description: string;
@@ -83,6 +84,11 @@ export async function listChallengeSummaries(db: Executor): Promise<ChallengeSum
       'challenges.written_by',
       'challenges.points',
       'challenges.is_active',
+      'challenges.scoring_type',
+      'challenges.scoring_function',
+      'challenges.scoring_initial',
+      'challenges.scoring_minimum',
+      'challenges.scoring_decay',
       sql<number>`coalesce(sc.solve_count, 0)`.as('solve_count'),
       sql<number>`coalesce(rt.rating_sum, 0)`.as('rating_sum'),
       sql<number>`coalesce(rt.rating_count, 0)`.as('rating_count'),
@@ -126,7 +132,9 @@ export async function replaceChallengeFlags(
   if (flags.length === 0) return;
   await db
     .insertInto('challenge_flags')
-    .values(flags.map((f, position) => ({ challenge_id: challengeId, position, type: f.type, content: f.content })))
+    .values(
+      flags.map((f, position) => ({ challenge_id: challengeId, position, type: f.type, content: f.content })),
+    )
     .execute();
 }
 
@@ -171,6 +179,15 @@ export async function claimAttempt(
     .returning('used')
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/** Every challenge's scoring columns by id (the admin view shows the parameters). */
+export async function listChallengeScorings(db: Executor): Promise<Map<number, ScoringColumns>> {
+  const rows = await db
+    .selectFrom('challenges')
+    .select(['id', 'scoring_type', 'scoring_function', 'scoring_initial', 'scoring_minimum', 'scoring_decay'])
+    .execute();
+  return new Map(rows.map((r) => [r.id, r]));
 }
 
 /** Attached file names per challenge, in name order. */
@@ -375,6 +392,11 @@ export async function findChallengeForAudit(
       'is_active',
       'max_attempts',
       'release_at',
+      'scoring_type',
+      'scoring_function',
+      'scoring_initial',
+      'scoring_minimum',
+      'scoring_decay',
     ])
     .where('id', '=', id)
     .executeTakeFirst();
@@ -420,4 +442,41 @@ export async function setReleaseTimes(
     .set({ release_at: releaseAt, updated_at: updatedAt })
     .where('id', 'in', ids)
     .execute();
+}
+
+export interface FirstBloodRow {
+  challenge_id: number;
+  solve_id: number;
+  username: string;
+  /** The competitor: the team credited with the solve, or the user without one. */
+  competitor: string;
+}
+
+/**
+ * Each challenge's first blood: its first solve (lowest id) that counts in public (countedSolve:
+ * not an admin, not hidden). Without `solveIds`, for every challenge; with them, among those
+ * solves only (the new solves of the feed).
+ */
+export async function listFirstBloods(db: Executor, solveIds?: readonly number[]): Promise<FirstBloodRow[]> {
+  if (solveIds && solveIds.length === 0) return [];
+  let query = db
+    .selectFrom('solves')
+    .innerJoin('users', 'users.id', 'solves.user_id')
+    .leftJoin('teams', 'teams.id', 'solves.team_id')
+    .select([
+      'solves.challenge_id',
+      'solves.id as solve_id',
+      'users.username',
+      sql<string>`coalesce(teams.name, users.username)`.as('competitor'),
+    ]);
+  query = solveIds
+    ? query.where('solves.id', 'in', [...solveIds]).where(countedSolve)
+    : query.where('solves.id', 'in', (eb) =>
+        eb
+          .selectFrom('solves')
+          .where(countedSolve)
+          .groupBy('solves.challenge_id')
+          .select((e) => e.fn.min<number>('solves.id').as('id')),
+      );
+  return query.orderBy('solves.id').execute();
 }

@@ -4,7 +4,14 @@ import type { Executor } from '../../db/schema.js';
 import { badInput, conflict, notFound } from '../../lib/errors.js';
 import { sanitizeHtml } from '../../lib/sanitize-html.js';
 import { SYSTEM_ACTOR, changedFields, recordAudit, type AuditActor } from '../audit/audit.service.js';
-import { listHintsForAdmin, prepareHints, writeChallengeHints, type PreparedHint } from '../hints/hints.service.js';
+import { columnsFromScoring } from '../scoreboard/scoring-columns.js';
+import { getScoreView } from '../scoreboard/scoreboard.service.js';
+import {
+  listHintsForAdmin,
+  prepareHints,
+  writeChallengeHints,
+  type PreparedHint,
+} from '../hints/hints.service.js';
 import { presentAdminChallenge } from './challenges.presenter.js';
 import {
   challengeExists,
@@ -16,8 +23,10 @@ import {
   listAuthoringFields,
   listChallengeFlags,
   listChallengeNames,
+  listChallengeScorings,
   listPrerequisites,
   listSolvesWithNames,
+  listFirstBloods,
   replaceChallengeFiles,
   replaceChallengeFlags,
   replacePrerequisites,
@@ -27,7 +36,7 @@ import {
   type ChallengeFields,
 } from './challenges.repo.js';
 import { normaliseFlags, type StoredFlag } from './flags.js';
-import { buildPublicChallenges, compareChallenges } from './public-challenges.js';
+import { buildPublicChallenges, compareChallenges, withCurrentValues } from './public-challenges.js';
 
 export {
   getChallengeDetail,
@@ -79,12 +88,14 @@ async function prepare(input: ChallengeInput): Promise<PreparedChallenge> {
       difficulty: input.difficulty,
       written_by: input.written_by.trim(),
       points: pointsFor(input.difficulty),
+      ...columnsFromScoring(input.scoring ?? { type: 'static' }),
       ...(input.max_attempts !== undefined && { max_attempts: input.max_attempts }),
       ...(input.release_at !== undefined && { release_at: toUtc(input.release_at) ?? null }),
     },
     flags,
     hints: input.hints === undefined ? null : await prepareHints(input.hints),
-    prerequisites: input.prerequisites === undefined ? null : [...new Set(input.prerequisites.map((p) => Number(p)))],
+    prerequisites:
+      input.prerequisites === undefined ? null : [...new Set(input.prerequisites.map((p) => Number(p)))],
   };
 }
 
@@ -95,7 +106,8 @@ async function writeParts(trx: Executor, id: number, prepared: PreparedChallenge
   await replaceChallengeFlags(trx, id, prepared.flags);
   if (prepared.hints) await writeChallengeHints(trx, id, prepared.hints);
   if (prepared.prerequisites) {
-    if (prepared.prerequisites.includes(id)) throw badInput('Invalid prerequisites: a challenge cannot require itself');
+    if (prepared.prerequisites.includes(id))
+      throw badInput('Invalid prerequisites: a challenge cannot require itself');
     const known = new Set((await listChallengeNames(trx)).map((c) => c.id));
     const unknown = prepared.prerequisites.find((p) => !known.has(p));
     if (unknown !== undefined) throw badInput(`Invalid prerequisites: unknown challenge ${unknown}`);
@@ -301,17 +313,20 @@ export async function isKnownChallenge(ctx: AppContext, id: number): Promise<boo
   return challengeExists(ctx.database.db, id);
 }
 
-/** Every challenge with its flags, hints and schedule, in list order (admin View Challenges). */
+/** Every challenge with its flags, hints, schedule and scoring, in list order (admin View Challenges). */
 export async function listChallengesForAdmin(ctx: AppContext): Promise<AdminChallenge[]> {
   const db = ctx.database.db;
-  const [challenges, flags, authoring, hints, prerequisites] = await Promise.all([
+  const [challenges, flags, authoring, hints, prerequisites, scorings, view] = await Promise.all([
     buildPublicChallenges(db),
     listChallengeFlags(db),
     listAuthoringFields(db),
     listHintsForAdmin(ctx),
     listPrerequisites(db),
+    listChallengeScorings(db),
+    getScoreView(ctx, { live: true }),
   ]);
-  return challenges.map((c) => {
+  // Current values live (admins never see a frozen board).
+  return withCurrentValues(challenges, view.board).map((c) => {
     const id = Number(c._id);
     const a = authoring.get(id);
     return presentAdminChallenge(c, {
@@ -320,6 +335,7 @@ export async function listChallengesForAdmin(ctx: AppContext): Promise<AdminChal
       release_at: a?.release_at ?? null,
       hints: hints.get(id) ?? [],
       prerequisites: prerequisites.get(id) ?? [],
+      scoring: scorings.get(id),
     });
   });
 }
@@ -328,12 +344,31 @@ export async function listChallengesForAdmin(ctx: AppContext): Promise<AdminChal
  * Challenge name -> usernames who solved it, in solve order (admin Solvers tab). Every challenge
  * is listed, unsolved ones with an empty list; admins' own solves are shown too.
  */
-export async function listSolversByChallenge(ctx: AppContext): Promise<Record<string, string[]>> {
+export async function listSolversByChallenge(
+  ctx: AppContext,
+): Promise<{ solvers: Record<string, string[]>; first_bloods: Record<string, string> }> {
   const db = ctx.database.db;
-  const [names, solves] = await Promise.all([listChallengeNames(db), listSolvesWithNames(db)]);
+  const [names, solves, bloods] = await Promise.all([
+    listChallengeNames(db),
+    listSolvesWithNames(db),
+    listFirstBloods(db),
+  ]);
   const byId = new Map<number, string[]>(names.map((c) => [c.id, []]));
   for (const s of solves) byId.get(s.challenge_id)?.push(s.username);
+  const bloodById = new Map(bloods.map((b) => [b.challenge_id, b.username]));
   const sorted = [...names].sort((a, b) => compareChallenges({ ...a, points: 0 }, { ...b, points: 0 }));
   // Object.fromEntries defines own properties, so a challenge named "__proto__" stays a key.
-  return Object.fromEntries(sorted.map((c) => [c.name, byId.get(c.id) ?? []]));
+  return {
+    solvers: Object.fromEntries(sorted.map((c) => [c.name, byId.get(c.id) ?? []])),
+    first_bloods: Object.fromEntries(
+      sorted.filter((c) => bloodById.has(c.id)).map((c) => [c.name, bloodById.get(c.id)!]),
+    ),
+  };
+}
+
+export { flagMatcher, type FlagMatcher, type StoredFlag } from './flags.js';
+
+/** Every challenge's flags (the submission log tells when a wrong attempt is another's flag). */
+export async function listAllFlags(ctx: AppContext): Promise<Map<number, StoredFlag[]>> {
+  return (await listChallengeFlags(ctx.database.db)) as Map<number, StoredFlag[]>;
 }

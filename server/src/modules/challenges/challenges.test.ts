@@ -50,10 +50,13 @@ for (const kind of testDatabaseKinds()) {
         release_at: null,
         prerequisites: [],
         points: 300,
+        scoring_type: 'static',
+        scoring: { type: 'static' },
         rating: 0,
         is_active: true,
         user_completions: 0,
         hlinks: [],
+        first_blood: null,
       });
     });
 
@@ -179,7 +182,10 @@ for (const kind of testDatabaseKinds()) {
       await root.post('/api/ctf/submit-flag', { flag: a.flag, challenge_id: a.id });
       t.clock.advance(1000);
       await ann.post('/api/ctf/submit-flag', { flag: a.flag, challenge_id: a.id });
-      expect(await listSolversByChallenge(t.ctx)).toEqual({ Alpha: ['bob', 'root', 'ann'], Beta: [] });
+      expect(await listSolversByChallenge(t.ctx)).toEqual({
+        solvers: { Alpha: ['bob', 'root', 'ann'], Beta: [] },
+        first_bloods: { Alpha: 'bob' },
+      });
     });
 
     it('every write reaches the public list at once', async () => {

@@ -35,7 +35,10 @@ describe('flag matching', () => {
   });
 
   it('answers a catastrophic pattern against the longest accepted flag in under 10 ms', () => {
-    const m = challengeMatcher([{ type: 'regex', content: '(a+)+$' }, { type: 'regex', content: '(x+x+)+y' }]);
+    const m = challengeMatcher([
+      { type: 'regex', content: '(a+)+$' },
+      { type: 'regex', content: '(x+x+)+y' },
+    ]);
     const evil = 'a'.repeat(FLAG_MAX_LENGTH - 1) + '!';
     m(evil); // the first call compiles re2js's machinery
     const start = performance.now();
@@ -59,9 +62,12 @@ describe('normaliseFlags (checked when saved)', () => {
   });
 
   it('refuses an invalid regex with a message naming the flag', () => {
-    expect(() => normaliseFlags([{ type: 'static', content: 'ok' }, { type: 'regex', content: '(a' }])).toThrow(
-      /Invalid flags\.1: not a valid regular expression/,
-    );
+    expect(() =>
+      normaliseFlags([
+        { type: 'static', content: 'ok' },
+        { type: 'regex', content: '(a' },
+      ]),
+    ).toThrow(/Invalid flags\.1: not a valid regular expression/);
     // Back-references and look-arounds need backtracking: RE2 refuses them.
     expect(() => normaliseFlags([{ type: 'regex', content: '(a)\\1' }])).toThrow(/regular expression/);
     expect(() => normaliseFlags([{ type: 'regex', content: '(?=a)a' }])).toThrow(/regular expression/);

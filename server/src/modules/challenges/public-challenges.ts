@@ -6,6 +6,8 @@ import { CachedValue, IncrementalValue } from '../../lib/invalidation.js';
 import { currentSolvePosition, readSolvesSince, type SolveFeedPosition } from '../submissions/solve-feed.js';
 import { CachedJson } from '../../lib/cached-json.js';
 import { isSiteActive } from '../site/site.service.js';
+import type { ScoreBoard } from '../scoreboard/score-board.js';
+import { getScoreView } from '../scoreboard/scoreboard.service.js';
 import { hintsForCompetitor } from '../hints/hints.service.js';
 import { presentChallengeDetail, presentPublicChallenge } from './challenges.presenter.js';
 import { toApiId } from '../../lib/ids.js';
@@ -17,6 +19,7 @@ import {
   listChallengeFlags,
   listChallengeSummaries,
   listChallengesForPlay,
+  listFirstBloods,
   listPrerequisites,
   listReleaseTimes,
   unmetPrerequisites,
@@ -37,6 +40,8 @@ export interface PublicChallengeList {
   position: SolveFeedPosition;
   /** Every challenge by `_id`, released or not, with its content (for the detail). */
   byId: ReadonlyMap<string, PublicChallenge>;
+  /** Each challenge's first blood solve id (challenges with one): a new solve below it replaces it. */
+  firstBloodIds: ReadonlyMap<number, number>;
   /** Release time (ms) and prerequisite ids by challenge id. */
   schedule: ReadonlyMap<number, { releaseAt: number | null; prerequisites: number[] }>;
   /** The next release time after this answer was built: the answer expires then. */
@@ -56,8 +61,24 @@ export function compareChallenges(
 
 /** Every challenge as participants see it (no flag), ordered by points then name. */
 export async function buildPublicChallenges(db: Executor): Promise<PublicChallenge[]> {
-  const [rows, files] = await Promise.all([listChallengeSummaries(db), listAttachedFileNames(db)]);
-  return rows.sort(compareChallenges).map((row) => presentPublicChallenge(row, files.get(row.id) ?? []));
+  return (await buildPublicChallengesWithFirstBloods(db)).all;
+}
+
+async function buildPublicChallengesWithFirstBloods(
+  db: Executor,
+): Promise<{ all: PublicChallenge[]; firstBloodIds: Map<number, number> }> {
+  const [rows, files, bloods] = await Promise.all([
+    listChallengeSummaries(db),
+    listAttachedFileNames(db),
+    listFirstBloods(db),
+  ]);
+  const byChallenge = new Map(bloods.map((b) => [b.challenge_id, b]));
+  const all = rows
+    .sort(compareChallenges)
+    .map((row) =>
+      presentPublicChallenge(row, files.get(row.id) ?? [], byChallenge.get(row.id)?.competitor ?? null),
+    );
+  return { all, firstBloodIds: new Map(bloods.map((b) => [b.challenge_id, b.solve_id])) };
 }
 
 type Schedule = PublicChallengeList['schedule'];
@@ -66,7 +87,10 @@ async function readSchedule(db: Executor): Promise<Schedule> {
   const [times, prerequisites] = await Promise.all([listReleaseTimes(db), listPrerequisites(db)]);
   const schedule = new Map<number, { releaseAt: number | null; prerequisites: number[] }>();
   for (const [id, at] of times) {
-    schedule.set(id, { releaseAt: at === null ? null : Date.parse(at), prerequisites: prerequisites.get(id) ?? [] });
+    schedule.set(id, {
+      releaseAt: at === null ? null : Date.parse(at),
+      prerequisites: prerequisites.get(id) ?? [],
+    });
   }
   return schedule;
 }
@@ -81,6 +105,7 @@ function listAnswer(
   position: SolveFeedPosition,
   schedule: Schedule,
   now: number,
+  firstBloodIds: ReadonlyMap<number, number>,
 ): PublicChallengeList {
   const list: PublicChallenge[] = [];
   let nextRelease: number | null = null;
@@ -100,6 +125,7 @@ function listAnswer(
     all,
     position,
     byId: new Map(all.map((c) => [c._id, c])),
+    firstBloodIds,
     schedule,
     nextRelease,
   };
@@ -108,29 +134,63 @@ function listAnswer(
 /** The whole list; the solve feed position is read first, never after. */
 async function buildListAnswer(ctx: AppContext): Promise<PublicChallengeList> {
   const position = await currentSolvePosition(ctx.database.db, ctx.database.dialect);
-  const [all, schedule] = await Promise.all([
-    buildPublicChallenges(ctx.database.db),
+  const [{ all, firstBloodIds }, schedule] = await Promise.all([
+    buildPublicChallengesWithFirstBloods(ctx.database.db),
     readSchedule(ctx.database.db),
   ]);
-  const answer = listAnswer(all, position, schedule, ctx.clock.now().getTime());
+  const answer = listAnswer(all, position, schedule, ctx.clock.now().getTime(), firstBloodIds);
   announceReleaseAt(ctx, answer.nextRelease);
   return answer;
 }
 
-/** New solves change only the solve counts of the challenges they name; the order stays. */
+/**
+ * New solves change only the solve counts of the challenges they name, and the first blood of a
+ * challenge that had none (or whose first blood a late-committed solve precedes); the order stays.
+ * Both reads name only the new solves' challenges and ids: O(changes).
+ */
 async function updateListAnswer(ctx: AppContext, kept: PublicChallengeList): Promise<PublicChallengeList> {
   const feed = await readSolvesSince(ctx.database.db, ctx.database.dialect, kept.position);
   if (!feed.consistent) return buildListAnswer(ctx);
   if (feed.solves.length === 0) return { ...kept, position: feed.position };
-  const counts = await countSolvesOf(ctx.database.db, [...new Set(feed.solves.map((s) => s.challenge_id))]);
+  const db = ctx.database.db;
+  const maybeFirst = feed.solves.filter((s) => (kept.firstBloodIds.get(s.challenge_id) ?? Infinity) > s.id);
+  const [counts, bloods] = await Promise.all([
+    countSolvesOf(db, [...new Set(feed.solves.map((s) => s.challenge_id))]),
+    listFirstBloods(
+      db,
+      maybeFirst.map((s) => s.id),
+    ),
+  ]);
+  const firstBloodIds = new Map(kept.firstBloodIds);
+  const firstBloods = new Map<number, string>();
+  for (const b of bloods) {
+    if ((firstBloodIds.get(b.challenge_id) ?? Infinity) < b.solve_id) continue;
+    firstBloodIds.set(b.challenge_id, b.solve_id);
+    firstBloods.set(b.challenge_id, b.competitor);
+  }
   const all = kept.all.map((c) => {
-    const count = counts.get(Number(c._id));
-    return count === undefined ? c : { ...c, user_completions: count };
+    const id = Number(c._id);
+    const count = counts.get(id);
+    const blood = firstBloods.get(id);
+    if (count === undefined && blood === undefined) return c;
+    return {
+      ...c,
+      ...(count === undefined ? {} : { user_completions: count }),
+      ...(blood === undefined ? {} : { first_blood: blood }),
+    };
   });
-  return listAnswer(all, feed.position, kept.schedule, ctx.clock.now().getTime());
+  return listAnswer(all, feed.position, kept.schedule, ctx.clock.now().getTime(), firstBloodIds);
 }
 
 const caches = new WeakMap<AppContext, IncrementalValue<PublicChallengeList>>();
+
+/**
+ * Whether this process already knows the challenge has a first blood (from the list as kept,
+ * without waiting for a rebuild). False may be stale: the database then settles it.
+ */
+export async function knownFirstBlood(ctx: AppContext, challengeId: number): Promise<boolean> {
+  return (await listCache(ctx).getKept()).firstBloodIds.has(challengeId);
+}
 
 function listCache(ctx: AppContext): IncrementalValue<PublicChallengeList> {
   let cache = caches.get(ctx);
@@ -140,7 +200,8 @@ function listCache(ctx: AppContext): IncrementalValue<PublicChallengeList> {
     // A scheduled release turns it over at that time, with no write (DESIGN.md §8).
     cache = new IncrementalValue(
       ctx.bus,
-      { full: ['challenges', 'solves', 'ratings', 'files', 'users'], delta: ['solves-added'] },
+      // 'teams': a first blood names the team (a rename, a hidden team).
+      { full: ['challenges', 'solves', 'ratings', 'files', 'users', 'teams'], delta: ['solves-added'] },
       () => buildListAnswer(ctx),
       (kept) => updateListAnswer(ctx, kept),
       { now: () => ctx.clock.now().getTime(), at: (v) => v.nextRelease },
@@ -200,12 +261,61 @@ function assertChallengeOpenFor(user: UserRow, isActive: boolean): void {
 }
 
 /**
+ * The list with each challenge's current value and solve count as a board has them (the score
+ * board counts solves the same way: users who count), ordered by those values.
+ */
+export function withCurrentValues(list: readonly PublicChallenge[], board: ScoreBoard): PublicChallenge[] {
+  return list
+    .map((c) => {
+      const id = Number(c._id);
+      const points = board.values.get(id);
+      return points === undefined ? c : { ...c, points, user_completions: board.counts.get(id) ?? 0 };
+    })
+    .sort((a, b) =>
+      compareChallenges(
+        { points: a.points, name: a.name, id: Number(a._id) },
+        { points: b.points, name: b.name, id: Number(b._id) },
+      ),
+    );
+}
+
+const valuedLists = new WeakMap<
+  PublicChallengeList,
+  { board: ScoreBoard; version: number; list: PublicChallengeList }
+>();
+
+/**
+ * The kept list with a board's values: rebuilt when either moved (a correct flag moves both), so
+ * the public view of a freeze shows the counts and values as of the freeze.
+ */
+function valuedList(ctx: AppContext, base: PublicChallengeList, board: ScoreBoard): PublicChallengeList {
+  const kept = valuedLists.get(base);
+  if (kept && kept.board === board && kept.version === board.version) return kept.list;
+  // The base list turns over at each release time, so its schedule is read as of now.
+  const list = listAnswer(
+    withCurrentValues(base.all, board),
+    base.position,
+    base.schedule,
+    ctx.clock.now().getTime(),
+    base.firstBloodIds,
+  );
+  valuedLists.set(base, { board, version: board.version, list });
+  return list;
+}
+
+/** The list as a reader sees it: admins live, everyone else as of the freeze during one. */
+async function listFor(ctx: AppContext, live: boolean): Promise<PublicChallengeList> {
+  const [base, view] = await Promise.all([listCache(ctx).get(), getScoreView(ctx, { live })]);
+  return valuedList(ctx, base, view.board);
+}
+
+/**
  * The public challenge list, the same for every caller (GET /api/ctf/challenges). While the site
  * is inactive it is refused to everyone, admins included: they have their own list.
  */
 export async function getPublicChallengeList(ctx: AppContext): Promise<PublicChallengeList> {
   if (!(await isSiteActive(ctx))) throw siteInactive();
-  return listCache(ctx).get();
+  return listFor(ctx, false);
 }
 
 /**
@@ -219,7 +329,7 @@ export async function getChallengeDetail(
   id: number,
 ): Promise<ChallengeDetail> {
   await assertSiteOpenFor(ctx, user);
-  const challenge = (await listCache(ctx).get()).byId.get(String(id));
+  const challenge = (await listFor(ctx, user.is_admin === 1)).byId.get(String(id));
   const play = (await challengesForPlay(ctx)).get(id);
   if (!challenge || !play || !isReleasedFor(ctx, user, play)) throw notFound('Challenge not found');
   assertChallengeOpenFor(user, challenge.is_active);

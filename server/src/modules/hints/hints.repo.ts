@@ -30,7 +30,11 @@ export async function findHint(db: Executor, id: number): Promise<HintRow | unde
     .executeTakeFirst();
 }
 
-export async function deleteHintsExcept(db: Executor, challengeId: number, keep: readonly number[]): Promise<void> {
+export async function deleteHintsExcept(
+  db: Executor,
+  challengeId: number,
+  keep: readonly number[],
+): Promise<void> {
   await db
     .deleteFrom('hints')
     .where('challenge_id', '=', challengeId)
@@ -125,6 +129,9 @@ export interface NewUnlock {
   id: number;
   user_id: number;
   team_id: number | null;
+  /** The hint's cost (what leaves the competitor's score) and when it was unlocked (a freeze's cutoff). */
+  cost: number;
+  created_at: string;
 }
 
 /** Where a reader of the unlocks stands: their count and the highest id it has seen. */
@@ -153,13 +160,22 @@ export async function readUnlocksSince(
     id: number | null;
     user_id: number | null;
     team_id: number | null;
-  }>`select t.total, u.id, u.user_id, u.team_id
+    cost: number | null;
+    created_at: string | null;
+  }>`select t.total, u.id, u.user_id, u.team_id, h.cost, u.created_at
        from (select count(*) as total from hint_unlocks) t
        left join hint_unlocks u on u.id > ${after.maxId}
+       left join hints h on h.id = u.hint_id
        order by u.id`.execute(db);
   const unlocks = rows
     .filter((r) => r.id !== null)
-    .map((r) => ({ id: Number(r.id), user_id: Number(r.user_id), team_id: r.team_id === null ? null : Number(r.team_id) }));
+    .map((r) => ({
+      id: Number(r.id),
+      user_id: Number(r.user_id),
+      team_id: r.team_id === null ? null : Number(r.team_id),
+      cost: Number(r.cost ?? 0),
+      created_at: r.created_at!,
+    }));
   const count = Number(rows[0]?.total ?? 0);
   const maxId = unlocks.reduce((m, u) => Math.max(m, u.id), after.maxId);
   return { position: { count, maxId }, unlocks, consistent: count === after.count + unlocks.length };

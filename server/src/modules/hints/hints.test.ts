@@ -131,12 +131,18 @@ for (const kind of testDatabaseKinds()) {
         written_by: 'Tester',
         flag: c.flag,
       };
-      await admin.post(UPDATE, { ...body, hints: [{ _id: hintIds[1], title: 'Big', content: 'b64', cost: 80 }] });
+      await admin.post(UPDATE, {
+        ...body,
+        hints: [{ _id: hintIds[1], title: 'Big', content: 'b64', cost: 80 }],
+      });
       expect((await detail(ann)).hints).toEqual([
         { _id: hintIds[1], title: 'Big', cost: 80, unlocked: true, content: '<p>b64</p>' },
       ]);
       expect(await board()).toEqual([{ name: 'ann', points: 120 }]);
-      const foreign = await admin.post(UPDATE, { ...body, hints: [{ _id: '999', title: 'x', content: '', cost: 1 }] });
+      const foreign = await admin.post(UPDATE, {
+        ...body,
+        hints: [{ _id: '999', title: 'x', content: '', cost: 1 }],
+      });
       expect(foreign.status).toBe(400);
       expect(foreign.body.message).toMatch(/hints\.0\._id/);
       await admin.post(UPDATE, { ...body, hints: [] });

@@ -1,6 +1,13 @@
 import type { LeaderboardRow } from '@ctf/contract';
 import { CachedJson } from '../../lib/cached-json.js';
-import type { CompetitorRow } from './leaderboard.repo.js';
+
+/** A ranked competitor as the pages need it (the score board's rows). */
+export interface CompetitorRow {
+  kind: 'team' | 'user';
+  id: number;
+  name: string;
+  points: number;
+}
 
 /** How many distinct slices one board version keeps (search texts are the caller's to choose). */
 export const SLICES_PER_VERSION = 512;

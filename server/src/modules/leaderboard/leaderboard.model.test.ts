@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.js';
 import { addChallenge } from '../../../test/compete.js';
 import { testDatabaseKinds } from '../../../test/databases.js';
-import { listCompetitors } from './leaderboard.repo.js';
+import { getScoreView } from '../scoreboard/scoreboard.service.js';
+import { scoringFromColumns } from '../scoreboard/scoring-columns.js';
 import { getLeaderboard } from './leaderboard.service.js';
 
 /** A small seeded generator, so a failing event can be replayed. */
@@ -32,7 +33,21 @@ async function generateEvent(t: TestApp, seed: number): Promise<ScoringInput> {
 
   const challenges = [];
   for (let i = 0; i < 8; i++) {
-    challenges.push(await addChallenge(t, { name: `s${seed}-c${i}`, difficulty: pick(DIFFICULTIES) }));
+    // Half the challenges dynamic, with small decays so that values move within a few solves.
+    const initial = 100 + Math.floor(rnd() * 900);
+    const scoring =
+      rnd() < 0.5
+        ? {
+            type: 'dynamic' as const,
+            function: rnd() < 0.5 ? ('linear' as const) : ('logarithmic' as const),
+            initial,
+            minimum: 1 + Math.floor(rnd() * initial),
+            decay: Math.floor(rnd() * 12),
+          }
+        : { type: 'static' as const };
+    challenges.push(
+      await addChallenge(t, { name: `s${seed}-c${i}`, difficulty: pick(DIFFICULTIES), scoring }),
+    );
   }
   const letters = ['a', 'B', 'b', 'Z', 'é', 'ｚ', '_'];
   const userIds: number[] = [];
@@ -147,11 +162,22 @@ async function readScoringInput(t: TestApp): Promise<ScoringInput> {
     db.selectFrom('users').select(['id', 'username', 'is_admin', 'team_id']).execute(),
     db.selectFrom('teams').select(['id', 'name']).execute(),
     db.selectFrom('solves').select(['user_id', 'challenge_id', 'team_id', 'created_at']).execute(),
-    db.selectFrom('challenges').select(['id', 'difficulty']).execute(),
+    db
+      .selectFrom('challenges')
+      .select([
+        'id',
+        'difficulty',
+        'scoring_type',
+        'scoring_function',
+        'scoring_initial',
+        'scoring_minimum',
+        'scoring_decay',
+      ])
+      .execute(),
     db
       .selectFrom('hint_unlocks')
       .innerJoin('hints', 'hints.id', 'hint_unlocks.hint_id')
-      .select(['hint_unlocks.user_id', 'hint_unlocks.team_id', 'hints.cost'])
+      .select(['hint_unlocks.user_id', 'hint_unlocks.team_id', 'hints.cost', 'hint_unlocks.created_at'])
       .execute(),
   ]);
   return {
@@ -164,12 +190,13 @@ async function readScoringInput(t: TestApp): Promise<ScoringInput> {
       time: s.created_at,
     })),
     points: new Map(points.map((c) => [c.id, pointsFor(c.difficulty as (typeof DIFFICULTIES)[number])])),
-    unlocks: unlocks.map((u) => ({ userId: u.user_id, teamId: u.team_id, cost: u.cost })),
+    scorings: new Map(points.map((c) => [c.id, scoringFromColumns(c)])),
+    unlocks: unlocks.map((u) => ({ userId: u.user_id, teamId: u.team_id, cost: u.cost, time: u.created_at })),
   };
 }
 
 for (const kind of testDatabaseKinds()) {
-  describe(`leaderboard SQL against the scoring model on ${kind}`, () => {
+  describe(`leaderboard (score board) against the scoring model on ${kind}`, () => {
     let t: TestApp;
     beforeAll(async () => {
       t = await buildTestApp(kind);
@@ -181,12 +208,15 @@ for (const kind of testDatabaseKinds()) {
     it('keeps ranking exactly as the model does while solves arrive one batch at a time', async () => {
       await generateEvent(t, 11);
       const rnd = random(99);
+      const unlockRnd = random(7);
       const db = t.ctx.database.db;
       const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
       const board = async () => (await getLeaderboard(t.ctx)).entries;
       const model = async () =>
         rankCompetitors(await readScoringInput(t)).map(({ name, points }) => ({ name, points }));
       expect(await board()).toEqual(await model());
+      // Round 5 leaves ids gapStart+1 .. gapStart+19 unused; round 6 fills some of them.
+      let gapStart = 0;
       for (let round = 0; round < 12; round++) {
         const input = await readScoringInput(t);
         const users = input.users.map((u) => u.id);
@@ -201,6 +231,7 @@ for (const kind of testDatabaseKinds()) {
               .executeTakeFirst()
           )?.m ?? 0,
         );
+        if (round === 5) gapStart = maxId;
         for (let i = 0; i < 1 + Math.floor(rnd() * 4); i++) {
           const userId = pick(users);
           const challengeId = pick(challenges);
@@ -211,7 +242,7 @@ for (const kind of testDatabaseKinds()) {
             .values({
               // Round 5 skips ids that round 6 then fills: a commit that lands after a
               // higher id was seen, as PostgreSQL's concurrent transactions can.
-              ...(round === 5 ? { id: maxId + 20 + i } : round === 6 ? { id: maxId - 10 + i } : {}),
+              ...(round === 5 ? { id: maxId + 20 + i } : round === 6 ? { id: gapStart + 5 + i } : {}),
               user_id: userId,
               challenge_id: challengeId,
               // Sometimes earlier than solves already counted: the first solve of a team moves.
@@ -239,14 +270,16 @@ for (const kind of testDatabaseKinds()) {
           await db.deleteFrom('solves').where('id', '=', victim.id).execute();
         }
         if (round % 3 === 1) {
-          // An unlock is applied like a solve: only its competitor's row is read again.
+          // An unlock is applied like a solve: only its competitor's row is read again. Its own
+          // generator, so the solves' sequence (and round 5/6's explicit ids) stays as it was.
           const hints = await db.selectFrom('hints').select('id').execute();
-          const userId = pick(users);
-          const teamId = rnd() < 0.5 ? null : pick(teams);
+          const pickU = <T>(xs: readonly T[]): T => xs[Math.floor(unlockRnd() * xs.length)]!;
+          const userId = pickU(users);
+          const teamId = unlockRnd() < 0.5 ? null : pickU(teams);
           await db
             .insertInto('hint_unlocks')
             .values({
-              hint_id: pick(hints).id,
+              hint_id: pickU(hints).id,
               user_id: userId,
               team_id: teamId,
               competitor: teamId === null ? `u${userId}` : `t${teamId}`,
@@ -266,14 +299,14 @@ for (const kind of testDatabaseKinds()) {
         // Each event adds to the same database, so later seeds also check a busier one.
         const model = rankCompetitors(await generateEvent(t, seed));
         expect(model.length).toBeGreaterThan(3);
-        const rows = await listCompetitors(t.ctx.database.db, t.ctx.database.dialect);
+        const rows = (await getScoreView(t.ctx, { live: true })).board.ranked;
         expect(
           rows.map((r) => ({
             kind: r.kind,
             id: r.id,
             name: r.name,
             points: r.points,
-            lastSolveAt: r.last_solve_at,
+            lastSolveAt: r.lastSolveAt,
           })),
         ).toEqual(model);
         expect((await getLeaderboard(t.ctx)).entries).toEqual(

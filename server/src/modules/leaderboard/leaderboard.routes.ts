@@ -1,19 +1,36 @@
 import { LEADERBOARD_PAGE, leaderboardApi } from '@ctf/contract';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { sendCachedJson } from '../../plugins/cached-json.js';
 import { route } from '../../plugins/route.js';
 import { sessionUser } from '../../plugins/session.js';
+import { activeFreeze } from '../scoreboard/scoreboard.service.js';
 import { getLeaderboard, getLeaderboardPage, getOwnCompletions } from './leaderboard.service.js';
+
+/**
+ * Whether the caller gets the live board: only an admin, and the question is asked only while a
+ * freeze is in force (before it everyone gets the same live answer without a session read).
+ */
+export async function wantsLiveBoard(ctx: AppContext, request: FastifyRequest): Promise<boolean> {
+  if ((await activeFreeze(ctx)) === null) return false;
+  return (await sessionUser(ctx, request))?.is_admin === 1;
+}
 
 export function registerLeaderboardRoutes(app: FastifyInstance, ctx: AppContext): void {
   // NOTE: 'anonymous': the whole board is the same bytes for everyone and never looks up a
-  // session. A page names the caller's rank in a header, so only pages look the caller up; the
-  // page's bytes (and ETag) stay shared, the header is added per answer (a 304 carries it too).
+  // session (but during a freeze, when admins get the live board). A page names the caller's rank
+  // in a header, so only pages look the caller up; the page's bytes (and ETag) stay shared, the
+  // header is added per answer (a 304 carries it too).
   route(app, leaderboardApi.leaderboard, 'anonymous', async (request, reply) => {
+    const live = await wantsLiveBoard(ctx, request);
     if (!leaderboardApi.isPagedQuery(request.query))
-      return sendCachedJson(request, reply, (await getLeaderboard(ctx)).answer);
-    const page = await getLeaderboardPage(ctx, request.query, await sessionUser(ctx, request));
+      return sendCachedJson(
+        request,
+        reply,
+        (await getLeaderboard(ctx, { live })).answer,
+        live ? 'private' : 'public',
+      );
+    const page = await getLeaderboardPage(ctx, request.query, await sessionUser(ctx, request), { live });
     void reply.header(LEADERBOARD_PAGE.totalHeader, String(page.total));
     if (page.callerRank !== null)
       void reply.header(LEADERBOARD_PAGE.callerRankHeader, String(page.callerRank));

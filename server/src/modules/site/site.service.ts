@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.js';
 import { CachedJson } from '../../lib/cached-json.js';
 import { CachedValue } from '../../lib/invalidation.js';
 import { SYSTEM_ACTOR, recordAudit, type AuditActor } from '../audit/audit.service.js';
+import { getFreezeAt } from '../scoreboard/scoreboard.service.js';
 import { publishLiveEvent } from '../events/events.service.js';
 import { siteHasAdmin } from '../users/users.service.js';
 import { logoUrlOf, readSiteState, type SiteState } from '../settings/settings.service.js';
@@ -48,7 +49,12 @@ export function hasEventEnded(ctx: AppContext, state: SiteState): boolean {
   return ctx.clock.now().getTime() >= state.endMs;
 }
 
-function presentSiteInfo(ctx: AppContext, state: SiteState, hasAdmin: boolean): SiteInfo {
+function presentSiteInfo(
+  ctx: AppContext,
+  state: SiteState,
+  hasAdmin: boolean,
+  freezeAt: string | null,
+): SiteInfo {
   const c = ctx.config;
   const s = state.settings;
   return {
@@ -60,6 +66,7 @@ function presentSiteInfo(ctx: AppContext, state: SiteState, hasAdmin: boolean): 
     challengeHost: s.challengeHost,
     challengePort: s.challengePort,
     activated: state.activated,
+    freezeAt,
     login: { discord: c.oauth.discord !== null, github: c.oauth.github !== null, local: c.localLogin },
     name: s.name,
     tagline: s.tagline,
@@ -88,8 +95,15 @@ export async function getSiteInfo(ctx: AppContext): Promise<CachedJson> {
   if (!cache) {
     // 'users': whether any admin exists yet (a role given or taken away, a first login).
     cache = new CachedValue(ctx.bus, ['site', 'users'], async () => {
-      const [state, hasAdmin] = await Promise.all([readSiteState(ctx), siteHasAdmin(ctx)]);
-      return CachedJson.of(siteApi.SiteInfo, presentSiteInfo(ctx, state, hasAdmin));
+      const [state, hasAdmin, freezeAt] = await Promise.all([
+        readSiteState(ctx),
+        siteHasAdmin(ctx),
+        getFreezeAt(ctx),
+      ]);
+      return CachedJson.of(
+        siteApi.SiteInfo,
+        presentSiteInfo(ctx, state, hasAdmin, freezeAt?.toISOString() ?? null),
+      );
     });
     infoCaches.set(ctx, cache);
   }

@@ -27,6 +27,8 @@ export interface NewSolve {
   user_id: number;
   team_id: number | null;
   challenge_id: number;
+  /** ISO 8601 UTC. */
+  created_at: string;
 }
 
 /**
@@ -47,7 +49,8 @@ export async function readSolvesSince(
       user_id: number | null;
       team_id: number | null;
       challenge_id: number | null;
-    }>`select c.changes, s.id, s.user_id, s.team_id, s.challenge_id
+      created_at: string | null;
+    }>`select c.changes, s.id, s.user_id, s.team_id, s.challenge_id, s.created_at
          from solve_changes c
          left join solves s on s.id > ${after.maxId}
          order by s.id`.execute(db);
@@ -62,7 +65,8 @@ export async function readSolvesSince(
     user_id: number | null;
     team_id: number | null;
     challenge_id: number | null;
-  }>`select t.total, s.id, s.user_id, s.team_id, s.challenge_id
+    created_at: string | null;
+  }>`select t.total, s.id, s.user_id, s.team_id, s.challenge_id, s.created_at
        from (select coalesce(sum(n), 0) as total from solve_count_shards) t
        left join solves s on s.id > ${after.maxId} or s.id = any(${[...after.unseen]}::integer[])
        order by s.id`.execute(db);
@@ -82,11 +86,23 @@ export async function readSolvesSince(
 }
 
 function newSolves(
-  rows: { id: number | null; user_id: number | null; team_id: number | null; challenge_id: number | null }[],
+  rows: {
+    id: number | null;
+    user_id: number | null;
+    team_id: number | null;
+    challenge_id: number | null;
+    created_at: string | null;
+  }[],
 ): NewSolve[] {
   return rows
     .filter((r) => r.id !== null)
-    .map((r) => ({ id: r.id!, user_id: r.user_id!, team_id: r.team_id, challenge_id: r.challenge_id! }));
+    .map((r) => ({
+      id: r.id!,
+      user_id: r.user_id!,
+      team_id: r.team_id,
+      challenge_id: r.challenge_id!,
+      created_at: r.created_at!,
+    }));
 }
 
 /** The current position, for a reader about to make a full read (taken before it, never after). */

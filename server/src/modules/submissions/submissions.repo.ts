@@ -1,3 +1,4 @@
+import { countedSolve } from '../../db/counted.js';
 import { sql } from 'kysely';
 import type { Executor } from '../../db/schema.js';
 
@@ -20,12 +21,12 @@ export async function listSolvedPairs(db: Executor): Promise<{ user_id: number; 
  * Records a solve credited to the team the user is on at that moment (a team id that no longer
  * names a team counts as none), in one statement: the team is read and the solve written
  * atomically on both databases, with one round trip instead of a transaction's four. Answers
- * false when the user itself is gone; the (user, challenge) unique rule refuses a second solve.
+ * the solve's id, or null when the user itself is gone; the (user, challenge) unique rule refuses a second solve.
  */
 export async function insertSolveForCurrentTeam(
   db: Executor,
   solve: { userId: number; challengeId: number; createdAt: string },
-): Promise<boolean> {
+): Promise<number | null> {
   const row = await db
     .insertInto('solves')
     .columns(['user_id', 'challenge_id', 'team_id', 'created_at'])
@@ -42,6 +43,26 @@ export async function insertSolveForCurrentTeam(
         .where('users.id', '=', solve.userId),
     )
     .returning('id')
+    .executeTakeFirst();
+  return row?.id ?? null;
+}
+
+/**
+ * Reserves the first-blood announcement of a challenge, before the solve is written: answers
+ * whether this transaction holds it. NOTE: the primary key makes concurrent reservations queue (on
+ * PostgreSQL the second insert waits for the first transaction, then does nothing), so the solve
+ * that holds it also gets the lowest id of the racing solves: the one the list shows.
+ */
+export async function reserveFirstBloodNotice(
+  trx: Executor,
+  challengeId: number,
+  at: string,
+): Promise<boolean> {
+  const row = await trx
+    .insertInto('first_blood_notices')
+    .values({ challenge_id: challengeId, solve_id: 0, created_at: at })
+    .onConflict((oc) => oc.column('challenge_id').doNothing())
+    .returning('challenge_id')
     .executeTakeFirst();
   return row !== undefined;
 }
@@ -75,4 +96,37 @@ export async function listPracticeSolves(
     .orderBy('practice_solves.created_at')
     .orderBy('practice_solves.id')
     .execute();
+}
+
+/**
+ * Completes a reservation with the solve: answers the names to announce when the solve counts in
+ * public (countedSolve); otherwise gives the reservation up (a hidden solver) and answers null.
+ */
+export async function confirmFirstBloodNotice(
+  trx: Executor,
+  challengeId: number,
+  solveId: number,
+): Promise<{ challenge: string; competitor: string } | null> {
+  const names = await trx
+    .selectFrom('solves')
+    .innerJoin('users', 'users.id', 'solves.user_id')
+    .innerJoin('challenges', 'challenges.id', 'solves.challenge_id')
+    .leftJoin('teams', 'teams.id', 'solves.team_id')
+    .select([
+      'challenges.name as challenge',
+      sql<string>`coalesce(teams.name, users.username)`.as('competitor'),
+    ])
+    .where('solves.id', '=', solveId)
+    .where(countedSolve)
+    .executeTakeFirst();
+  if (!names) {
+    await trx.deleteFrom('first_blood_notices').where('challenge_id', '=', challengeId).execute();
+    return null;
+  }
+  await trx
+    .updateTable('first_blood_notices')
+    .set({ solve_id: solveId })
+    .where('challenge_id', '=', challengeId)
+    .execute();
+  return names;
 }

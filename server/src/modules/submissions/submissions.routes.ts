@@ -6,7 +6,12 @@ import { getPracticeSolves, submitFlag } from './submissions.service.js';
 
 export function registerSubmissionRoutes(app: FastifyInstance, ctx: AppContext): void {
   route(app, challengesApi.submitFlag, 'user', async (request) =>
-    submitFlag(ctx, request.user!, { challengeId: request.body.challenge_id, flag: request.body.flag }),
+    submitFlag(ctx, request.user!, {
+      challengeId: request.body.challenge_id,
+      flag: request.body.flag,
+      // The connection's address, or X-Forwarded-For's from a TRUST_PROXY proxy only.
+      address: request.ip,
+    }),
   );
   route(app, usersApi.practiceSolves, 'user', async (request) => getPracticeSolves(ctx, request.user!.id));
 }

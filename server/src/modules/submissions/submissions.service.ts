@@ -3,14 +3,23 @@ import type { AppContext } from '../../context.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/connect.js';
 import type { UserRow } from '../../db/schema.js';
 import { DomainError, notFound } from '../../lib/errors.js';
-import { claimChallengeAttempt, openChallengeForSubmission } from '../challenges/challenges.service.js';
+import {
+  claimChallengeAttempt,
+  openChallengeForSubmission,
+  type ChallengeForPlay,
+} from '../challenges/challenges.service.js';
+import { logAttempt, logCorrectAttempt } from '../submission-log/submission-log.service.js';
 import { readSiteState } from '../settings/settings.service.js';
 import { hasSolvedChallenge, recordSolvedPair } from './solved-pairs.js';
+import { knownFirstBlood } from '../challenges/public-challenges.js';
+import { publishLiveEvent } from '../events/events.service.js';
 import {
+  confirmFirstBloodNotice,
   hasSolved,
   insertPracticeSolve,
-  insertSolveForCurrentTeam,
   listPracticeSolves,
+  insertSolveForCurrentTeam,
+  reserveFirstBloodNotice,
 } from './submissions.repo.js';
 
 /** One counter per user and challenge: guessing one challenge never locks another. */
@@ -30,14 +39,37 @@ function rateLimited(seconds: number): DomainError {
  * Checks a submitted flag (DESIGN.md §4, §6). Wrong attempts are limited per user and challenge,
  * and the limit is checked before the comparison, so once it is reached even the right flag waits.
  * A wrong flag is an ordinary answer ('Incorrect Flag!'), not an HTTP error: the web keys on the
- * message. The submitted flag is never logged or stored.
+ * message. The submitted flag never reaches the server log; every attempt that reached a challenge
+ * goes to the submission log (issue 18), a wrong one with its text cut to 200 characters.
  */
 export async function submitFlag(
   ctx: AppContext,
   user: UserRow,
-  input: { challengeId: number; flag: string },
+  input: { challengeId: number; flag: string; address: string },
 ): Promise<{ message: string }> {
   const challenge = await openChallengeForSubmission(ctx, user, input.challengeId);
+  try {
+    return await checkFlag(ctx, user, challenge, input);
+  } catch (err) {
+    // Refused attempts are logged with their outcome (the hot wrong path logs in checkFlag).
+    if (err instanceof DomainError && LOGGED_REFUSALS.has(err.code))
+      logAttempt(ctx, user, {
+        challengeId: challenge.id,
+        result: err.code as 'rate_limited' | 'already_solved' | 'no_attempts_left',
+        address: input.address,
+      });
+    throw err;
+  }
+}
+
+const LOGGED_REFUSALS: ReadonlySet<string> = new Set(['rate_limited', 'already_solved', 'no_attempts_left']);
+
+async function checkFlag(
+  ctx: AppContext,
+  user: UserRow,
+  challenge: ChallengeForPlay,
+  input: { flag: string; address: string },
+): Promise<{ message: string }> {
   // A solver's further guesses neither count nor compare (the solve's uniqueness rule would
   // refuse a second solve anyway).
   if (await hasSolvedChallenge(ctx, user.id, challenge.id)) throw alreadySolved();
@@ -63,6 +95,13 @@ export async function submitFlag(
 
   // Static flags compare in constant time; regexes were compiled when the gate's cache filled.
   if (!challenge.matches(input.flag)) {
+    // NOTE: an array push; the row is written with others within a second (submission-log).
+    logAttempt(ctx, user, {
+      challengeId: challenge.id,
+      result: 'wrong',
+      submitted: input.flag,
+      address: input.address,
+    });
     return { message: MESSAGES.incorrectFlag };
   }
 
@@ -85,11 +124,22 @@ export async function submitFlag(
     return { message: MESSAGES.correctPracticeFlag };
   }
 
+  let firstBlood: { challenge: string; competitor: string } | null = null;
   try {
-    const recorded = await insertSolveForCurrentTeam(ctx.database.db, {
-      userId: user.id,
-      challengeId: challenge.id,
-      createdAt: ctx.clock.now().toISOString(),
+    const createdAt = ctx.clock.now().toISOString();
+    const solve = { userId: user.id, challengeId: challenge.id, createdAt };
+    // NOTE: while no first blood is known, the solve also reserves the challenge's announcement
+    // (first, so racing solves queue there); once one is, it is skipped. The solve, its log row
+    // and the reservation commit together.
+    const maybeFirst = user.is_admin !== 1 && !(await knownFirstBlood(ctx, challenge.id));
+    const recorded = await ctx.database.transaction(async (trx) => {
+      const reserved = maybeFirst && (await reserveFirstBloodNotice(trx, challenge.id, createdAt));
+      const solveId = await insertSolveForCurrentTeam(trx, solve);
+      if (solveId !== null) {
+        await logCorrectAttempt(trx, solveId, input.address);
+        if (reserved) firstBlood = await confirmFirstBloodNotice(trx, challenge.id, solveId);
+      }
+      return solveId !== null;
     });
     if (!recorded) throw new DomainError('unauthenticated', MESSAGES.unauthorized);
   } catch (err) {
@@ -101,6 +151,12 @@ export async function submitFlag(
   }
   recordSolvedPair(ctx, user.id, challenge.id);
   ctx.bus.publish('solves-added');
+  // Off the answer's path: the player's "Correct Flag!" never waits for the announcement.
+  if (firstBlood) {
+    publishLiveEvent(ctx, 'first-blood', firstBlood).catch((err: unknown) =>
+      ctx.log.error({ err }, 'first blood could not be announced'),
+    );
+  }
   return { message: MESSAGES.correctFlag };
 }
 

@@ -45,7 +45,11 @@ export function baseRoutes(overrides: Record<string, Handler> = {}): Record<stri
       json([makeAdminChallenge(1, { hlinks: ['a.zip'] }), makeAdminChallenge(2, { is_active: false })]),
     'GET /api/admin/ctf/get_uploads': () => json(['a.zip', 'b.zip']),
     'GET /api/admin/ctf/get_solvers': () =>
-      json({ acknowledge: true, solvers: { 'Challenge 1': ['alice', 'bob'], 'Challenge 2': [] } }),
+      json({
+        acknowledge: true,
+        solvers: { 'Challenge 1': ['alice', 'bob'], 'Challenge 2': [] },
+        first_bloods: { 'Challenge 1': 'alice' },
+      }),
     'GET /api/info/site': () => json(SITE),
     ...overrides,
   };

@@ -23,7 +23,8 @@ function isOAuthMessage(data: unknown): data is OAuthMessage {
  * listeners are removed after the first accepted message. Returns a function that stops listening.
  */
 export function listenForLoginResult(onResult: (message: OAuthMessage) => void): () => void {
-  const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(OAUTH_BROADCAST_CHANNEL) : null;
+  const channel =
+    typeof BroadcastChannel === 'function' ? new BroadcastChannel(OAUTH_BROADCAST_CHANNEL) : null;
   let done = false;
   const stop = () => {
     window.removeEventListener('message', onMessage);

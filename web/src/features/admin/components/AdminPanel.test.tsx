@@ -1,5 +1,5 @@
 import { UI_TEXT } from '@ctf/contract';
-import { screen, waitFor } from '@testing-library/react';
+import { screen, within, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { baseRoutes, json, mockApi, renderPage, useDialogSpies } from '../testing';
@@ -125,7 +125,8 @@ describe('AdminPanel', () => {
     await userEvent.click(screen.getByRole('tab', { name: 'Solvers' }));
     const entries = await screen.findAllByTestId('solvers-entry');
     expect(entries[0]).toHaveTextContent('Challenge 1');
-    expect(entries[0]).toHaveTextContent('alice, bob');
+    expect(entries[0]).toHaveTextContent('alice (first blood), bob');
+    expect(within(entries[0]!).getByTestId('first-blood-solver')).toHaveTextContent('alice');
     expect(entries[1]).toHaveTextContent('No solvers yet');
   });
 });

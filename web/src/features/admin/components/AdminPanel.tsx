@@ -4,8 +4,11 @@ import { AdminMessageView } from './AdminMessageView';
 import { AdminsTab } from './AdminsTab';
 import { AnnouncementsTab } from './AnnouncementsTab';
 import { AuditTab } from './AuditTab';
+import { IntegrityTab } from './IntegrityTab';
+import { SubmissionsTab } from './SubmissionsTab';
 import { CreateChallengeTab } from './CreateChallengeTab';
 import { SettingsTab } from './SettingsTab';
+import { ScoreboardControls } from './ScoreboardControls';
 import { SiteControls } from './SiteControls';
 import { SolversTab } from './SolversTab';
 import { TeamsTab } from './TeamsTab';
@@ -23,6 +26,7 @@ export function AdminPanel() {
     <Container className="py-4">
       <h1 className="mb-3">Admin Panel</h1>
       <SiteControls act={act} />
+      <ScoreboardControls act={act} />
       <AdminMessageView message={message} />
       <Tabs defaultActiveKey="users" id="admin-tabs" className="my-3" mountOnEnter>
         <Tab eventKey="users" title="Users">
@@ -48,6 +52,12 @@ export function AdminPanel() {
         </Tab>
         <Tab eventKey="announcements" title="Announcements">
           <AnnouncementsTab act={act} />
+        </Tab>
+        <Tab eventKey="submissions" title="Submissions">
+          <SubmissionsTab />
+        </Tab>
+        <Tab eventKey="integrity" title="Integrity">
+          <IntegrityTab />
         </Tab>
         <Tab eventKey="audit" title="Audit">
           <AuditTab />

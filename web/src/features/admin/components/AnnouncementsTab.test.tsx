@@ -24,8 +24,10 @@ describe('Announcements tab', () => {
         'GET /api/admin/announcements': () => json([row(1, true), row(2)]),
         'POST /api/admin/announcements/create': () =>
           json({ acknowledge: true, message: 'Announcement posted.', _id: '3' }),
-        'POST /api/admin/announcements/update': () => json({ acknowledge: true, message: 'Announcement updated.' }),
-        'POST /api/admin/announcements/delete': () => json({ acknowledge: true, message: 'Announcement deleted.' }),
+        'POST /api/admin/announcements/update': () =>
+          json({ acknowledge: true, message: 'Announcement updated.' }),
+        'POST /api/admin/announcements/delete': () =>
+          json({ acknowledge: true, message: 'Announcement deleted.' }),
       }),
     );
     renderPage(<AdminPanel />);

@@ -4,8 +4,13 @@ import {
   CHALLENGE_DESCRIPTION_MAX_LENGTH,
   CHALLENGE_NAME_MAX_LENGTH,
   DIFFICULTIES,
+  DYNAMIC_DECAY_MAX,
+  DYNAMIC_VALUE_MAX,
   MAX_ATTEMPTS_LIMIT,
+  dynamicScoringProblem,
   pointsFor,
+  type ChallengeScoringInput,
+  type ScoringFunction,
   type Category,
   type Difficulty,
 } from '@ctf/contract';
@@ -37,6 +42,61 @@ export interface ChallengeFormValues {
   release_at: string;
   /** `_id`s of the challenges to solve first. */
   prerequisites: string[];
+  /** Static (points from difficulty) or dynamic with CTFd's parameters, as typed. */
+  scoring: ScoringValues;
+}
+
+export interface ScoringValues {
+  type: 'static' | 'dynamic';
+  function: ScoringFunction;
+  initial: string;
+  minimum: string;
+  decay: string;
+}
+
+const DEFAULT_SCORING: ScoringValues = {
+  type: 'static',
+  function: 'linear',
+  initial: '500',
+  minimum: '100',
+  decay: '10',
+};
+
+/** A stored scoring as the form's fields (a static one keeps the defaults for a switch to dynamic). */
+export function scoringValues(s: ChallengeScoringInput): ScoringValues {
+  if (s.type === 'static') return DEFAULT_SCORING;
+  return {
+    type: 'dynamic',
+    function: s.function,
+    initial: String(s.initial),
+    minimum: String(s.minimum),
+    decay: String(s.decay),
+  };
+}
+
+function scoringBody(v: ScoringValues): ChallengeScoringInput {
+  if (v.type === 'static') return { type: 'static' };
+  return {
+    type: 'dynamic',
+    function: v.function,
+    initial: Number(v.initial),
+    minimum: Number(v.minimum),
+    decay: Number(v.decay),
+  };
+}
+
+/** Why the dynamic fields cannot be saved, or '' (the server checks the same rule). */
+function scoringProblem(v: ScoringValues): string {
+  if (v.type === 'static') return '';
+  const whole = (x: string) => /^[0-9]+$/.test(x.trim());
+  if (![v.initial, v.minimum, v.decay].every(whole))
+    return 'Dynamic scoring needs whole numbers for the initial value, the minimum and the decay.';
+  const problem = dynamicScoringProblem({
+    initial: Number(v.initial),
+    minimum: Number(v.minimum),
+    decay: Number(v.decay),
+  });
+  return problem ? `Dynamic scoring: the ${problem.field} ${problem.message}.` : '';
 }
 
 export const EMPTY_CHALLENGE: ChallengeFormValues = {
@@ -51,6 +111,7 @@ export const EMPTY_CHALLENGE: ChallengeFormValues = {
   hints: [],
   release_at: '',
   prerequisites: [],
+  scoring: DEFAULT_SCORING,
 };
 
 const REQUIRED_TEXT = 'Name, author, category, difficulty and flag are required.';
@@ -71,6 +132,7 @@ function toBody(values: ChallengeFormValues, category: Category, difficulty: Dif
     max_attempts: values.max_attempts.trim() === '' ? null : Number(values.max_attempts),
     release_at: localInputToIso(values.release_at),
     prerequisites: values.prerequisites,
+    scoring: scoringBody(values.scoring),
     hints: values.hints.map((h) => ({
       ...(h._id && { _id: h._id }),
       title: h.title,
@@ -132,6 +194,11 @@ export function ChallengeForm({
     }
     if (values.hints.some((h) => !h.title.trim() || !/^[0-9]+$/.test(h.cost.trim()))) {
       setError(HINT_TEXT);
+      return;
+    }
+    const scoring = scoringProblem(values.scoring);
+    if (scoring) {
+      setError(scoring);
       return;
     }
     setError('');
@@ -207,8 +274,13 @@ export function ChallengeForm({
             placeholder="From difficulty"
             aria-describedby={`${id}-points-help`}
           />
-          <Form.Text id={`${id}-points-help`}>Set by the difficulty.</Form.Text>
+          <Form.Text id={`${id}-points-help`}>
+            {values.scoring.type === 'dynamic' ? 'Dynamic: see the scoring below.' : 'Set by the difficulty.'}
+          </Form.Text>
         </Form.Group>
+        <Col xs={12}>
+          <ScoringFields id={id} value={values.scoring} onChange={(scoring) => set('scoring', scoring)} />
+        </Col>
         <Col xs={12}>
           <FlagListEditor id={id} flags={values.flags} onChange={(flags) => set('flags', flags)} />
         </Col>
@@ -316,5 +388,89 @@ export function ChallengeForm({
         )}
       </div>
     </Form>
+  );
+}
+
+/** The scoring fields: static, or dynamic with its function, initial value, minimum and decay. */
+function ScoringFields({
+  id,
+  value,
+  onChange,
+}: {
+  id: string;
+  value: ScoringValues;
+  onChange: (value: ScoringValues) => void;
+}) {
+  const set = <K extends keyof ScoringValues>(key: K, v: ScoringValues[K]) =>
+    onChange({ ...value, [key]: v });
+  return (
+    <fieldset className="border rounded p-2">
+      <legend className="fs-6 w-auto px-1 mb-1">Scoring</legend>
+      <Row className="g-2">
+        <Form.Group as={Col} md={4} controlId={`${id}-scoring-type`}>
+          <Form.Label>Type</Form.Label>
+          <Form.Select
+            value={value.type}
+            onChange={(e) => set('type', e.target.value as ScoringValues['type'])}
+          >
+            <option value="static">Static (points from difficulty)</option>
+            <option value="dynamic">Dynamic (falls as it is solved)</option>
+          </Form.Select>
+        </Form.Group>
+        {value.type === 'dynamic' && (
+          <>
+            <Form.Group as={Col} md={4} controlId={`${id}-scoring-function`}>
+              <Form.Label>Function</Form.Label>
+              <Form.Select
+                value={value.function}
+                onChange={(e) => set('function', e.target.value as ScoringFunction)}
+              >
+                <option value="linear">Linear</option>
+                <option value="logarithmic">Logarithmic</option>
+              </Form.Select>
+            </Form.Group>
+            <Form.Group as={Col} md={4} controlId={`${id}-scoring-initial`}>
+              <Form.Label>Initial value</Form.Label>
+              <Form.Control
+                type="number"
+                min={1}
+                max={DYNAMIC_VALUE_MAX}
+                step={1}
+                value={value.initial}
+                onChange={(e) => set('initial', e.target.value)}
+              />
+            </Form.Group>
+            <Form.Group as={Col} md={4} controlId={`${id}-scoring-minimum`}>
+              <Form.Label>Minimum</Form.Label>
+              <Form.Control
+                type="number"
+                min={1}
+                max={DYNAMIC_VALUE_MAX}
+                step={1}
+                value={value.minimum}
+                onChange={(e) => set('minimum', e.target.value)}
+              />
+            </Form.Group>
+            <Form.Group as={Col} md={4} controlId={`${id}-scoring-decay`}>
+              <Form.Label>Decay</Form.Label>
+              <Form.Control
+                type="number"
+                min={0}
+                max={DYNAMIC_DECAY_MAX}
+                step={1}
+                value={value.decay}
+                onChange={(e) => set('decay', e.target.value)}
+                aria-describedby={`${id}-scoring-decay-help`}
+              />
+              <Form.Text id={`${id}-scoring-decay-help`}>
+                {value.function === 'linear'
+                  ? 'Points lost with each solve after the first.'
+                  : 'The solve count at which the value reaches the minimum.'}
+              </Form.Text>
+            </Form.Group>
+          </>
+        )}
+      </Row>
+    </fieldset>
   );
 }

@@ -155,6 +155,7 @@ describe('Create Challenge', () => {
       description: '',
       files: ['b.zip'],
       points: 50,
+      scoring: { type: 'static' },
     });
     await waitFor(() => expect(message()).toHaveTextContent("Challenge 'New one' created successfully."));
     await waitFor(() => expect(screen.getByLabelText('Name')).toHaveValue(''));
@@ -182,7 +183,9 @@ describe('Authoring: flag list, attempt limit and hints', { timeout: 20_000 }, (
             makeAdminChallenge(1, {
               flags: [{ type: 'regex', content: 'flag\\{[0-9]+\\}' }],
               max_attempts: 3,
-              hints: [{ _id: '7', title: 'Look closer', content: '<p>x</p>', cost: 20, unlocked_by: ['ann'] }],
+              hints: [
+                { _id: '7', title: 'Look closer', content: '<p>x</p>', cost: 20, unlocked_by: ['ann'] },
+              ],
             }),
           ]),
         'POST /api/admin/ctf/update_challenge': () => json({ acknowledge: true, message: 'saved' }),
@@ -231,7 +234,9 @@ describe('Authoring: flag list, attempt limit and hints', { timeout: 20_000 }, (
     await userEvent.clear(within(form).getByLabelText('Attempt limit per user'));
     await userEvent.click(within(form).getByRole('button', { name: 'Add hint' }));
     submit();
-    await waitFor(() => expect(within(form).getByRole('alert')).toHaveTextContent('Every hint needs a title'));
+    await waitFor(() =>
+      expect(within(form).getByRole('alert')).toHaveTextContent('Every hint needs a title'),
+    );
     expect(api.count('POST /api/admin/ctf/update_challenge')).toBe(0);
   });
 });
@@ -247,7 +252,8 @@ describe('Scheduled release and prerequisites', { timeout: 20_000 }, () => {
             makeAdminChallenge(2, { prerequisites: ['1'] }),
             makeAdminChallenge(3),
           ]),
-        'POST /api/admin/ctf/schedule_release': () => json({ acknowledge: true, message: '2 challenge(s) scheduled' }),
+        'POST /api/admin/ctf/schedule_release': () =>
+          json({ acknowledge: true, message: '2 challenge(s) scheduled' }),
         'POST /api/admin/ctf/update_challenge': () => json({ acknowledge: true, message: 'saved' }),
       }),
     );

@@ -1,4 +1,9 @@
-import { HINT_CONTENT_MAX_LENGTH, HINT_COST_MAX, HINT_TITLE_MAX_LENGTH, HINTS_PER_CHALLENGE_MAX } from '@ctf/contract';
+import {
+  HINT_CONTENT_MAX_LENGTH,
+  HINT_COST_MAX,
+  HINT_TITLE_MAX_LENGTH,
+  HINTS_PER_CHALLENGE_MAX,
+} from '@ctf/contract';
 import { Button, Card, Col, Form, Row } from 'react-bootstrap';
 
 /** A hint while editing; `_id` keeps an existing hint (and who unlocked it) when saving. */
@@ -32,8 +37,8 @@ export function HintListEditor({
     <fieldset>
       <legend className="form-label fs-6 mb-1">Hints</legend>
       <Form.Text as="p" className="mt-0">
-        Shown in this order. Players unlock a hint after confirming its cost; the cost is taken from
-        their team's score (0 = free). Content is Markdown.
+        Shown in this order. Players unlock a hint after confirming its cost; the cost is taken from their
+        team's score (0 = free). Content is Markdown.
       </Form.Text>
       {hints.map((h, i) => (
         <Card key={h._id ?? `new-${i}`} className="mb-2" data-testid="hint-row">

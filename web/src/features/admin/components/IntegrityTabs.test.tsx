@@ -104,3 +104,75 @@ describe('hide and ban in the Users and Teams tabs', () => {
     prompt.mockRestore();
   });
 });
+
+describe('Submissions tab', () => {
+  const row = (id: number, result = 'wrong') => ({
+    _id: String(id),
+    time: '2026-01-10T12:00:00.000Z',
+    username: 'alice',
+    team: 'Red',
+    challenge: 'Web 1',
+    result,
+    ...(result === 'wrong' ? { submitted: `guess-${id}` } : {}),
+    address: '10.0.0.7',
+  });
+
+  it('lists attempts, filters them, pages them and offers the CSV of the same filters', async () => {
+    mockApi(
+      baseRoutes({
+        'GET /api/admin/submissions': () => json({ rows: [row(2), row(1, 'correct')], next_cursor: '1' }),
+        'GET /api/admin/submissions?cursor=1': () => json({ rows: [row(0)], next_cursor: null }),
+        'GET /api/admin/submissions?user=alice&result=wrong': () =>
+          json({ rows: [row(9)], next_cursor: null }),
+      }),
+    );
+    renderPage(<AdminPanel />);
+    await userEvent.click(screen.getByRole('tab', { name: 'Submissions' }));
+    const table = await screen.findByRole('table', { name: 'Submissions' });
+    expect(within(table).getByText('guess-2')).toBeInTheDocument();
+    expect(within(table).getAllByText('10.0.0.7')).toHaveLength(2);
+    await userEvent.click(screen.getByRole('button', { name: /next/i }));
+    expect(await screen.findByText('guess-0')).toBeInTheDocument();
+
+    const form = screen.getByRole('form', { name: 'Submission filters' });
+    await userEvent.type(within(form).getByLabelText('User'), 'alice');
+    await userEvent.selectOptions(within(form).getByLabelText('Result'), 'wrong');
+    await userEvent.click(within(form).getByRole('button', { name: 'Filter' }));
+    expect(await screen.findByText('guess-9')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Export CSV' })).toHaveAttribute(
+      'href',
+      '/api/admin/submissions.csv?user=alice&result=wrong',
+    );
+  });
+});
+
+describe('Integrity tab', () => {
+  it('lists each signal with its competitors and evidence ids', async () => {
+    mockApi(
+      baseRoutes({
+        'GET /api/admin/signals': () =>
+          json([
+            {
+              kind: 'same_address_solves',
+              summary: "Red and bob solved 'Web 1' 2 min apart from 10.0.0.7",
+              competitors: ['Red', 'bob'],
+              submission_ids: ['11', '14'],
+            },
+          ]),
+      }),
+    );
+    renderPage(<AdminPanel />);
+    await userEvent.click(screen.getByRole('tab', { name: 'Integrity' }));
+    const table = await screen.findByRole('table', { name: 'Signals' });
+    expect(within(table).getByText('Same address, same solve')).toBeInTheDocument();
+    expect(within(table).getByText('Red, bob')).toBeInTheDocument();
+    expect(within(table).getByText('11, 14')).toBeInTheDocument();
+  });
+
+  it('says when there is nothing to look into', async () => {
+    mockApi(baseRoutes({ 'GET /api/admin/signals': () => json([]) }));
+    renderPage(<AdminPanel />);
+    await userEvent.click(screen.getByRole('tab', { name: 'Integrity' }));
+    expect(await screen.findByText('No signal: nothing unusual in the submission log.')).toBeInTheDocument();
+  });
+});

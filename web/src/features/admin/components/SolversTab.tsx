@@ -2,7 +2,7 @@ import { ListGroup } from 'react-bootstrap';
 import { useSolvers } from '../api/challenges';
 import { QueryState } from './QueryState';
 
-/** Each challenge's name with the usernames of those who solved it. */
+/** Each challenge's name with the usernames of those who solved it, the first blood marked. */
 export function SolversTab() {
   const solvers = useSolvers();
   return (
@@ -20,7 +20,22 @@ export function SolversTab() {
                 {usernames.length === 0 ? (
                   <span className="text-body-secondary">No solvers yet</span>
                 ) : (
-                  <span>{usernames.join(', ')}</span>
+                  <span>
+                    {usernames.map((u, i) => (
+                      <span key={`${i}-${u}`}>
+                        {i > 0 && ', '}
+                        {data.first_bloods?.[name] === u ? (
+                          <strong data-testid="first-blood-solver">
+                            <span aria-hidden="true">🩸 </span>
+                            {u}
+                            <span className="visually-hidden"> (first blood)</span>
+                          </strong>
+                        ) : (
+                          u
+                        )}
+                      </span>
+                    ))}
+                  </span>
                 )}
               </ListGroup.Item>
             ))}

@@ -12,7 +12,7 @@ import {
   type ChallengeForm as Body,
 } from '../api/challenges';
 import type { AdminAct } from '../use-admin-action';
-import { ChallengeForm, type ChallengeFormValues } from './ChallengeForm';
+import { ChallengeForm, scoringValues, type ChallengeFormValues } from './ChallengeForm';
 import { QueryState } from './QueryState';
 
 function formValues(c: AdminChallenge): ChallengeFormValues {
@@ -27,6 +27,7 @@ function formValues(c: AdminChallenge): ChallengeFormValues {
     files: c.hlinks,
     release_at: isoToLocalInput(c.release_at),
     prerequisites: c.prerequisites,
+    scoring: scoringValues(c.scoring),
     hints: c.hints.map((h) => ({
       _id: h._id,
       title: h.title,

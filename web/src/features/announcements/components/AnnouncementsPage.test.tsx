@@ -36,7 +36,8 @@ describe('announcements page', () => {
       routes([
         announcement(2, { pinned: true, title: 'Rules' }),
         announcement(3, {
-          body_html: '<p>Hi<img src="x" onerror="alert(1)"><script>alert(2)</script><a href="javascript:alert(3)">x</a></p>',
+          body_html:
+            '<p>Hi<img src="x" onerror="alert(1)"><script>alert(2)</script><a href="javascript:alert(3)">x</a></p>',
         }),
       ]),
     );

@@ -3,6 +3,8 @@ import { useMemo } from 'react';
 import { Badge, Card } from 'react-bootstrap';
 import { Link } from 'react-router';
 import { authorOf, descriptionPreview } from '../filter';
+import { DynamicMark } from './DynamicMark';
+import { FirstBloodBadge } from './FirstBloodBadge';
 import { TeamCompletionBadge } from './TeamCompletionBadge';
 
 interface Props {
@@ -46,6 +48,7 @@ export function ChallengeCard({ challenge: c, solved, teamDone, lockedBy = [] }:
             </Badge>
           )}
           {teamDone !== null && <TeamCompletionBadge done={teamDone} muted={!active} />}
+          <FirstBloodBadge competitor={c.first_blood ?? null} muted={!active} />
         </div>
         <Card.Subtitle className="mb-2 text-body-secondary">by {authorOf(c)}</Card.Subtitle>
         <Card.Text className="text-break">{preview}</Card.Text>
@@ -56,7 +59,10 @@ export function ChallengeCard({ challenge: c, solved, teamDone, lockedBy = [] }:
           <li className="list-inline-item">
             Rating: {formatRating(c.rating)} / {RATING_MAX}
           </li>
-          <li className="list-inline-item">Points: {c.points}</li>
+          <li className="list-inline-item">
+            Points: {c.points}
+            {c.scoring_type === 'dynamic' && <DynamicMark />}
+          </li>
           <li className="list-inline-item">Solves: {c.user_completions}</li>
         </ul>
       </Card.Footer>

@@ -9,6 +9,8 @@ import DOMPurify from 'dompurify';
 import { useMemo } from 'react';
 import { Badge } from 'react-bootstrap';
 import { authorOf } from '../filter';
+import { DynamicMark } from './DynamicMark';
+import { FirstBloodBadge } from './FirstBloodBadge';
 import { TeamCompletionBadge } from './TeamCompletionBadge';
 
 interface Props {
@@ -34,12 +36,16 @@ export function ChallengeDetailView({ challenge: c, solved, teamDone }: Props) {
           </Badge>
         )}
         {teamDone !== null && <TeamCompletionBadge done={teamDone} />}
+        <FirstBloodBadge competitor={c.first_blood ?? null} />
       </div>
       <dl className="row mb-3">
         <dt className="col-5 col-sm-3">Author</dt>
         <dd className="col-7 col-sm-9">{authorOf(c)}</dd>
         <dt className="col-5 col-sm-3">Points</dt>
-        <dd className="col-7 col-sm-9">{c.points}</dd>
+        <dd className="col-7 col-sm-9">
+          {c.points}
+          {c.scoring_type === 'dynamic' && <DynamicMark />}
+        </dd>
         <dt className="col-5 col-sm-3">Rating</dt>
         <dd className="col-7 col-sm-9">
           {formatRating(c.rating)} / {RATING_MAX}

@@ -16,9 +16,11 @@ const detail: ChallengeDetail = {
     '<p>Find the <b>cookie</b>.</p><img src="x" onerror="window.__pwned = 1"><script>window.__pwned = 2</script>',
   rating: 3.25,
   points: 200,
+  scoring_type: 'static',
   written_by: 'Mallory',
   hlinks: ['cookie jar.zip'],
   user_completions: 4,
+  first_blood: null,
   hints: [],
   attempts_left: null,
 };

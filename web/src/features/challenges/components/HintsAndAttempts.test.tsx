@@ -13,9 +13,11 @@ const base: ChallengeDetail = {
   description: '<p>x</p>',
   rating: 0,
   points: 100,
+  scoring_type: 'static',
   written_by: 'A',
   hlinks: [],
   user_completions: 0,
+  first_blood: null,
   hints: [
     {
       _id: '1',

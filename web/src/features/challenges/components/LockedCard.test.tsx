@@ -12,12 +12,18 @@ describe('a challenge behind prerequisites on the Compete page', { timeout: 20_0
         'GET /api/info/site': () => json({ activated: true }),
         'GET /api/ctf/challenges': () => json([gate, behind]),
         'GET /api/user/info': () =>
-          json(makeUser(solved ? { completions: [{ id: '1', name: 'Gate', time: '2025-10-15T01:00:00Z' }] } : {})),
+          json(
+            makeUser(
+              solved ? { completions: [{ id: '1', name: 'Gate', time: '2025-10-15T01:00:00Z' }] } : {},
+            ),
+          ),
         'POST /api/info/get-completions': () => json({ userCompletions: [], teamCompletions: [] }),
       });
     serve(false);
     const view = renderPage(<CompetePage />, '/compete');
-    const card = (await screen.findAllByTestId('challenge-card')).find((c) => c.textContent?.includes('Behind'))!;
+    const card = (await screen.findAllByTestId('challenge-card')).find((c) =>
+      c.textContent?.includes('Behind'),
+    )!;
     expect(within(card).getByTestId('locked-note')).toHaveTextContent('Locked: solve Gate first.');
     expect(within(card).queryByRole('link')).toBeNull();
     expect(within(card).queryByText(/Points/)).toBeNull();

@@ -33,8 +33,8 @@ export function ChallengeHelpPage() {
       <h1>Connecting to remote challenges</h1>
       <p>
         Some challenges run on a remote server instead of giving you a file. You talk to them over a plain TCP
-        connection with <strong>netcat</strong> (<code>nc</code>), a tool that comes with Kali Linux, macOS and most
-        Linux systems.
+        connection with <strong>netcat</strong> (<code>nc</code>), a tool that comes with Kali Linux, macOS
+        and most Linux systems.
       </p>
       {site.isError && (
         <QueryError what="the challenge host" error={site.error} onRetry={() => site.refetch()} />
@@ -55,7 +55,8 @@ export function ChallengeHelpPage() {
         <li>The challenge prints a prompt or a question; type your answer and press Enter.</li>
         <li>Press Ctrl+C to disconnect. Each challenge page names its own host and port when it has one.</li>
         <li>
-          For scripted solutions, Python&apos;s <code>pwntools</code> (<code>remote(host, port)</code>) is handy.
+          For scripted solutions, Python&apos;s <code>pwntools</code> (<code>remote(host, port)</code>) is
+          handy.
         </li>
         <li>On Windows, use netcat inside a Kali virtual machine or WSL.</li>
       </ul>

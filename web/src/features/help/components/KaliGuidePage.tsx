@@ -8,8 +8,8 @@ export function KaliGuidePage() {
     <Container className="py-4">
       <h1>Setting up a Kali Linux virtual machine</h1>
       <p>
-        Kali Linux is a Linux distribution made for security work: it ships with the tools most CTF challenges need.
-        Running it in a virtual machine (VM) keeps it separate from your own system.
+        Kali Linux is a Linux distribution made for security work: it ships with the tools most CTF challenges
+        need. Running it in a virtual machine (VM) keeps it separate from your own system.
       </p>
       <h2 className="h4">What you need</h2>
       <div className="table-scroll">
@@ -40,32 +40,38 @@ export function KaliGuidePage() {
       <ol>
         <li>
           Install a hypervisor: <strong>VirtualBox</strong> (free, Windows, macOS on Intel, Linux) or{' '}
-          <strong>VMware Workstation Player / Fusion</strong>. On Apple silicon Macs use UTM or VMware Fusion with the
-          ARM64 image.
+          <strong>VMware Workstation Player / Fusion</strong>. On Apple silicon Macs use UTM or VMware Fusion
+          with the ARM64 image.
         </li>
         <li>
-          Download the <strong>pre-built virtual machine image</strong> for your hypervisor from the official Kali
-          Linux download page (kali.org, &ldquo;Virtual Machines&rdquo;). Check the SHA256 sum shown there.
+          Download the <strong>pre-built virtual machine image</strong> for your hypervisor from the official
+          Kali Linux download page (kali.org, &ldquo;Virtual Machines&rdquo;). Check the SHA256 sum shown
+          there.
         </li>
-        <li>Extract the archive (it is 7z-compressed) and open the <code>.vbox</code> or <code>.vmx</code> file.</li>
+        <li>
+          Extract the archive (it is 7z-compressed) and open the <code>.vbox</code> or <code>.vmx</code> file.
+        </li>
         <li>
           Before the first boot, give the VM at least {R.ramMinimumGb} GB of RAM, {R.cpuCores} cores and{' '}
           {R.videoMemoryMb} MB of video memory in its settings.
         </li>
         <li>
-          Start the VM and log in with the default user <code>kali</code> / password <code>kali</code>, then change
-          the password with <code>passwd</code>.
+          Start the VM and log in with the default user <code>kali</code> / password <code>kali</code>, then
+          change the password with <code>passwd</code>.
         </li>
         <li>
           Update the system: <code>sudo apt update &amp;&amp; sudo apt full-upgrade -y</code>.
         </li>
-        <li>Install the guest additions / VMware tools if asked, for clipboard sharing and screen resizing.</li>
+        <li>
+          Install the guest additions / VMware tools if asked, for clipboard sharing and screen resizing.
+        </li>
         <li>Take a snapshot, so you can roll back if something breaks during the event.</li>
       </ol>
       <h2 className="h4">Tools you will use</h2>
       <ul>
         <li>
-          <code>nc</code> (netcat) for remote challenges: see <Link to="/challenge_help">connecting to challenges</Link>.
+          <code>nc</code> (netcat) for remote challenges: see{' '}
+          <Link to="/challenge_help">connecting to challenges</Link>.
         </li>
         <li>Burp Suite and the browser developer tools for web exploitation.</li>
         <li>Ghidra, gdb and strings for reverse engineering and binary exploitation.</li>

@@ -37,9 +37,7 @@ export function Countdown({ start, end }: { start: string; end: string }) {
           </div>
         ))}
       </div>
-      <p className="visually-hidden">
-        {`${label}: ${c.days} days, ${c.hours} hours, ${c.minutes} minutes`}
-      </p>
+      <p className="visually-hidden">{`${label}: ${c.days} days, ${c.hours} hours, ${c.minutes} minutes`}</p>
     </div>
   );
 }

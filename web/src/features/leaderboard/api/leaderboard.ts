@@ -1,6 +1,7 @@
 import { LEADERBOARD_PAGE, leaderboardApi, type LeaderboardRow } from '@ctf/contract';
 import { keepPreviousData, useQueries, useQuery, type QueryClient } from '@tanstack/react-query';
 import { ApiError, NetworkError } from '../../../lib/api';
+import { subscribeLiveEvent, subscribeLiveReopen } from '../../../lib/live-events';
 import { queryKeys } from '../../../lib/query';
 
 /**
@@ -94,4 +95,15 @@ export async function fetchMyRank(): Promise<number | null> {
  */
 export function refreshShownLeaderboard(client: QueryClient): Promise<void> {
   return client.invalidateQueries({ queryKey: queryKeys.leaderboard });
+}
+
+/**
+ * Calls onChange when the board changed: the live stream's `leaderboard` event, or the stream
+ * opened again after a failure (changes may have been missed). Answers the unsubscribe.
+ */
+export function subscribeBoardChanges(onChange: () => void): () => void {
+  const offs = [subscribeLiveEvent('leaderboard', onChange), subscribeLiveReopen(onChange)];
+  return () => {
+    for (const off of offs) off();
+  };
 }

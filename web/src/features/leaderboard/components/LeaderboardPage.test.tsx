@@ -17,9 +17,21 @@ type Entry = { name: string; points: number };
  * A fake of GET /api/info/leaderboard's pages (limit, offset, q, around=me) over `entries`, with
  * the total and, when `me` is the rank of the caller, the caller's rank in headers.
  */
+/** The page's other calls: no freeze, no graph series, a visitor. */
+function others(url: URL): Response | null {
+  const json = (body: unknown) =>
+    new Response(JSON.stringify(body), { headers: { 'Content-Type': 'application/json' } });
+  if (url.pathname === '/api/info/scoreboard/graph') return json({ series: [], frozen_at: null });
+  if (url.pathname === '/api/info/site') return json({ freezeAt: null });
+  if (url.pathname === '/api/user/info') return json(null);
+  return null;
+}
+
 function serve(entries: Entry[], options: { me?: number } = {}) {
   const fetch = vi.fn(async (input: RequestInfo | URL) => {
     const url = new URL(String(input), 'http://localhost');
+    const other = others(url);
+    if (other) return other;
     const p = url.searchParams;
     const ranked = entries.map((e, i) => ({ ...e, rank: i + 1 }));
     const q = (p.get('q') ?? '').toLowerCase();
@@ -41,7 +53,10 @@ function serve(entries: Entry[], options: { me?: number } = {}) {
 function fail(body: unknown, status: number) {
   vi.stubGlobal(
     'fetch',
-    vi.fn(async () => new Response(JSON.stringify(body), { status })),
+    vi.fn(
+      async (input: RequestInfo | URL) =>
+        others(new URL(String(input), 'http://localhost')) ?? new Response(JSON.stringify(body), { status }),
+    ),
   );
 }
 
@@ -60,7 +75,9 @@ const board = [
   { name: 'solo-sam', points: 100 },
 ];
 
-const requested = (fetch: ReturnType<typeof serve>) => fetch.mock.calls.map((c) => String(c[0]));
+/** The leaderboard requests made (the graph, site and user calls left out). */
+const requested = (fetch: ReturnType<typeof serve>) =>
+  fetch.mock.calls.map((c) => String(c[0])).filter((u) => u.startsWith('/api/info/leaderboard'));
 
 // Rendering whole pages is slow when every workspace's tests run at once.
 describe('LeaderboardPage', { timeout: 20_000 }, () => {

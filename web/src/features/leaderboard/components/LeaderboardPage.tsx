@@ -3,10 +3,19 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Badge, Button, Container, Form } from 'react-bootstrap';
 import { describeFailure, QueryError } from '../../../components/QueryError';
-import { fetchMyRank, refreshShownLeaderboard, useFirstPage } from '../api/leaderboard';
+import { useCurrentUser } from '../../../lib/auth';
+import {
+  fetchMyRank,
+  refreshShownLeaderboard,
+  subscribeBoardChanges,
+  useFirstPage,
+} from '../api/leaderboard';
+import { useFreezeAt } from '../api/score-graph';
 import { badgeFor } from '../ranking';
 import { useCalmRefresh } from '../use-calm-refresh';
 import { BoardList } from './BoardList';
+import { FreezeBanner } from './FreezeBanner';
+import { ScoreGraph } from './ScoreGraph';
 
 /** Typing pauses this long before the search is sent to the server. */
 const SEARCH_DELAY_MS = 250;
@@ -19,6 +28,8 @@ const SEARCH_DELAY_MS = 250;
  */
 export function LeaderboardPage() {
   const client = useQueryClient();
+  const freezeAt = useFreezeAt();
+  const me = useCurrentUser();
   const [input, setInput] = useState('');
   const [search, setSearch] = useState('');
   const timer = useRef<number | undefined>(undefined);
@@ -28,7 +39,11 @@ export function LeaderboardPage() {
   const [scrollRequest, setScrollRequest] = useState<{ rank: number } | null>(null);
   const [note, setNote] = useState('');
 
-  useCalmRefresh(useCallback(() => void refreshShownLeaderboard(client), [client]));
+  // Board changes from the live stream, refreshed calmly: only the pages on screen, at most every 5 s.
+  useCalmRefresh(
+    useCallback(() => void refreshShownLeaderboard(client), [client]),
+    subscribeBoardChanges,
+  );
   useEffect(() => () => window.clearTimeout(timer.current), []);
 
   function onSearch(text: string) {
@@ -67,6 +82,8 @@ export function LeaderboardPage() {
   return (
     <Container className="py-3" style={{ maxWidth: 720 }}>
       <h1>Leaderboard</h1>
+      <FreezeBanner freezeAt={freezeAt.data ?? null} isAdmin={me.data?.is_admin === true} />
+      <ScoreGraph />
       {top.length > 0 && (
         <section aria-label="Podium" className="mb-3">
           <ol className="list-unstyled row g-2 mb-0">

@@ -1,0 +1,337 @@
+import { challengeValue, compareCompetitors, type ChallengeScoring } from '@ctf/contract';
+
+/**
+ * The one scoring function (DESIGN.md §8) held in memory: every credited solve, every challenge's
+ * solve count and current value, every competitor's points, and the ranked board. Built once from
+ * the stored rows (one read of each table) and then kept up to date from the solve feed: a new
+ * solve changes its competitor's row and, when it moves a dynamic challenge's value, the rows of
+ * that challenge's other solvers, and nothing else (O(what changed), never a rebuild).
+ *
+ * The same structure, built with a cutoff, is the public board during a freeze: solves at or after
+ * the cutoff do not exist for it (counts, values, scores and times alike).
+ */
+
+export interface BoardChallenge {
+  id: number;
+  name: string;
+  /** The difficulty's points (what a static challenge is worth). */
+  points: number;
+  scoring: ChallengeScoring;
+  /** ISO 8601 UTC when it is released (issue 17), or null: public lists name it only from then. */
+  releaseAt: string | null;
+}
+
+export interface BoardUser {
+  id: number;
+  name: string;
+  /** Left out of every count and score (admins; hidden users share this filter). */
+  excluded: boolean;
+  teamId: number | null;
+}
+
+export interface BoardSolve {
+  id: number;
+  user_id: number;
+  team_id: number | null;
+  challenge_id: number;
+  /** ISO 8601 UTC. */
+  created_at: string;
+}
+
+/** What a competitor scores a challenge for: the first solve credited to it. */
+export interface Credit {
+  challengeId: number;
+  userId: number;
+  time: string;
+  solveId: number;
+}
+
+export interface Competitor {
+  kind: 'team' | 'user';
+  id: number;
+  name: string;
+  credits: Map<number, Credit>;
+  /** What its hint unlocks cost, and each unlock counted (by id: applying one twice is harmless). */
+  costs: number;
+  unlocks: Map<number, { time: string; cost: number }>;
+  points: number;
+  lastSolveAt: string;
+}
+
+/** A hint unlock: its cost leaves the score of the competitor it was recorded for (issue 17). */
+export interface BoardUnlock {
+  id: number;
+  user_id: number;
+  team_id: number | null;
+  cost: number;
+  /** ISO 8601 UTC. */
+  created_at: string;
+}
+
+export interface BoardSnapshot {
+  challenges: readonly BoardChallenge[];
+  users: readonly BoardUser[];
+  /** Teams; a hidden team's solves and unlocks count nowhere (db/counted.ts). */
+  teams: readonly { id: number; name: string; hidden?: boolean }[];
+  /** Every solve (before the cutoff, when there is one), in id order. */
+  solves: readonly BoardSolve[];
+  /** Every hint unlock (before the cutoff, when there is one). */
+  unlocks: readonly BoardUnlock[];
+}
+
+type Key = string;
+const teamKey = (id: number): Key => `t${id}`;
+const userKey = (id: number): Key => `u${id}`;
+
+const byRank = (a: Competitor, b: Competitor) => compareCompetitors(a, b);
+
+export class ScoreBoard {
+  readonly challenges = new Map<number, BoardChallenge>();
+  readonly counts = new Map<number, number>();
+  /**
+   * Who counted for each challenge. A user solves a challenge once, so this also makes applying a
+   * solve twice harmless (a full read that already saw a solve the feed then brings again).
+   */
+  private readonly solvers = new Map<number, Set<number>>();
+  readonly values = new Map<number, number>();
+  private readonly users = new Map<number, BoardUser>();
+  private readonly teams = new Map<number, string>();
+  private readonly hiddenTeams = new Set<number>();
+  private readonly competitors = new Map<Key, Competitor>();
+  /** The competitors credited with each challenge: the rows a change of its value moves. */
+  private readonly creditedBy = new Map<number, Set<Key>>();
+  /** Competitors with points above 0, in leaderboard order. */
+  private rankedRows: Competitor[] = [];
+  /** Moves at every change, so answers derived from the board are rebuilt only when it moved. */
+  version = 0;
+  private readonly derived = new Map<string, { version: number; value: unknown }>();
+
+  constructor(
+    snapshot: BoardSnapshot,
+    /** ISO 8601 UTC: solves at or after it are ignored (a frozen board); null for the live one. */
+    readonly cutoff: string | null,
+  ) {
+    for (const c of snapshot.challenges) {
+      this.challenges.set(c.id, c);
+      this.counts.set(c.id, 0);
+    }
+    for (const u of snapshot.users) this.users.set(u.id, u);
+    for (const t of snapshot.teams) {
+      this.teams.set(t.id, t.name);
+      if (t.hidden) this.hiddenTeams.add(t.id);
+    }
+    // The snapshot is read with the cutoff already; checked again, so a board never counts past it.
+    const before = (r: { created_at: string }) => cutoff === null || r.created_at < cutoff;
+    for (const s of snapshot.solves) if (before(s)) this.record(s);
+    for (const u of snapshot.unlocks) if (before(u)) this.recordUnlock(u);
+    for (const c of snapshot.challenges) this.values.set(c.id, this.valueOf(c.id));
+    for (const comp of this.competitors.values()) this.total(comp);
+    this.rankedRows = [...this.competitors.values()].filter((c) => c.points > 0).sort(byRank);
+  }
+
+  /** Competitors with points above 0, in leaderboard order. */
+  get ranked(): readonly Competitor[] {
+    return this.rankedRows;
+  }
+
+  /** The competitor a user scores for, when they score at all (their team, or themselves). */
+  competitorOfUser(userId: number): Competitor | null {
+    const user = this.users.get(userId);
+    if (!user || user.excluded) return null;
+    const key = user.teamId !== null && this.teams.has(user.teamId) ? teamKey(user.teamId) : userKey(userId);
+    return this.competitors.get(key) ?? null;
+  }
+
+  userName(id: number): string | undefined {
+    return this.users.get(id)?.name;
+  }
+
+  teamName(id: number): string | undefined {
+    return this.teams.get(id);
+  }
+
+  /**
+   * Whether a stored solve is the one its competitor is credited with (true), counts but scores
+   * nothing (false: a later solve of the same challenge, a removed team's), or does not count at
+   * all (undefined: an admin's, one after the cutoff, an unknown challenge).
+   */
+  creditOf(s: BoardSolve): boolean | undefined {
+    const user = this.users.get(s.user_id);
+    if (!user || user.excluded || !this.challenges.has(s.challenge_id)) return undefined;
+    if (this.cutoff !== null && s.created_at >= this.cutoff) return undefined;
+    if (s.team_id !== null && this.hiddenTeams.has(s.team_id)) return undefined;
+    const key = this.competitorKey(s);
+    if (key === null) return false;
+    return this.competitors.get(key)?.credits.get(s.challenge_id)?.solveId === s.id;
+  }
+
+  /**
+   * Applies solves recorded since the board was read. Answers false when a solve names a user the
+   * board does not know (a race with an account created meanwhile): the caller builds it again.
+   */
+  apply(solves: readonly BoardSolve[], unlocks: readonly BoardUnlock[] = []): boolean {
+    const touched = new Set<Key>();
+    const counted = new Set<number>();
+    for (const u of unlocks) {
+      if (this.cutoff !== null && u.created_at >= this.cutoff) continue;
+      if (!this.users.has(u.user_id)) return false;
+      const key = this.recordUnlock(u);
+      if (key) touched.add(key);
+    }
+    for (const s of solves) {
+      if (this.cutoff !== null && s.created_at >= this.cutoff) continue;
+      if (!this.challenges.has(s.challenge_id)) continue;
+      if (!this.users.has(s.user_id)) return false;
+      const key = this.record(s);
+      if (key === undefined) continue;
+      counted.add(s.challenge_id);
+      if (key !== null) touched.add(key);
+    }
+    for (const id of counted) {
+      const value = this.valueOf(id);
+      if (value === this.values.get(id)) continue;
+      this.values.set(id, value);
+      for (const key of this.creditedBy.get(id) ?? []) touched.add(key);
+    }
+    if (touched.size === 0 && counted.size === 0) return true;
+    const moved: Competitor[] = [];
+    for (const key of touched) {
+      const comp = this.competitors.get(key)!;
+      this.total(comp);
+      moved.push(comp);
+    }
+    const kept = this.rankedRows.filter((c) => !touched.has(this.keyOf(c)));
+    this.rankedRows = insertRanked(
+      kept,
+      moved.filter((c) => c.points > 0),
+    );
+    this.version += 1;
+    return true;
+  }
+
+  /** A value derived from the board (an answer, a graph), built again only after the board moved. */
+  memo<T>(key: string, build: () => T): T {
+    const kept = this.derived.get(key);
+    if (kept && kept.version === this.version) return kept.value as T;
+    const value = build();
+    this.derived.set(key, { version: this.version, value });
+    return value;
+  }
+
+  /**
+   * Counts a solve and credits it. Answers the competitor's key (null: it counts for nobody's score,
+   * as a solve recorded with a removed team), or undefined when it does not count at all.
+   */
+  private record(s: BoardSolve): Key | null | undefined {
+    const user = this.users.get(s.user_id);
+    if (!user || user.excluded || !this.challenges.has(s.challenge_id)) return undefined;
+    if (s.team_id !== null && this.hiddenTeams.has(s.team_id)) return undefined;
+    let solvers = this.solvers.get(s.challenge_id);
+    if (!solvers) this.solvers.set(s.challenge_id, (solvers = new Set()));
+    if (solvers.has(s.user_id)) return undefined;
+    solvers.add(s.user_id);
+    this.counts.set(s.challenge_id, solvers.size);
+    const key = this.competitorKey(s);
+    if (key === null) return null;
+    const comp = this.competitorFor(key);
+    const credit = comp.credits.get(s.challenge_id);
+    if (!credit || s.created_at < credit.time || (s.created_at === credit.time && s.id < credit.solveId)) {
+      comp.credits.set(s.challenge_id, {
+        challengeId: s.challenge_id,
+        userId: s.user_id,
+        time: s.created_at,
+        solveId: s.id,
+      });
+    }
+    let by = this.creditedBy.get(s.challenge_id);
+    if (!by) this.creditedBy.set(s.challenge_id, (by = new Set()));
+    by.add(key);
+    return key;
+  }
+
+  /** Charges an unlock to its competitor (as a solve would be credited); answers its key. */
+  private recordUnlock(u: BoardUnlock): Key | null {
+    if (u.team_id !== null && this.hiddenTeams.has(u.team_id)) return null;
+    const key = this.competitorKey(u);
+    if (key === null) return null;
+    const comp = this.competitorFor(key);
+    if (comp.unlocks.has(u.id)) return null;
+    comp.unlocks.set(u.id, { time: u.created_at, cost: u.cost });
+    comp.costs += u.cost;
+    return key;
+  }
+
+  /** The competitor a solve or unlock recorded by this user (with this team) belongs to, if any. */
+  private competitorKey(r: { user_id: number; team_id: number | null }): Key | null {
+    const user = this.users.get(r.user_id);
+    if (!user || user.excluded) return null;
+    if (r.team_id !== null) return this.teams.has(r.team_id) ? teamKey(r.team_id) : null;
+    // A user's teamless solves count only while they are not on a team (DESIGN.md §4).
+    if (user.teamId !== null && this.teams.has(user.teamId)) return null;
+    return userKey(user.id);
+  }
+
+  private competitorFor(key: Key): Competitor {
+    let comp = this.competitors.get(key);
+    if (!comp) {
+      const id = Number(key.slice(1));
+      const team = key.startsWith('t');
+      comp = {
+        kind: team ? 'team' : 'user',
+        id,
+        name: (team ? this.teams.get(id) : this.users.get(id)?.name) ?? '',
+        credits: new Map(),
+        costs: 0,
+        unlocks: new Map(),
+        points: 0,
+        lastSolveAt: '',
+      };
+      this.competitors.set(key, comp);
+    }
+    return comp;
+  }
+
+  private valueOf(challengeId: number): number {
+    const c = this.challenges.get(challengeId)!;
+    return challengeValue(c.scoring, c.points, this.counts.get(challengeId) ?? 0);
+  }
+
+  private total(comp: Competitor): void {
+    let points = 0;
+    let last = '';
+    for (const credit of comp.credits.values()) {
+      points += this.values.get(credit.challengeId) ?? 0;
+      if (credit.time > last) last = credit.time;
+    }
+    // A competitor without a solve has no points to lose: unlocks alone never list anyone.
+    comp.points = comp.credits.size === 0 ? 0 : points - comp.costs;
+    comp.lastSolveAt = last;
+  }
+
+  private keyOf(c: Competitor): Key {
+    return c.kind === 'team' ? teamKey(c.id) : userKey(c.id);
+  }
+}
+
+/**
+ * The few changed rows put in rank order among the kept ones, which are in rank order already:
+ * a binary search each instead of sorting thousands of rows again at every correct flag.
+ */
+function insertRanked(ranked: Competitor[], rows: Competitor[]): Competitor[] {
+  const out: Competitor[] = [];
+  let from = 0;
+  for (const row of [...rows].sort(byRank)) {
+    let lo = from;
+    let hi = ranked.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (byRank(ranked[mid]!, row) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = from; i < lo; i++) out.push(ranked[i]!);
+    out.push(row);
+    from = lo;
+  }
+  for (let i = from; i < ranked.length; i++) out.push(ranked[i]!);
+  return out;
+}

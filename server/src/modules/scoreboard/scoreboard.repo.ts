@@ -1,0 +1,101 @@
+import type { Executor } from '../../db/schema.js';
+import type { BoardSnapshot } from './score-board.js';
+import { scoringFromColumns } from './scoring-columns.js';
+
+/**
+ * What the score board is built from, one read of each table: challenges with their scoring, users
+ * (who is left out), teams, every solve and every hint unlock with its cost (with a cutoff: only
+ * those before it), in id order.
+ * 50,000 solves are ~2 MB of rows; the board keeps them as credits.
+ */
+export async function readBoardSnapshot(db: Executor, cutoff: string | null): Promise<BoardSnapshot> {
+  const [challenges, users, teams, solves, unlocks] = await Promise.all([
+    db
+      .selectFrom('challenges')
+      .select([
+        'id',
+        'name',
+        'points',
+        'scoring_type',
+        'scoring_function',
+        'scoring_initial',
+        'scoring_minimum',
+        'scoring_decay',
+        'release_at',
+      ])
+      .execute(),
+    db.selectFrom('users').select(['id', 'username', 'is_admin', 'hidden', 'team_id']).execute(),
+    db.selectFrom('teams').select(['id', 'name', 'hidden']).execute(),
+    db
+      .selectFrom('solves')
+      .select(['id', 'user_id', 'team_id', 'challenge_id', 'created_at'])
+      .$if(cutoff !== null, (q) => q.where('created_at', '<', cutoff!))
+      .orderBy('id')
+      .execute(),
+    db
+      .selectFrom('hint_unlocks')
+      .innerJoin('hints', 'hints.id', 'hint_unlocks.hint_id')
+      .select([
+        'hint_unlocks.id',
+        'hint_unlocks.user_id',
+        'hint_unlocks.team_id',
+        'hints.cost',
+        'hint_unlocks.created_at',
+      ])
+      .$if(cutoff !== null, (q) => q.where('hint_unlocks.created_at', '<', cutoff!))
+      .execute(),
+  ]);
+  return {
+    challenges: challenges.map((c) => ({
+      id: c.id,
+      name: c.name,
+      points: c.points,
+      scoring: scoringFromColumns(c),
+      releaseAt: c.release_at,
+    })),
+    // The one filter of what counts (db/counted.ts): admins and hidden users, hidden teams' solves.
+    users: users.map((u) => ({
+      id: u.id,
+      name: u.username,
+      excluded: u.is_admin === 1 || u.hidden === 1,
+      teamId: u.team_id,
+    })),
+    teams: teams.map((t) => ({ id: t.id, name: t.name, hidden: t.hidden === 1 })),
+    solves,
+    unlocks: unlocks.map((u) => ({ ...u, cost: Number(u.cost) })),
+  };
+}
+
+/** Every solve with its solver's and team's names, oldest first (the solves export). */
+export async function listSolvesForExport(
+  db: Executor,
+): Promise<
+  { id: number; user_id: number; challenge_id: number; team_id: number | null; created_at: string }[]
+> {
+  return db
+    .selectFrom('solves')
+    .select(['id', 'user_id', 'challenge_id', 'team_id', 'created_at'])
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+/** The stored freeze: null when never set (the FREEZE_AT default applies), '' when lifted. */
+export async function readFreezeSetting(db: Executor): Promise<string | null> {
+  const row = await db
+    .selectFrom('settings')
+    .select('value')
+    .where('key', '=', FREEZE_SETTING_KEY)
+    .executeTakeFirst();
+  return row?.value ?? null;
+}
+
+export async function writeFreezeSetting(db: Executor, value: string): Promise<void> {
+  await db
+    .insertInto('settings')
+    .values({ key: FREEZE_SETTING_KEY, value })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
+    .execute();
+}
+
+const FREEZE_SETTING_KEY = 'scoreboard_freeze_at';

@@ -1,0 +1,82 @@
+import { Readable } from 'node:stream';
+import { adminApi, leaderboardApi } from '@ctf/contract';
+import { stringify } from 'csv-stringify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { sendCachedJson } from '../../plugins/cached-json.js';
+import { route } from '../../plugins/route.js';
+import { requireAdmin } from '../../plugins/session.js';
+import { wantsLiveBoard } from '../leaderboard/leaderboard.routes.js';
+import {
+  exportScoreboard,
+  exportSolves,
+  getCtftimeFeed,
+  getScoreGraph,
+  setFreezeAt,
+} from './scoreboard.service.js';
+
+/**
+ * A cell a spreadsheet would run as a formula (=, +, -, @, tab, CR at the start) is prefixed with
+ * a quote: names are chosen by players, and an export is opened by an admin (CSV injection).
+ */
+export function csvCell(value: string | number): string | number {
+  return typeof value === 'string' && /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+}
+
+/** Streams rows as CSV (csv-stringify) with a header line, as a download. */
+function sendCsv<R extends Record<string, string | number>>(
+  reply: FastifyReply,
+  fileName: string,
+  columns: readonly (keyof R & string)[],
+  rows: readonly R[],
+): FastifyReply {
+  const csv = Readable.from(rows.map((r) => columns.map((c) => csvCell(r[c]!)))).pipe(
+    stringify({ header: true, columns: [...columns] }),
+  );
+  void reply
+    .type('text/csv; charset=utf-8')
+    .header('cache-control', 'private, no-store')
+    .header('content-disposition', `attachment; filename="${fileName}"`);
+  return reply.send(csv);
+}
+
+export function registerScoreboardRoutes(app: FastifyInstance, ctx: AppContext): void {
+  route(app, leaderboardApi.scoreGraph, 'anonymous', async (request, reply) => {
+    const live = await wantsLiveBoard(ctx, request);
+    return sendCachedJson(
+      request,
+      reply,
+      await getScoreGraph(ctx, live, request.query.top),
+      live ? 'private' : 'public',
+    );
+  });
+
+  route(app, leaderboardApi.ctftime, 'anonymous', async (request, reply) =>
+    sendCachedJson(request, reply, await getCtftimeFeed(ctx)),
+  );
+
+  route(app, adminApi.freezeScoreboard, 'admin', async (request) => {
+    const at = request.body.freeze_at === null ? null : new Date(request.body.freeze_at);
+    const freezeAt = await setFreezeAt(ctx, at, requireAdmin(request));
+    return {
+      acknowledge: true,
+      message:
+        freezeAt === null ? 'The scoreboard freeze is lifted.' : `The scoreboard freezes at ${freezeAt}.`,
+      freeze_at: freezeAt,
+    };
+  });
+
+  route(app, adminApi.exportScoreboardJson, 'admin', async () => exportScoreboard(ctx));
+  route(app, adminApi.exportSolvesJson, 'admin', async () => exportSolves(ctx));
+  route(app, adminApi.exportScoreboardCsv, 'admin', async (_request, reply) =>
+    sendCsv(
+      reply,
+      'scoreboard.csv',
+      ['pos', 'kind', 'name', 'points', 'solves', 'last_solve_at'],
+      await exportScoreboard(ctx),
+    ),
+  );
+  route(app, adminApi.exportSolvesCsv, 'admin', async (_request, reply) =>
+    sendCsv(reply, 'solves.csv', ['time', 'user', 'team', 'challenge', 'points'], await exportSolves(ctx)),
+  );
+}

@@ -1,0 +1,207 @@
+import { leaderboardApi, type ScoreboardExportRow, type SolveExportRow } from '@ctf/contract';
+import type { AppContext } from '../../context.js';
+import { CachedJson } from '../../lib/cached-json.js';
+import { SYSTEM_ACTOR, recordAudit, type AuditActor } from '../audit/audit.service.js';
+import { CachedValue, IncrementalValue } from '../../lib/invalidation.js';
+import { currentSolvePosition, readSolvesSince, type SolveFeedPosition } from '../submissions/solve-feed.js';
+import { currentUnlockFeed, readUnlockFeed, type UnlockFeedPosition } from '../hints/hints.service.js';
+import { ScoreBoard } from './score-board.js';
+import {
+  listSolvesForExport,
+  readBoardSnapshot,
+  readFreezeSetting,
+  writeFreezeSetting,
+} from './scoreboard.repo.js';
+import {
+  ctftimeFeed,
+  graphSeries,
+  releasedChallengeNames,
+  scoreboardRows,
+  solveRows,
+} from './scoreboard.views.js';
+
+/**
+ * The scoreboard's one scoring function in memory (score-board.ts), kept live, and the public
+ * board of a freeze (DESIGN.md §8: time is a read-time input). Which one a reader gets is decided
+ * from the clock when it asks: before the freeze time the live board, from it the board built
+ * from the solves before it. Nothing rewrites rows at the freeze, and lifting it (or moving it)
+ * switches every view at the next read.
+ */
+
+interface BoardState {
+  board: ScoreBoard;
+  position: SolveFeedPosition;
+  unlocks: UnlockFeedPosition;
+  /** Updates of one board run one after another (each reads the feed from where the last stopped). */
+  queue: Promise<unknown>;
+}
+
+async function buildState(ctx: AppContext, cutoff: string | null): Promise<BoardState> {
+  // The position first: a solve landing in between is read again by the next update, which the
+  // board ignores (a user counts once per challenge).
+  const [position, unlocks] = await Promise.all([
+    currentSolvePosition(ctx.database.db, ctx.database.dialect),
+    currentUnlockFeed(ctx),
+  ]);
+  const board = new ScoreBoard(await readBoardSnapshot(ctx.database.db, cutoff), cutoff);
+  return { board, position, unlocks, queue: Promise.resolve() };
+}
+
+/**
+ * New solves change their competitors and, through dynamic values, the solvers of the challenges
+ * they name: the board applies them in place. A deletion, a late commit or an unknown solver
+ * (inconsistent feed) sends it back to a full build.
+ */
+async function updateState(ctx: AppContext, kept: BoardState): Promise<BoardState> {
+  const run = kept.queue.then(async () => {
+    const [feed, unlockFeed] = await Promise.all([
+      readSolvesSince(ctx.database.db, ctx.database.dialect, kept.position),
+      readUnlockFeed(ctx, kept.unlocks),
+    ]);
+    if (!feed.consistent || !unlockFeed.consistent) return null;
+    if (!kept.board.apply(feed.solves, unlockFeed.unlocks)) return null;
+    kept.position = feed.position;
+    kept.unlocks = unlockFeed.position;
+    return kept;
+  });
+  kept.queue = run.catch(() => {});
+  return (await run) ?? buildState(ctx, kept.board.cutoff);
+}
+
+// Challenge edits (scoring, names), removals and who is an admin or on which team change rows that
+// no solve names: those rebuild. A correct flag is applied.
+const FULL_TOPICS = ['challenges', 'solves', 'teams', 'users'] as const;
+// A correct flag or a hint unlock is applied to the kept board.
+const DELTA_TOPICS = ['solves-added', 'unlocks-added'] as const;
+
+const liveBoards = new WeakMap<AppContext, IncrementalValue<BoardState>>();
+const frozenBoards = new WeakMap<AppContext, { cutoff: string; value: IncrementalValue<BoardState> }>();
+
+function boardCache(ctx: AppContext, cutoff: string | null): IncrementalValue<BoardState> {
+  if (cutoff === null) {
+    let live = liveBoards.get(ctx);
+    if (!live) {
+      live = new IncrementalValue(
+        ctx.bus,
+        { full: FULL_TOPICS, delta: DELTA_TOPICS },
+        () => buildState(ctx, null),
+        (kept) => updateState(ctx, kept),
+      );
+      liveBoards.set(ctx, live);
+    }
+    return live;
+  }
+  const frozen = frozenBoards.get(ctx);
+  if (frozen && frozen.cutoff === cutoff) return frozen.value;
+  frozen?.value.dispose();
+  // The frozen board follows the feed too: a solve recorded just before the freeze time may
+  // commit after it; later solves are skipped by the board itself.
+  const value = new IncrementalValue(
+    ctx.bus,
+    { full: FULL_TOPICS, delta: DELTA_TOPICS },
+    () => buildState(ctx, cutoff),
+    (kept) => updateState(ctx, kept),
+  );
+  frozenBoards.set(ctx, { cutoff, value });
+  return value;
+}
+
+const freezeCaches = new WeakMap<AppContext, CachedValue<Date | null>>();
+
+/** The freeze time set (in force or still to come), or null: the stored one, else FREEZE_AT. */
+export async function getFreezeAt(ctx: AppContext): Promise<Date | null> {
+  let cache = freezeCaches.get(ctx);
+  if (!cache) {
+    cache = new CachedValue(ctx.bus, ['site'], async () => {
+      const stored = await readFreezeSetting(ctx.database.db);
+      if (stored === null) return ctx.config.freezeAt;
+      return stored === '' ? null : new Date(stored);
+    });
+    freezeCaches.set(ctx, cache);
+  }
+  return cache.get();
+}
+
+/**
+ * Sets the freeze time (the public board is as of then from then on) or lifts it (null), with
+ * its audit row in the same transaction.
+ */
+export async function setFreezeAt(
+  ctx: AppContext,
+  at: Date | null,
+  actor: AuditActor = SYSTEM_ACTOR,
+): Promise<string | null> {
+  const value = at === null ? null : at.toISOString();
+  const before = (await getFreezeAt(ctx))?.toISOString() ?? null;
+  await ctx.database.transaction(async (trx) => {
+    await writeFreezeSetting(trx, value ?? '');
+    await recordAudit(trx, {
+      actor,
+      action: 'scoreboard.freeze',
+      target: 'scoreboard',
+      details: { before: { freeze_at: before }, after: { freeze_at: value } },
+      at: ctx.clock.now(),
+    });
+  });
+  ctx.bus.publish('site');
+  return value;
+}
+
+/** The freeze in force now (ISO 8601 UTC), or null: decided from the clock at each read. */
+export async function activeFreeze(ctx: AppContext): Promise<string | null> {
+  const at = await getFreezeAt(ctx);
+  if (at === null || ctx.clock.now().getTime() < at.getTime()) return null;
+  return at.toISOString();
+}
+
+/** A board and whether it is the frozen public view (its freeze time) or live (null). */
+export interface ScoreView {
+  board: ScoreBoard;
+  frozenAt: string | null;
+}
+
+/**
+ * The board a reader sees: admins (live: true) always the live one; everyone else the live one
+ * until the freeze time, then the one built from the solves before it.
+ */
+export async function getScoreView(ctx: AppContext, options: { live: boolean }): Promise<ScoreView> {
+  const frozenAt = options.live ? null : await activeFreeze(ctx);
+  const state = await boardCache(ctx, frozenAt).get();
+  return { board: state.board, frozenAt };
+}
+
+/** The live scoreboard as the admin export shows it (exports are for admins: never frozen). */
+export async function exportScoreboard(ctx: AppContext): Promise<ScoreboardExportRow[]> {
+  const { board } = await getScoreView(ctx, { live: true });
+  return board.memo('export-scoreboard', () => scoreboardRows(board));
+}
+
+/** Every solve that counts, oldest first, with what it scores on the live board. */
+export async function exportSolves(ctx: AppContext): Promise<SolveExportRow[]> {
+  const [{ board }, solves] = await Promise.all([
+    getScoreView(ctx, { live: true }),
+    listSolvesForExport(ctx.database.db),
+  ]);
+  return solveRows(board, solves);
+}
+
+/** The score graph of the top competitors, as the caller's board has it. */
+export async function getScoreGraph(ctx: AppContext, live: boolean, top: number): Promise<CachedJson> {
+  const { board, frozenAt } = await getScoreView(ctx, { live });
+  return board.memo(`graph:${top}`, () =>
+    CachedJson.of(leaderboardApi.scoreGraph.response, {
+      series: graphSeries(board, top),
+      frozen_at: frozenAt,
+    }),
+  );
+}
+
+/** The CTFtime feed: the public board (as of the freeze during one). */
+export async function getCtftimeFeed(ctx: AppContext): Promise<CachedJson> {
+  const { board } = await getScoreView(ctx, { live: false });
+  // Release times are read-time inputs: the memo's key changes when another challenge is out.
+  const tasks = releasedChallengeNames(board, ctx.clock.now().toISOString());
+  return board.memo(`ctftime:${tasks.length}`, () =>
+    CachedJson.of(leaderboardApi.ctftime.response, ctftimeFeed(board, tasks)),
+  );
+}

@@ -1,0 +1,353 @@
+import { MESSAGES } from '@ctf/contract';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp, type TestClient } from '../../../test/build-test-app.js';
+import { addChallenge, makeTeam, openSite, type SeededChallenge } from '../../../test/compete.js';
+import { testDatabaseKinds } from '../../../test/databases.js';
+
+const BOARD = '/api/info/leaderboard';
+const LIST = '/api/ctf/challenges';
+const DETAIL = '/api/ctf/challenge';
+const GRAPH = '/api/info/scoreboard/graph';
+const CTFTIME = '/api/ctftime';
+const SITE = '/api/info/site';
+const FREEZE = '/api/admin/scoreboard/freeze';
+const COMPLETIONS = '/api/info/get-completions';
+const CREATE = '/api/admin/ctf/create_challenge';
+const UPDATE = '/api/admin/ctf/update_challenge';
+
+const linear = { type: 'dynamic', function: 'linear', initial: 500, minimum: 100, decay: 100 } as const;
+const form = {
+  description: '',
+  category: 'General',
+  difficulty: 'Easy',
+  written_by: 'club',
+  files: [],
+};
+
+for (const kind of testDatabaseKinds()) {
+  describe(`scoring depth on ${kind}`, () => {
+    let t: TestApp;
+    let admin: TestClient;
+    beforeEach(async () => {
+      t = await buildTestApp(kind);
+      await openSite(t);
+      admin = await t.login('root', { admin: true });
+    });
+    afterEach(async () => {
+      await t.close();
+    });
+
+    /** Solves through the real call, one minute after the previous solve. */
+    async function solve(client: TestClient, c: SeededChallenge): Promise<void> {
+      t.clock.advance(60_000);
+      const res = await client.post('/api/ctf/submit-flag', { flag: c.flag, challenge_id: c.id });
+      expect(res.body.message).toBe(MESSAGES.correctFlag);
+    }
+    const board = async (client: TestClient = t.visitor()) => (await client.get(BOARD)).body;
+    const listed = async (c: SeededChallenge) =>
+      (
+        (await t.visitor().get(LIST)).body as { _id: string; points: number; user_completions: number }[]
+      ).find((x) => x._id === String(c.id))!;
+
+    describe('dynamic scoring', () => {
+      it('gives every solver the current value, retroactively, and shows it in the list', async () => {
+        const created = await admin.post(CREATE, {
+          ...form,
+          name: 'Dyn',
+          flag: 'flag{dyn}',
+          scoring: linear,
+        });
+        expect(created.status).toBe(200);
+        const id = Number(
+          (await t.ctx.database.db.selectFrom('challenges').select('id').executeTakeFirstOrThrow()).id,
+        );
+        const dyn = { id, name: 'Dyn', flag: 'flag{dyn}' };
+        const easy = await addChallenge(t, { difficulty: 'Easy' });
+        expect(await listed(dyn)).toMatchObject({
+          points: 500,
+          scoring_type: 'dynamic',
+          user_completions: 0,
+        });
+        expect(await listed(easy)).toMatchObject({ points: 100, scoring_type: 'static' });
+
+        const [ann, bob, cat] = [await t.login('ann'), await t.login('bob'), await t.login('cat')];
+        await solve(ann, dyn);
+        expect(await board()).toEqual([{ name: 'ann', points: 500 }]);
+        await solve(bob, dyn);
+        await solve(cat, dyn);
+        // Three solves: n' = 2, 500 - 100 * 2 = 300 for each of them, the first solver included.
+        expect(await board()).toEqual([
+          { name: 'ann', points: 300 },
+          { name: 'bob', points: 300 },
+          { name: 'cat', points: 300 },
+        ]);
+        expect(await listed(dyn)).toMatchObject({ points: 300, user_completions: 3 });
+        const detail = await ann.post(DETAIL, { challenge_id: id });
+        expect(detail.body).toMatchObject({ points: 300, scoring_type: 'dynamic', user_completions: 3 });
+        // Admins' solves are not counted.
+        await solve(admin, dyn);
+        expect(await listed(dyn)).toMatchObject({ points: 300, user_completions: 3 });
+
+        // The admin view shows the parameters; an edit to static rebuilds every score.
+        const adminView = (await admin.get('/api/admin/ctf/fetch_challenges')).body.find(
+          (c: { _id: string }) => c._id === String(id),
+        );
+        expect(adminView).toMatchObject({ scoring: linear, points: 300 });
+        const edit = await admin.post(UPDATE, { ...form, name: 'Dyn', flag: 'flag{dyn}', challenge_id: id });
+        expect(edit.status).toBe(200);
+        expect(await board()).toEqual([
+          { name: 'ann', points: 100 },
+          { name: 'bob', points: 100 },
+          { name: 'cat', points: 100 },
+        ]);
+      });
+
+      it('counts a team once per challenge and moves every solver of a dynamic challenge', async () => {
+        const dyn = await addChallenge(t, { scoring: { ...linear, decay: 50 } });
+        const ann = await t.login('ann');
+        const bob = await t.login('bob');
+        const cat = await t.login('cat');
+        await makeTeam(t, 'Red', [ann.user!.id, bob.user!.id]);
+        await solve(ann, dyn);
+        await solve(bob, dyn);
+        // Two solves counted (both teammates), the team credited once: 500 - 50 = 450.
+        expect(await board()).toEqual([{ name: 'Red', points: 450 }]);
+        await solve(cat, dyn);
+        expect(await board()).toEqual([
+          { name: 'Red', points: 400 },
+          { name: 'cat', points: 400 },
+        ]);
+      });
+
+      it.each([
+        [{ ...linear, minimum: 600 }, 'scoring.minimum'],
+        [{ ...linear, initial: 10_001 }, 'scoring.initial'],
+        [{ ...linear, decay: -1 }, 'scoring.decay'],
+        [{ ...linear, decay: 1.5 }, 'scoring.decay'],
+        [{ ...linear, minimum: 0 }, 'scoring.minimum'],
+        [{ ...linear, function: 'exponential' }, 'scoring.function'],
+        [{ type: 'sliding' }, 'scoring.type'],
+      ])('refuses %o with 400 naming %s', async (scoring, field) => {
+        const res = await admin.post(CREATE, { ...form, name: 'Bad', flag: 'flag{bad}', scoring });
+        expect(res.status).toBe(400);
+        expect(res.body.message).toContain(field);
+        expect((await admin.get('/api/admin/ctf/fetch_challenges')).body).toEqual([]);
+      });
+    });
+
+    describe('freeze', () => {
+      it('is set and lifted by admins only, with a date or null', async () => {
+        expect((await t.visitor().post(FREEZE, { freeze_at: null })).status).toBe(401);
+        expect((await (await t.login('ann')).post(FREEZE, { freeze_at: null })).status).toBe(403);
+        const bad = await admin.post(FREEZE, { freeze_at: 'next tuesday' });
+        expect(bad.status).toBe(400);
+        expect(bad.body.message).toContain('freeze_at');
+        expect((await admin.post(FREEZE, {})).body.message).toContain('freeze_at');
+        expect((await t.visitor().get(SITE)).body.freezeAt).toBeNull();
+        const set = await admin.post(FREEZE, { freeze_at: '2026-01-10T13:00:00+01:00' });
+        expect(set.body).toMatchObject({ acknowledge: true, freeze_at: '2026-01-10T12:00:00.000Z' });
+        expect((await t.visitor().get(SITE)).body.freezeAt).toBe('2026-01-10T12:00:00.000Z');
+        await admin.post(FREEZE, { freeze_at: null });
+        expect((await t.visitor().get(SITE)).body.freezeAt).toBeNull();
+      });
+
+      for (const scoring of ['static', 'dynamic'] as const) {
+        it(`shows the public everything as of the freeze, with ${scoring} scoring (CTFd #986, #1092, #2320)`, async () => {
+          const c = await addChallenge(t, {
+            difficulty: 'Medium',
+            scoring: scoring === 'dynamic' ? linear : { type: 'static' },
+          });
+          const other = await addChallenge(t, { difficulty: 'Simple' });
+          const ann = await t.login('ann');
+          const bob = await t.login('bob');
+          const cat = await t.login('cat');
+          const dan = await t.login('dan');
+          await makeTeam(t, 'Blue', [cat.user!.id, dan.user!.id]);
+          await solve(ann, c);
+          await solve(bob, other);
+
+          // The freeze is set ahead: nothing changes until the clock reaches it (no job runs).
+          const freezeAt = new Date(t.clock.now().getTime() + 60_000).toISOString();
+          await admin.post(FREEZE, { freeze_at: freezeAt });
+          const before = {
+            board: await board(),
+            list: (await t.visitor().get(LIST)).text,
+            graph: (await t.visitor().get(GRAPH)).body,
+            ctftime: (await t.visitor().get(CTFTIME)).text,
+          };
+          expect(before.graph.frozen_at).toBeNull();
+          t.clock.advance(120_000);
+          const graphAtFreeze = (await t.visitor().get(GRAPH)).body;
+          expect(graphAtFreeze).toEqual({ ...before.graph, frozen_at: freezeAt });
+
+          // After the freeze: a team solves; the solver still gets 'Correct Flag!'.
+          await solve(cat, c);
+          await solve(bob, c);
+          expect(await board()).toEqual(before.board);
+          expect((await t.visitor().get(LIST)).text).toBe(before.list);
+          expect((await t.visitor().get(GRAPH)).body).toEqual(graphAtFreeze);
+          expect((await t.visitor().get(CTFTIME)).text).toBe(before.ctftime);
+          const frozenValue = scoring === 'dynamic' ? 500 : 200;
+          // Players (even those who solved) see the frozen count and value (no decay after the freeze).
+          expect((await cat.post(DETAIL, { challenge_id: c.id })).body).toMatchObject({
+            points: frozenValue,
+            user_completions: 1,
+          });
+          expect(await board(cat)).toEqual(before.board);
+          // ... but their own and their team's solves show as solved, at the frozen value.
+          const mine = (await dan.post(COMPLETIONS, {})).body;
+          expect(mine.teamCompletions).toEqual([
+            expect.objectContaining({ id: String(c.id), points: frozenValue }),
+          ]);
+          expect((await cat.post(COMPLETIONS, {})).body.userCompletions).toEqual([
+            expect.objectContaining({ id: String(c.id) }),
+          ]);
+
+          // Admins see the live board.
+          const live = scoring === 'dynamic' ? 300 : 200;
+          const liveBoard = await board(admin);
+          expect(liveBoard).toEqual(
+            expect.arrayContaining([
+              { name: 'Blue', points: live },
+              { name: 'bob', points: live + 50 },
+            ]),
+          );
+          expect((await admin.get(GRAPH)).body.frozen_at).toBeNull();
+          expect((await admin.post(DETAIL, { challenge_id: c.id })).body).toMatchObject({
+            user_completions: 3,
+          });
+
+          // Lifting reveals everything at once.
+          await admin.post(FREEZE, { freeze_at: null });
+          expect(await board()).toEqual(liveBoard);
+          expect(await listed(c)).toMatchObject({ user_completions: 3, points: live });
+          expect((await t.visitor().get(GRAPH)).body.frozen_at).toBeNull();
+        });
+      }
+
+      it('starts from FREEZE_AT', async () => {
+        const frozen = await buildTestApp(kind, { FREEZE_AT: '2026-01-10T11:00:00Z' });
+        try {
+          await openSite(frozen);
+          expect((await frozen.visitor().get(SITE)).body.freezeAt).toBe('2026-01-10T11:00:00.000Z');
+          const c = await addChallenge(frozen);
+          const ann = await frozen.login('ann');
+          await ann.post('/api/ctf/submit-flag', { flag: c.flag, challenge_id: c.id });
+          expect((await frozen.visitor().get(BOARD)).body).toEqual([]);
+          const root = await frozen.login('root', { admin: true });
+          expect((await root.get(BOARD)).body).toEqual([{ name: 'ann', points: 100 }]);
+          await root.post(FREEZE, { freeze_at: null });
+          expect((await frozen.visitor().get(BOARD)).body).toEqual([{ name: 'ann', points: 100 }]);
+        } finally {
+          await frozen.close();
+        }
+      });
+    });
+
+    describe('graph and CTFtime feed', () => {
+      it('graphs the top competitors as steps ending at their scores', async () => {
+        const [a, b] = [
+          await addChallenge(t, { difficulty: 'Easy' }),
+          await addChallenge(t, { scoring: linear }),
+        ];
+        const ann = await t.login('ann');
+        const bob = await t.login('bob');
+        await solve(ann, a);
+        await solve(ann, b);
+        await solve(bob, b);
+        const graph = (await t.visitor().get(GRAPH)).body;
+        expect(graph.frozen_at).toBeNull();
+        expect(graph.series).toEqual([
+          {
+            name: 'ann',
+            points: [
+              { time: expect.any(String), score: 100 },
+              { time: expect.any(String), score: 500 },
+            ],
+          },
+          { name: 'bob', points: [{ time: expect.any(String), score: 400 }] },
+        ]);
+        expect((await t.visitor().get(`${GRAPH}?top=1`)).body.series).toHaveLength(1);
+        for (const top of ['-1', '0', 'abc', '51', '1.5']) {
+          const res = await t.visitor().get(`${GRAPH}?top=${top}`);
+          expect(res.status, top).toBe(400);
+          expect(res.body.message).toContain('top');
+        }
+      });
+
+      it('answers the CTFtime format with the leaderboard ranking', async () => {
+        const a = await addChallenge(t, { name: 'Alpha', difficulty: 'Easy' });
+        await addChallenge(t, { name: 'Beta', difficulty: 'Hard' });
+        const ann = await t.login('ann');
+        const bob = await t.login('bob');
+        await makeTeam(t, 'Red', [bob.user!.id]);
+        await solve(ann, a);
+        await solve(bob, a);
+        const feed = (await t.visitor().get(CTFTIME)).body;
+        const time = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+        const solves = await t.ctx.database.db
+          .selectFrom('solves')
+          .select('created_at')
+          .orderBy('id')
+          .execute();
+        expect(feed).toEqual({
+          tasks: ['Alpha', 'Beta'],
+          standings: [
+            {
+              pos: 1,
+              team: 'ann',
+              score: 100,
+              taskStats: { Alpha: { points: 100, time: time(solves[0]!.created_at) } },
+              lastAccept: time(solves[0]!.created_at),
+            },
+            {
+              pos: 2,
+              team: 'Red',
+              score: 100,
+              taskStats: { Alpha: { points: 100, time: time(solves[1]!.created_at) } },
+              lastAccept: time(solves[1]!.created_at),
+            },
+          ],
+        });
+      });
+    });
+
+    describe('exports', () => {
+      it('streams the scoreboard and the solves as CSV and JSON to admins only', async () => {
+        const a = await addChallenge(t, { name: 'Alpha', difficulty: 'Easy' });
+        const ann = await t.login('=cmd|x');
+        const bob = await t.login('bob');
+        await makeTeam(t, 'Red', [bob.user!.id]);
+        await solve(ann, a);
+        await solve(bob, a);
+        for (const path of ['scoreboard.csv', 'solves.csv', 'scoreboard.json', 'solves.json']) {
+          expect((await t.visitor().get(`/api/admin/export/${path}`)).status).toBe(401);
+          expect((await bob.get(`/api/admin/export/${path}`)).status).toBe(403);
+        }
+        const csv = await admin.get('/api/admin/export/scoreboard.csv');
+        expect(csv.status).toBe(200);
+        expect(csv.headers['content-type']).toMatch(/^text\/csv/);
+        expect(csv.headers['content-disposition']).toContain('scoreboard.csv');
+        const lines = csv.text.trim().split('\n');
+        expect(lines[0]).toBe('pos,kind,name,points,solves,last_solve_at');
+        // A name a spreadsheet would run as a formula is defused.
+        expect(lines[1]).toMatch(/^1,user,'=cmd\|x,100,1,/);
+        expect(lines[2]).toMatch(/^2,team,Red,100,1,/);
+        const solvesCsv = (await admin.get('/api/admin/export/solves.csv')).text.trim().split('\n');
+        expect(solvesCsv[0]).toBe('time,user,team,challenge,points');
+        expect(solvesCsv.slice(1).map((l) => l.split(',').slice(1))).toEqual([
+          ["'=cmd|x", '', 'Alpha', '100'],
+          ['bob', 'Red', 'Alpha', '100'],
+        ]);
+        expect((await admin.get('/api/admin/export/scoreboard.json')).body).toEqual([
+          expect.objectContaining({ pos: 1, kind: 'user', name: '=cmd|x', points: 100, solves: 1 }),
+          expect.objectContaining({ pos: 2, kind: 'team', name: 'Red', points: 100, solves: 1 }),
+        ]);
+        expect((await admin.get('/api/admin/export/solves.json')).body).toEqual([
+          expect.objectContaining({ user: '=cmd|x', team: '', challenge: 'Alpha', points: 100 }),
+          expect.objectContaining({ user: 'bob', team: 'Red', challenge: 'Alpha', points: 100 }),
+        ]);
+      });
+    });
+  });
+}

@@ -1,0 +1,117 @@
+import type { CtftimeFeed, GraphSeries, ScoreboardExportRow, SolveExportRow } from '@ctf/contract';
+import { compareCodePoints } from '@ctf/contract';
+import type { Competitor, ScoreBoard } from './score-board.js';
+
+/**
+ * Answers derived from one board, so that the leaderboard, the graph, the CTFtime feed and the
+ * exports cannot disagree: each reads the same ranked competitors and the same current values.
+ */
+
+/** The public leaderboard: name and points, best first. */
+export function leaderboardEntries(board: ScoreBoard): { name: string; points: number }[] {
+  return board.ranked.map((c) => ({ name: c.name, points: c.points }));
+}
+
+/** A competitor's credits, oldest first (time, then solve id). */
+function creditsInOrder(c: Competitor) {
+  return [...c.credits.values()].sort((a, b) =>
+    a.time < b.time ? -1 : a.time > b.time ? 1 : a.solveId - b.solveId,
+  );
+}
+
+/**
+ * The top competitors' cumulative points at each credited solve and hint unlock, every solve worth
+ * its challenge's current value and every unlock its cost (as the board counts them, so each series
+ * ends at the competitor's score).
+ */
+export function graphSeries(board: ScoreBoard, top: number): GraphSeries[] {
+  return board.ranked.slice(0, top).map((c) => {
+    const steps = [
+      ...creditsInOrder(c).map((credit) => ({
+        time: credit.time,
+        delta: board.values.get(credit.challengeId) ?? 0,
+      })),
+      ...[...c.unlocks.values()].map((u) => ({ time: u.time, delta: -u.cost })),
+    ].sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0));
+    let score = 0;
+    const points: { time: string; score: number }[] = [];
+    for (const step of steps) {
+      score += step.delta;
+      // Steps at one instant are one point.
+      if (points.length > 0 && points[points.length - 1]!.time === step.time)
+        points[points.length - 1]!.score = score;
+      else points.push({ time: step.time, score });
+    }
+    return { name: c.name, points };
+  });
+}
+
+const unixSeconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+
+/** The challenges released at `now` (ISO 8601 UTC): the only ones a public answer may name. */
+export function releasedChallengeNames(board: ScoreBoard, now: string): string[] {
+  return [...board.challenges.values()]
+    .filter((c) => c.releaseAt === null || c.releaseAt <= now)
+    .map((c) => c.name)
+    .sort(compareCodePoints);
+}
+
+/** CTFtime's JSON scoreboard: every released task by name, the standings in leaderboard order. */
+export function ctftimeFeed(board: ScoreBoard, tasks: string[]): CtftimeFeed {
+  return {
+    tasks,
+    standings: board.ranked.map((c, i) => {
+      // Object.fromEntries defines own properties: a task named "__proto__" stays a key.
+      const taskStats = Object.fromEntries(
+        creditsInOrder(c).map((credit) => [
+          board.challenges.get(credit.challengeId)!.name,
+          { points: board.values.get(credit.challengeId) ?? 0, time: unixSeconds(credit.time) },
+        ]),
+      );
+      return { pos: i + 1, team: c.name, score: c.points, taskStats, lastAccept: unixSeconds(c.lastSolveAt) };
+    }),
+  };
+}
+
+/** The scoreboard export: the ranked board with what each competitor is and how many it solved. */
+export function scoreboardRows(board: ScoreBoard): ScoreboardExportRow[] {
+  return board.ranked.map((c, i) => ({
+    pos: i + 1,
+    kind: c.kind,
+    name: c.name,
+    points: c.points,
+    solves: c.credits.size,
+    last_solve_at: c.lastSolveAt,
+  }));
+}
+
+/**
+ * Every solve that counts (not by an admin), oldest first, with the competitor it was recorded for
+ * and what it scores: the challenge's current value when it is the solve its competitor is credited
+ * with, 0 otherwise (a teammate's later solve of the same challenge, a removed team's solve). The
+ * points of a competitor's rows add up to its score on the board.
+ */
+export function solveRows(
+  board: ScoreBoard,
+  solves: readonly {
+    id: number;
+    user_id: number;
+    team_id: number | null;
+    challenge_id: number;
+    created_at: string;
+  }[],
+): SolveExportRow[] {
+  const rows: SolveExportRow[] = [];
+  for (const s of solves) {
+    const credited = board.creditOf(s);
+    if (credited === undefined) continue;
+    rows.push({
+      time: s.created_at,
+      user: board.userName(s.user_id) ?? '',
+      team: s.team_id === null ? '' : (board.teamName(s.team_id) ?? ''),
+      challenge: board.challenges.get(s.challenge_id)!.name,
+      points: credited ? (board.values.get(s.challenge_id) ?? 0) : 0,
+    });
+  }
+  return rows;
+}

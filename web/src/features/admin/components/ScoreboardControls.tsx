@@ -1,0 +1,88 @@
+import { useId, useState, type FormEvent } from 'react';
+import { Button, Form, InputGroup } from 'react-bootstrap';
+import { isoToLocalInput, localInputToIso } from '../api/challenges';
+import { EXPORT_LINKS, setFreeze, useFreezeAt } from '../api/scoreboard';
+import type { AdminAct } from '../use-admin-action';
+
+/**
+ * The scoreboard freeze (set a time, or lift it: lifting reveals everything at once) and the
+ * exports (downloads of the live board and of every solve).
+ */
+export function ScoreboardControls({ act }: { act: AdminAct }) {
+  const freezeAt = useFreezeAt().data ?? null;
+  const [value, setValue] = useState('');
+  const [busy, setBusy] = useState(false);
+  const id = useId();
+
+  async function run(next: string | null) {
+    if (busy) return;
+    setBusy(true);
+    try {
+      await act(() => setFreeze(next));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    const at = localInputToIso(value || isoToLocalInput(freezeAt));
+    if (at) void run(at);
+  }
+
+  return (
+    <section aria-labelledby={`${id}-title`} className="border rounded p-3 my-3">
+      <h2 id={`${id}-title`} className="h5">
+        Scoreboard
+      </h2>
+      <p className="mb-2" data-testid="freeze-status">
+        {freezeAt === null ? (
+          'No freeze is set: everyone sees the live board.'
+        ) : (
+          <>
+            {Date.parse(freezeAt) <= Date.now() ? 'Frozen at ' : 'Freezes at '}
+            <time dateTime={freezeAt}>{new Date(freezeAt).toLocaleString()}</time>: from then on the public
+            sees the board as it was; admins see it live.
+          </>
+        )}
+      </p>
+      <Form onSubmit={submit} className="d-flex flex-wrap gap-2 align-items-end">
+        <Form.Group controlId={`${id}-freeze`}>
+          <Form.Label>Freeze time</Form.Label>
+          <InputGroup>
+            <Form.Control
+              type="datetime-local"
+              value={value || isoToLocalInput(freezeAt)}
+              onChange={(e) => setValue(e.target.value)}
+            />
+            <Button type="submit" variant="outline-primary" aria-disabled={busy}>
+              Set freeze
+            </Button>
+          </InputGroup>
+        </Form.Group>
+        <Button
+          variant="outline-danger"
+          aria-disabled={busy}
+          disabled={freezeAt === null}
+          onClick={() => {
+            setValue('');
+            void run(null);
+          }}
+        >
+          Lift freeze
+        </Button>
+      </Form>
+      <p className="mt-3 mb-0">
+        Exports:{' '}
+        {EXPORT_LINKS.map((l, i) => (
+          <span key={l.href}>
+            {i > 0 && ' · '}
+            <a href={l.href} download>
+              {l.label}
+            </a>
+          </span>
+        ))}
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,35 @@
+import { GRAPH_TOP_DEFAULT, leaderboardApi, siteApi, type ScoreGraph } from '@ctf/contract';
+import { useQuery } from '@tanstack/react-query';
+import { ApiError, fetchData, request } from '../../../lib/api';
+import { queryKeys } from '../../../lib/query';
+
+/**
+ * GET /api/info/scoreboard/graph?top=10: the best competitors' cumulative points over the event
+ * (as of the freeze for everyone but admins). Under the leaderboard's key, so whatever refreshes
+ * the board refreshes the graph too.
+ */
+export function useScoreGraph(top = GRAPH_TOP_DEFAULT) {
+  return useQuery({
+    queryKey: [...queryKeys.leaderboard, 'graph', top] as const,
+    queryFn: async (): Promise<ScoreGraph> => {
+      const result = await request<ScoreGraph>(`${leaderboardApi.scoreGraph.path}?top=${top}`, {
+        method: 'GET',
+        credentials: 'include',
+      });
+      if (!result.ok)
+        throw new ApiError(result.status, result.message || `Request failed (${result.status})`);
+      return result.data;
+    },
+    refetchInterval: 60_000,
+  });
+}
+
+/** The freeze time from GET /api/info/site (the same query as the site's, so one request). */
+export function useFreezeAt() {
+  return useQuery({
+    queryKey: queryKeys.siteInfo,
+    queryFn: () => fetchData(siteApi.siteInfo),
+    staleTime: 60_000,
+    select: (info) => info.freezeAt,
+  });
+}
