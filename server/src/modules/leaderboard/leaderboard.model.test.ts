@@ -208,6 +208,7 @@ for (const kind of testDatabaseKinds()) {
     it('keeps ranking exactly as the model does while solves arrive one batch at a time', async () => {
       await generateEvent(t, 11);
       const rnd = random(99);
+      const unlockRnd = random(7);
       const db = t.ctx.database.db;
       const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
       const board = async () => (await getLeaderboard(t.ctx)).entries;
@@ -269,14 +270,16 @@ for (const kind of testDatabaseKinds()) {
           await db.deleteFrom('solves').where('id', '=', victim.id).execute();
         }
         if (round % 3 === 1) {
-          // An unlock is applied like a solve: only its competitor's row is read again.
+          // An unlock is applied like a solve: only its competitor's row is read again. Its own
+          // generator, so the solves' sequence (and round 5/6's explicit ids) stays as it was.
           const hints = await db.selectFrom('hints').select('id').execute();
-          const userId = pick(users);
-          const teamId = rnd() < 0.5 ? null : pick(teams);
+          const pickU = <T>(xs: readonly T[]): T => xs[Math.floor(unlockRnd() * xs.length)]!;
+          const userId = pickU(users);
+          const teamId = unlockRnd() < 0.5 ? null : pickU(teams);
           await db
             .insertInto('hint_unlocks')
             .values({
-              hint_id: pick(hints).id,
+              hint_id: pickU(hints).id,
               user_id: userId,
               team_id: teamId,
               competitor: teamId === null ? `u${userId}` : `t${teamId}`,
