@@ -24,6 +24,7 @@ export const ROUTES = {
   },
   users: {
     userInfo: get('/api/user/info'),
+    practiceSolves: get('/api/user/practice'),
   },
   teams: {
     teamInfo: get('/api/team/info'),

@@ -38,6 +38,9 @@ const MIGRATIONS: Record<string, Migration> = {
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
 
+/** The names of the migrations this version knows (a backup from a newer schema is refused). */
+export const KNOWN_MIGRATIONS: readonly string[] = Object.keys(MIGRATIONS).sort();
+
 export async function migrateToLatest(db: Kysely<unknown>): Promise<void> {
   // Issues land their numbered migrations in any order (0010 may reach a database before 0008).
   const migrator = new Migrator({ db, provider, allowUnorderedMigrations: true });
