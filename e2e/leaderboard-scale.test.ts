@@ -25,6 +25,8 @@ describe.runIf(run)('a 5,000-competitor leaderboard in Chromium', { timeout: 120
   let context: BrowserContext;
   let competitors = 0;
   let rank = 0;
+  let token = '';
+  let flags = new Map<number, string>();
 
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'ctf-e2e-scale-'));
@@ -41,8 +43,8 @@ describe.runIf(run)('a 5,000-competitor leaderboard in Chromium', { timeout: 120
     });
     await app.close();
     server = await startServer({ DATA_DIR: dataDir, SESSION_SECRET: SECRET });
+    flags = event.flags;
     // A player well down the board (the seeded sessions belong to random players).
-    let token = '';
     for (const s of event.sessions) {
       const res = await fetch(`${server.url}/api/info/leaderboard?around=me&limit=1`, {
         headers: { cookie: `ctf_session=${s.token}` },
@@ -110,6 +112,48 @@ describe.runIf(run)('a 5,000-competitor leaderboard in Chromium', { timeout: 120
     expect(items).toBeGreaterThan(5);
     expect(items).toBeLessThan(300);
     expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('refreshes only the rows on screen when the board changes, and the highlight follows the caller', async () => {
+    const page = await context.newPage();
+    const asked: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/api/info/leaderboard')) asked.push(new URL(r.url()).search);
+    });
+    await page.goto(`${server.url}/leaderboard`);
+    await page.getByRole('button', { name: 'My position' }).click();
+    const mine = page.locator('[data-testid="leaderboard-entry"][aria-current="true"]');
+    await mine.waitFor();
+    const at = Number(/^#(\d+)/.exec(await mine.innerText())![1]);
+    const row = page.locator(`[data-testid="leaderboard-entry"][aria-posinset="${at}"]`);
+    const before = await row.innerText();
+    asked.length = 0;
+
+    // The caller solves one more challenge (as from another tab): they move up the board.
+    let solved = false;
+    for (const [id, flag] of flags) {
+      const res = await fetch(`${server.url}/api/ctf/submit-flag`, {
+        method: 'POST',
+        headers: { cookie: `ctf_session=${token}`, origin: server.url, 'content-type': 'application/json' },
+        body: JSON.stringify({ flag, challenge_id: String(id) }),
+      });
+      if (((await res.json()) as { message: string }).message === 'Correct Flag!') {
+        solved = true;
+        break;
+      }
+    }
+    expect(solved).toBe(true);
+
+    // The live stream's change reaches the page, which asks again for its shown pages only.
+    await expect.poll(() => row.innerText()).not.toBe(before);
+    const page0 = Math.floor((at - 1) / 50) * 50;
+    const shown = new Set([0, page0 - 50, page0, page0 + 50].map((o) => `?limit=50&offset=${o}`));
+    expect(asked.length).toBeGreaterThan(0);
+    expect(asked.length).toBeLessThanOrEqual(4);
+    for (const search of asked) expect(shown, search).toContain(search);
+    // The highlight left the row the caller no longer holds.
+    await expect.poll(() => row.getAttribute('aria-current')).toBeNull();
     await page.close();
   });
 });

@@ -83,6 +83,7 @@ export type {
   SubmissionFilters,
   SubmissionPage,
   SubmissionRow,
+  Signal,
 } from './api/integrity.js';
 export type { AdminUser, AdminTeam } from './api/admin.js';
 export type { OAuthProvider, OAuthMessage } from './api/oauth.js';

@@ -57,6 +57,7 @@ export type {
   SubmissionPage,
   SubmissionQuery,
   SubmissionRow,
+  Signal,
 } from './api/integrity.js';
 export type { AdminUser, AdminTeam } from './api/admin.js';
 export * from './rules/constants.js';

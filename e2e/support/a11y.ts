@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator, Page, Request } from 'playwright-core';
 
 const require = createRequire(import.meta.url);
 const axeSource = (require('axe-core') as { source: string }).source;
@@ -46,12 +46,16 @@ export function trackRequests(page: Page): Page {
     state.count = Math.max(0, state.count - 1);
     state.last = Date.now();
   };
-  page.on('request', () => {
+  // The live event stream (GET /api/events) stays open for the page's whole life: it is not work
+  // in flight, and counting it would make every settle() wait for its deadline.
+  const counted = (r: Request) => r.resourceType() !== 'eventsource';
+  page.on('request', (r) => {
+    if (!counted(r)) return;
     state.count += 1;
     state.last = Date.now();
   });
-  page.on('requestfinished', done);
-  page.on('requestfailed', done);
+  page.on('requestfinished', (r) => counted(r) && done());
+  page.on('requestfailed', (r) => counted(r) && done());
   return page;
 }
 

@@ -249,6 +249,31 @@ function secretFromDataDir(dataDir: string): string {
   return secret;
 }
 
+/**
+ * Where the data lives (DATA_DIR, UPLOAD_DIR, DATABASE_URL), read the same way as loadConfig but
+ * without making the session secret: backup and restore must not write into DATA_DIR first.
+ */
+export function loadStorageConfig(
+  env: Record<string, string | undefined> = process.env,
+): Pick<Config, 'dataDir' | 'uploadDir' | 'database'> {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ConfigError(
+      `Invalid configuration: ${String(issue.path[0] ?? 'environment')}: ${issue.message}`,
+    );
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  return {
+    dataDir,
+    uploadDir: path.resolve(e.UPLOAD_DIR ?? path.join(dataDir, 'uploads')),
+    database: e.DATABASE_URL
+      ? { kind: 'postgres', url: e.DATABASE_URL }
+      : { kind: 'sqlite', file: path.join(dataDir, 'ctf.sqlite'), synchronous: e.SQLITE_SYNCHRONOUS },
+  };
+}
+
 /** Reads and validates the environment; throws ConfigError naming the first bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = EnvSchema.safeParse(env);

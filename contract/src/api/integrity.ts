@@ -140,4 +140,30 @@ export const getSubmissionsCsv = endpoint({
   response: z.string(),
 });
 
-export const INTEGRITY_ENDPOINTS = [getAudit, moderate, getSubmissions, getSubmissionsCsv] as const;
+/**
+ * A hint for a human, never acted on automatically: (a) same_address_solves, two competitors
+ * solving one challenge within 5 minutes from one address (IPv4 /32, IPv6 /64); (b) shared_address,
+ * accounts of different competitors submitting from one address; (c) other_flag, a wrong attempt
+ * that is another challenge's flag; (d) burst, many wrong attempts over many challenges in a minute.
+ */
+export const Signal = z.object({
+  kind: z.enum(['same_address_solves', 'shared_address', 'other_flag', 'burst']),
+  summary: z.string(),
+  competitors: z.array(z.string()),
+  submission_ids: z.array(z.string()),
+});
+export type Signal = z.infer<typeof Signal>;
+
+export const getSignals = endpoint({
+  ...ROUTES.integrity.getSignals,
+  body: undefined,
+  response: z.array(Signal),
+});
+
+export const INTEGRITY_ENDPOINTS = [
+  getAudit,
+  moderate,
+  getSubmissions,
+  getSubmissionsCsv,
+  getSignals,
+] as const;

@@ -24,6 +24,7 @@ export const ROUTES = {
   },
   users: {
     userInfo: get('/api/user/info'),
+    practiceSolves: get('/api/user/practice'),
   },
   teams: {
     teamInfo: get('/api/team/info'),
@@ -89,6 +90,7 @@ export const ROUTES = {
     moderate: post('/api/admin/moderate'),
     getSubmissions: get('/api/admin/submissions'),
     getSubmissionsCsv: get('/api/admin/submissions.csv'),
+    getSignals: get('/api/admin/signals'),
   },
   announcements: {
     listAnnouncements: get('/api/info/announcements'),

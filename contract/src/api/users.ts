@@ -25,3 +25,10 @@ export const userInfo = endpoint({
   body: undefined,
   response: User.nullable(),
 });
+
+/** The caller's practice solves (after the end, in practice mode): never scored, shown on the profile. */
+export const practiceSolves = endpoint({
+  ...ROUTES.users.practiceSolves,
+  body: undefined,
+  response: z.array(UserCompletion),
+});

@@ -14,6 +14,7 @@ import * as m0009 from './migrations/0009_event_settings.js';
 import * as m0010a from './migrations/0010_a_audit_log.js';
 import * as m0010b from './migrations/0010_b_moderation.js';
 import * as m0010c from './migrations/0010_c_submission_log.js';
+import * as m0010d from './migrations/0010_d_signals.js';
 import * as m0011 from './migrations/0011_dynamic_scoring.js';
 
 /** Append-only, numbered. Kysely's migrator takes a lock, so one process migrates and others wait. */
@@ -33,10 +34,14 @@ const MIGRATIONS: Record<string, Migration> = {
   '0010_a_audit_log': m0010a,
   '0010_b_moderation': m0010b,
   '0010_c_submission_log': m0010c,
+  '0010_d_signals': m0010d,
   '0011_dynamic_scoring': m0011,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
+
+/** The names of the migrations this version knows (a backup from a newer schema is refused). */
+export const KNOWN_MIGRATIONS: readonly string[] = Object.keys(MIGRATIONS).sort();
 
 export async function migrateToLatest(db: Kysely<unknown>): Promise<void> {
   // Issues land their numbered migrations in any order (0010 may reach a database before 0008).

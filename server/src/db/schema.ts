@@ -283,6 +283,8 @@ export interface SubmissionsTable {
   /** The submitted text cut to 200 characters, for wrong attempts only (null otherwise). */
   submitted: string | null;
   address: string;
+  /** A wrong attempt equal to another challenge's flag: that challenge (a cheating signal). */
+  matched_challenge_id: Generated<number | null>;
 }
 
 export interface Database {

@@ -6,12 +6,15 @@ import { useUnreadAnnouncements } from '../lib/announcements';
 import { callApi } from '../lib/api';
 import { useCurrentUser, useMarkSignedOut } from '../lib/auth';
 import { useSiteInfo } from '../lib/site-info';
+import { useAccent, useTheme } from '../lib/theme';
 import { DEFAULT_SITE_NAME } from './page-title';
 
 /** SPEC.md §2 navigation bar: links by session and role; Tools and Community open a new tab. */
 export function NavBar() {
   const me = useCurrentUser();
   const site = useSiteInfo().data;
+  useAccent(site?.accent);
+
   const loggedIn = !!me.data;
   const navigate = useNavigate();
   const markSignedOut = useMarkSignedOut();
@@ -95,6 +98,7 @@ export function NavBar() {
                 </Nav.Link>
               </Nav.Item>
             )}
+            <ThemeToggle />
             {loggedIn ? (
               <>
                 <Nav.Item as="li">
@@ -121,5 +125,24 @@ export function NavBar() {
         </Navbar.Collapse>
       </Container>
     </Navbar>
+  );
+}
+
+/** Light or dark, remembered in this browser (otherwise the system preference decides). */
+function ThemeToggle() {
+  const [theme, setTheme] = useTheme();
+  const dark = theme === 'dark';
+  return (
+    <Nav.Item as="li">
+      <Nav.Link
+        as="button"
+        type="button"
+        className="btn btn-link"
+        aria-pressed={dark}
+        onClick={() => setTheme(dark ? 'light' : 'dark')}
+      >
+        Dark theme
+      </Nav.Link>
+    </Nav.Item>
   );
 }

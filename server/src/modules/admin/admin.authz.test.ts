@@ -137,7 +137,11 @@ for (const kind of testDatabaseKinds()) {
       const doomed = await addChallenge(t, { name: 'Doomed' });
       await addFileRow(t, 'doomed.zip');
       const announcement = await createAnnouncement(t.ctx, { title: 'Kept', body: 'x', pinned: false });
-      const doomedAnnouncement = await createAnnouncement(t.ctx, { title: 'Doomed', body: 'x', pinned: false });
+      const doomedAnnouncement = await createAnnouncement(t.ctx, {
+        title: 'Doomed',
+        body: 'x',
+        pinned: false,
+      });
       fixtures = {
         victimId: victim.user!.id,
         deputyName: 'deputy',

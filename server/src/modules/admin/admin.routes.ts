@@ -65,7 +65,11 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void
   });
   route(app, adminApi.scheduleRelease, 'admin', async (request) => {
     const { challenge_ids, release_at } = request.body;
-    const count = await scheduleRelease(ctx, { ids: challenge_ids, releaseAt: release_at }, requireAdmin(request));
+    const count = await scheduleRelease(
+      ctx,
+      { ids: challenge_ids, releaseAt: release_at },
+      requireAdmin(request),
+    );
     return {
       acknowledge: true,
       message:

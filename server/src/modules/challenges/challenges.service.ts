@@ -365,3 +365,10 @@ export async function listSolversByChallenge(
     ),
   };
 }
+
+export { flagMatcher, type FlagMatcher, type StoredFlag } from './flags.js';
+
+/** Every challenge's flags (the submission log tells when a wrong attempt is another's flag). */
+export async function listAllFlags(ctx: AppContext): Promise<Map<number, StoredFlag[]>> {
+  return (await listChallengeFlags(ctx.database.db)) as Map<number, StoredFlag[]>;
+}

@@ -44,7 +44,9 @@ for (const kind of testDatabaseKinds()) {
       t.clock.advance(60_000);
       expect(await names()).toEqual(['Open', 'Wave 2']);
       expect((await ann.post(DETAIL, { challenge_id: c.id })).status).toBe(200);
-      expect((await ann.post(SUBMIT, { challenge_id: c.id, flag: c.flag })).body.message).toBe(MESSAGES.correctFlag);
+      expect((await ann.post(SUBMIT, { challenge_id: c.id, flag: c.flag })).body.message).toBe(
+        MESSAGES.correctFlag,
+      );
     });
 
     it('announces the release on the live stream when it happens', async () => {
@@ -56,13 +58,18 @@ for (const kind of testDatabaseKinds()) {
             .where('type' as never, '=', 'challenges' as never)
             .execute()
         ).length;
-      await addChallenge(t, { name: 'Soon', release_at: new Date(t.clock.now().getTime() + 20).toISOString() });
+      await addChallenge(t, {
+        name: 'Soon',
+        release_at: new Date(t.clock.now().getTime() + 20).toISOString(),
+      });
       expect(await names()).toEqual([]);
       await vi.waitFor(async () => expect(await challengeEvents()).toBeGreaterThan(0), { timeout: 5000 });
       const before = await challengeEvents();
       // The list read above armed the announcement for the release time; the clock gets there.
       t.clock.advance(20);
-      await vi.waitFor(async () => expect(await challengeEvents()).toBeGreaterThan(before), { timeout: 5000 });
+      await vi.waitFor(async () => expect(await challengeEvents()).toBeGreaterThan(before), {
+        timeout: 5000,
+      });
       expect(await names()).toEqual(['Soon']);
     });
 
@@ -70,7 +77,10 @@ for (const kind of testDatabaseKinds()) {
       const a = await addChallenge(t, { name: 'A' });
       const b = await addChallenge(t, { name: 'B' });
       await addChallenge(t, { name: 'C' });
-      const res = await admin.post(SCHEDULE, { challenge_ids: [a.id, String(b.id)], release_at: inAMinute() });
+      const res = await admin.post(SCHEDULE, {
+        challenge_ids: [a.id, String(b.id)],
+        release_at: inAMinute(),
+      });
       expect(res.body).toMatchObject({ acknowledge: true });
       expect(res.body.message).toContain('2 challenge(s) scheduled for');
       expect(await names()).toEqual(['C']);
@@ -82,10 +92,12 @@ for (const kind of testDatabaseKinds()) {
       expect(bad.status).toBe(400);
       expect(bad.body.message).toMatch(/release_at/);
       expect((await admin.post(SCHEDULE, { challenge_ids: [], release_at: null })).status).toBe(400);
-      expect((await (await t.login('ann')).post(SCHEDULE, { challenge_ids: [a.id], release_at: null })).status).toBe(
-        403,
+      expect(
+        (await (await t.login('ann')).post(SCHEDULE, { challenge_ids: [a.id], release_at: null })).status,
+      ).toBe(403);
+      expect((await t.visitor().post(SCHEDULE, { challenge_ids: [a.id], release_at: null })).status).toBe(
+        401,
       );
-      expect((await t.visitor().post(SCHEDULE, { challenge_ids: [a.id], release_at: null })).status).toBe(401);
     });
 
     it('shows a challenge locked (name and category, no content) until the competitor solved its prerequisites', async () => {
@@ -103,9 +115,18 @@ for (const kind of testDatabaseKinds()) {
       const [ann, bob] = [await t.login('ann'), await t.login('bob')];
       await makeTeam(t, 'Red', [ann.user!.id, bob.user!.id]);
       const locked = (await (await t.login('bob')).post(DETAIL, { challenge_id: second.id })).body;
-      expect(locked).toMatchObject({ name: 'Stage 2', category: 'General', locked: true, description: '', hlinks: [], hints: [] });
+      expect(locked).toMatchObject({
+        name: 'Stage 2',
+        category: 'General',
+        locked: true,
+        description: '',
+        hlinks: [],
+        hints: [],
+      });
       expect(JSON.stringify(locked)).not.toMatch(/secret stage|stage2\.zip|hidden/);
-      const refused = await (await t.login('bob')).post(SUBMIT, { challenge_id: second.id, flag: second.flag });
+      const refused = await (
+        await t.login('bob')
+      ).post(SUBMIT, { challenge_id: second.id, flag: second.flag });
       expect(refused.status).toBe(403);
       expect(refused.body.message).toBe(MESSAGES.challengeLocked);
       expect((await (await t.login('bob')).get('/api/ctf/download/stage2.zip')).status).toBe(404);

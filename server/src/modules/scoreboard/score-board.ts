@@ -51,9 +51,9 @@ export interface Competitor {
   id: number;
   name: string;
   credits: Map<number, Credit>;
-  /** What its hint unlocks cost, and which unlocks were counted (applying one twice is harmless). */
+  /** What its hint unlocks cost, and each unlock counted (by id: applying one twice is harmless). */
   costs: number;
-  unlockIds: Set<number>;
+  unlocks: Map<number, { time: string; cost: number }>;
   points: number;
   lastSolveAt: string;
 }
@@ -120,8 +120,10 @@ export class ScoreBoard {
       this.teams.set(t.id, t.name);
       if (t.hidden) this.hiddenTeams.add(t.id);
     }
-    for (const s of snapshot.solves) this.record(s);
-    for (const u of snapshot.unlocks) this.recordUnlock(u);
+    // The snapshot is read with the cutoff already; checked again, so a board never counts past it.
+    const before = (r: { created_at: string }) => cutoff === null || r.created_at < cutoff;
+    for (const s of snapshot.solves) if (before(s)) this.record(s);
+    for (const u of snapshot.unlocks) if (before(u)) this.recordUnlock(u);
     for (const c of snapshot.challenges) this.values.set(c.id, this.valueOf(c.id));
     for (const comp of this.competitors.values()) this.total(comp);
     this.rankedRows = [...this.competitors.values()].filter((c) => c.points > 0).sort(byRank);
@@ -253,8 +255,8 @@ export class ScoreBoard {
     const key = this.competitorKey(u);
     if (key === null) return null;
     const comp = this.competitorFor(key);
-    if (comp.unlockIds.has(u.id)) return null;
-    comp.unlockIds.add(u.id);
+    if (comp.unlocks.has(u.id)) return null;
+    comp.unlocks.set(u.id, { time: u.created_at, cost: u.cost });
     comp.costs += u.cost;
     return key;
   }
@@ -280,7 +282,7 @@ export class ScoreBoard {
         name: (team ? this.teams.get(id) : this.users.get(id)?.name) ?? '',
         credits: new Map(),
         costs: 0,
-        unlockIds: new Set(),
+        unlocks: new Map(),
         points: 0,
         lastSolveAt: '',
       };

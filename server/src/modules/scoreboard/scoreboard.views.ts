@@ -20,16 +20,28 @@ function creditsInOrder(c: Competitor) {
 }
 
 /**
- * The top competitors' cumulative points at each credited solve, every solve worth its challenge's
- * current value (as the board counts it, so each series ends at the competitor's score).
+ * The top competitors' cumulative points at each credited solve and hint unlock, every solve worth
+ * its challenge's current value and every unlock its cost (as the board counts them, so each series
+ * ends at the competitor's score).
  */
 export function graphSeries(board: ScoreBoard, top: number): GraphSeries[] {
   return board.ranked.slice(0, top).map((c) => {
+    const steps = [
+      ...creditsInOrder(c).map((credit) => ({
+        time: credit.time,
+        delta: board.values.get(credit.challengeId) ?? 0,
+      })),
+      ...[...c.unlocks.values()].map((u) => ({ time: u.time, delta: -u.cost })),
+    ].sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0));
     let score = 0;
-    const points = creditsInOrder(c).map((credit) => {
-      score += board.values.get(credit.challengeId) ?? 0;
-      return { time: credit.time, score };
-    });
+    const points: { time: string; score: number }[] = [];
+    for (const step of steps) {
+      score += step.delta;
+      // Steps at one instant are one point.
+      if (points.length > 0 && points[points.length - 1]!.time === step.time)
+        points[points.length - 1]!.score = score;
+      else points.push({ time: step.time, score });
+    }
     return { name: c.name, points };
   });
 }

@@ -199,3 +199,110 @@ export async function deleteOldAttempts(db: Executor, beforeIso: string): Promis
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+export interface EvidenceRow {
+  id: number;
+  created_at: string;
+  username: string;
+  team_name: string | null;
+  challenge_id: number;
+  challenge_name: string;
+  address: string;
+}
+
+const EVIDENCE = [
+  'id',
+  'created_at',
+  'username',
+  'team_name',
+  'challenge_id',
+  'challenge_name',
+  'address',
+] as const;
+
+/** Every correct attempt by challenge and time (signal a). */
+export async function listCorrectRows(db: Executor): Promise<EvidenceRow[]> {
+  return db
+    .selectFrom('submissions')
+    .select(EVIDENCE)
+    .where('result', '=', 'correct')
+    .orderBy('challenge_id')
+    .orderBy('created_at')
+    .execute();
+}
+
+/** Each (address, user, team) seen in the log once, with its first row (signal b). */
+export async function listAddressUsers(
+  db: Executor,
+): Promise<{ address: string; username: string; team_name: string | null; id: number }[]> {
+  const rows = await db
+    .selectFrom('submissions')
+    .select(['address', 'username', 'team_name', (eb) => eb.fn.min<number>('id').as('id')])
+    .groupBy(['address', 'username', 'team_name'])
+    .execute();
+  return rows.map((r) => ({ ...r, id: Number(r.id) }));
+}
+
+/** Wrong attempts that were another challenge's flag, with that challenge's name (signal c). */
+export async function listOtherFlagRows(
+  db: Executor,
+): Promise<(EvidenceRow & { matched_name: string | null })[]> {
+  return db
+    .selectFrom('submissions')
+    .leftJoin('challenges', 'challenges.id', 'submissions.matched_challenge_id')
+    .select([
+      'submissions.id',
+      'submissions.created_at',
+      'submissions.username',
+      'submissions.team_name',
+      'submissions.challenge_id',
+      'submissions.challenge_name',
+      'submissions.address',
+      'challenges.name as matched_name',
+    ])
+    .where('submissions.matched_challenge_id', 'is not', null)
+    .orderBy('submissions.id', 'desc')
+    .limit(500)
+    .execute();
+}
+
+/**
+ * Minutes in which one user sent at least `attempts` wrong attempts over at least `challenges`
+ * challenges (signal d), with the ids of those attempts.
+ */
+export async function listBursts(
+  db: Executor,
+  threshold: { attempts: number; challenges: number },
+): Promise<{ username: string; team_name: string | null; minute: string; count: number; ids: number[] }[]> {
+  const minute = sql<string>`substr(created_at, 1, 16)`;
+  const groups = await db
+    .selectFrom('submissions')
+    .select([
+      'username',
+      minute.as('minute'),
+      (eb) => eb.fn.countAll<number>().as('count'),
+      (eb) => eb.fn.max<string | null>('team_name').as('team_name'),
+    ])
+    .where('result', '=', 'wrong')
+    .groupBy(['username', minute])
+    .having((eb) => eb.fn.countAll(), '>=', threshold.attempts)
+    .having((eb) => eb.fn.count(sql`distinct challenge_id`), '>=', threshold.challenges)
+    .orderBy(minute, 'desc')
+    .limit(100)
+    .execute();
+  const out = [];
+  for (const g of groups) {
+    const ids = await db
+      .selectFrom('submissions')
+      .select('id')
+      .where('username', '=', g.username)
+      .where('result', '=', 'wrong')
+      .where('created_at', '>=', `${g.minute}:00`)
+      .where('created_at', '<', `${g.minute}:60`)
+      .orderBy('id')
+      .limit(200)
+      .execute();
+    out.push({ ...g, count: Number(g.count), ids: ids.map((r) => r.id) });
+  }
+  return out;
+}

@@ -2,6 +2,7 @@ import { integrityApi } from '@ctf/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { route } from '../../plugins/route.js';
+import { listSignals } from './signals.js';
 import {
   exportSubmissionsCsv,
   flushSubmissionLog,
@@ -19,6 +20,8 @@ export function registerSubmissionLogRoutes(app: FastifyInstance, ctx: AppContex
       .header('Cache-Control', 'no-store')
       .send(exportSubmissionsCsv(ctx, request.query)),
   );
+
+  route(app, integrityApi.getSignals, 'admin', async () => listSignals(ctx));
 
   let stopPruning = () => {};
   app.addHook('onReady', async () => {

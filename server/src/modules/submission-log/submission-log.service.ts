@@ -9,6 +9,8 @@ import {
 } from '@ctf/contract';
 import type { AppContext } from '../../context.js';
 import type { Executor, UserRow } from '../../db/schema.js';
+import { CachedValue } from '../../lib/invalidation.js';
+import { flagMatcher, listAllFlags, type FlagMatcher } from '../challenges/challenges.service.js';
 import {
   deleteOldAttempts,
   findNames,
@@ -95,6 +97,11 @@ class AttemptBuffer {
         submitted: a.submitted,
         address: a.address,
       }));
+      const matchOther = await otherFlagFinder(this.ctx);
+      for (const row of rows) {
+        if (row.result === 'wrong' && row.submitted)
+          row.matched_challenge_id = matchOther(row.submitted, row.challenge_id);
+      }
       await insertSubmissionRows(db, rows);
     } catch (err) {
       // Put the batch back for the next flush; never log the rows (they hold submitted flags).
@@ -106,6 +113,48 @@ class AttemptBuffer {
       }
     }
   }
+}
+
+/** Which challenge's flag a text is, other than the challenge it was sent to (null: none). */
+type OtherFlagFinder = (text: string, sentTo: number) => number | null;
+
+const finders = new WeakMap<AppContext, CachedValue<OtherFlagFinder>>();
+
+/**
+ * Signal (c): a wrong attempt that is the flag of another challenge, told when the attempt is
+ * written (off the request path), with every challenge's matchers kept until a challenge changes.
+ * Static flags are looked up in a map; case-insensitive and regex flags are tried in turn.
+ */
+function otherFlagFinder(ctx: AppContext): Promise<OtherFlagFinder> {
+  let cache = finders.get(ctx);
+  if (!cache) {
+    cache = new CachedValue(ctx.bus, ['challenges'], async () => {
+      const exact = new Map<string, number[]>();
+      const others: { challengeId: number; matches: FlagMatcher }[] = [];
+      for (const [challengeId, flags] of await listAllFlags(ctx)) {
+        for (const flag of flags) {
+          if (flag.type === 'static') {
+            const key = flag.content.trim();
+            exact.set(key, [...(exact.get(key) ?? []), challengeId]);
+          } else {
+            try {
+              others.push({ challengeId, matches: flagMatcher(flag) });
+            } catch {
+              // A pattern RE2 refuses matches nothing at the gate either.
+            }
+          }
+        }
+      }
+      return (text, sentTo) => {
+        const trimmed = text.trim();
+        const hit = exact.get(trimmed)?.find((id) => id !== sentTo);
+        if (hit !== undefined) return hit;
+        return others.find((o) => o.challengeId !== sentTo && o.matches(trimmed))?.challengeId ?? null;
+      };
+    });
+    finders.set(ctx, cache);
+  }
+  return cache.get();
 }
 
 const buffers = new WeakMap<AppContext, AttemptBuffer>();

@@ -68,6 +68,37 @@ export async function reserveFirstBloodNotice(
 }
 
 /**
+ * Records a practice solve (after the end, in practice mode): its own table, so no score, board,
+ * graph or feed ever reads it. False when the user had already practised this challenge.
+ */
+export async function insertPracticeSolve(
+  db: Executor,
+  solve: { userId: number; challengeId: number; createdAt: string },
+): Promise<boolean> {
+  const result = await db
+    .insertInto('practice_solves')
+    .values({ user_id: solve.userId, challenge_id: solve.challengeId, created_at: solve.createdAt })
+    .onConflict((oc) => oc.columns(['user_id', 'challenge_id']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
+}
+
+/** A user's practice solves with the challenges' names, oldest first. */
+export async function listPracticeSolves(
+  db: Executor,
+  userId: number,
+): Promise<{ challenge_id: number; name: string; created_at: string }[]> {
+  return db
+    .selectFrom('practice_solves')
+    .innerJoin('challenges', 'challenges.id', 'practice_solves.challenge_id')
+    .select(['practice_solves.challenge_id', 'challenges.name', 'practice_solves.created_at'])
+    .where('practice_solves.user_id', '=', userId)
+    .orderBy('practice_solves.created_at')
+    .orderBy('practice_solves.id')
+    .execute();
+}
+
+/**
  * Completes a reservation with the solve: answers the names to announce when the solve counts in
  * public (countedSolve); otherwise gives the reservation up (a hidden solver) and answers null.
  */

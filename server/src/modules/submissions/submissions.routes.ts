@@ -1,8 +1,8 @@
-import { challengesApi } from '@ctf/contract';
+import { challengesApi, usersApi } from '@ctf/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { route } from '../../plugins/route.js';
-import { submitFlag } from './submissions.service.js';
+import { getPracticeSolves, submitFlag } from './submissions.service.js';
 
 export function registerSubmissionRoutes(app: FastifyInstance, ctx: AppContext): void {
   route(app, challengesApi.submitFlag, 'user', async (request) =>
@@ -13,4 +13,5 @@ export function registerSubmissionRoutes(app: FastifyInstance, ctx: AppContext):
       address: request.ip,
     }),
   );
+  route(app, usersApi.practiceSolves, 'user', async (request) => getPracticeSolves(ctx, request.user!.id));
 }

@@ -1,4 +1,4 @@
-import { MESSAGES, WRONG_FLAG_LIMIT, WRONG_FLAG_WINDOW_MS } from '@ctf/contract';
+import { MESSAGES, WRONG_FLAG_LIMIT, WRONG_FLAG_WINDOW_MS, type UserCompletion } from '@ctf/contract';
 import type { AppContext } from '../../context.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/connect.js';
 import type { UserRow } from '../../db/schema.js';
@@ -9,6 +9,7 @@ import {
   type ChallengeForPlay,
 } from '../challenges/challenges.service.js';
 import { logAttempt, logCorrectAttempt } from '../submission-log/submission-log.service.js';
+import { readSiteState } from '../settings/settings.service.js';
 import { hasSolvedChallenge, recordSolvedPair } from './solved-pairs.js';
 import { knownFirstBlood } from '../challenges/public-challenges.js';
 import { publishLiveEvent } from '../events/events.service.js';
@@ -16,6 +17,8 @@ import { enqueueWebhook, kickWebhookSender, webhookText } from '../webhooks/webh
 import {
   confirmFirstBloodNotice,
   hasSolved,
+  insertPracticeSolve,
+  listPracticeSolves,
   insertSolveForCurrentTeam,
   reserveFirstBloodNotice,
 } from './submissions.repo.js';
@@ -72,6 +75,11 @@ async function checkFlag(
   // refuse a second solve anyway).
   if (await hasSolvedChallenge(ctx, user.id, challenge.id)) throw alreadySolved();
 
+  // After the end time the after-event setting decides, from the clock (DESIGN.md §8): 'open'
+  // plays on as before, 'closed' refuses, 'practice' records apart. Admins play as before.
+  const afterEnd = await afterEndFor(ctx, user);
+  if (afterEnd === 'closed') throw new DomainError('forbidden', MESSAGES.eventClosed);
+
   // NOTE: the attempt is counted before the comparison in one atomic step (not peek-then-hit),
   // so a burst of parallel guesses cannot all slip under the limit. A correct flag ends the game
   // for this challenge, so counting it too changes nothing for honest players.
@@ -96,6 +104,25 @@ async function checkFlag(
       address: input.address,
     });
     return { message: MESSAGES.incorrectFlag };
+  }
+
+  if (afterEnd === 'practice') {
+    const createdAt = ctx.clock.now().toISOString();
+    try {
+      if (
+        !(await insertPracticeSolve(ctx.database.db, {
+          userId: user.id,
+          challengeId: challenge.id,
+          createdAt,
+        }))
+      )
+        throw alreadySolved();
+    } catch (err) {
+      if (isForeignKeyViolation(err)) throw notFound('Challenge not found');
+      throw err;
+    }
+    // Nothing public changes: no publication, the board keeps the final standings.
+    return { message: MESSAGES.correctPracticeFlag };
   }
 
   let firstBlood: { challenge: string; competitor: string } | null = null;
@@ -137,6 +164,19 @@ async function checkFlag(
     );
   }
   return { message: MESSAGES.correctFlag };
+}
+
+/** What a flag from this user does now: the after-event setting once the end has passed. */
+async function afterEndFor(ctx: AppContext, user: UserRow): Promise<'open' | 'closed' | 'practice'> {
+  if (user.is_admin === 1) return 'open';
+  const state = await readSiteState(ctx);
+  return ctx.clock.now().getTime() >= state.endMs ? state.settings.afterEnd : 'open';
+}
+
+/** The user's practice solves (after the end, in practice mode), for their profile. */
+export async function getPracticeSolves(ctx: AppContext, userId: number): Promise<UserCompletion[]> {
+  const rows = await listPracticeSolves(ctx.database.db, userId);
+  return rows.map((r) => ({ id: String(r.challenge_id), name: r.name, time: r.created_at }));
 }
 
 /** Whether the user has solved the challenge (ratings are for solvers only). */

@@ -33,6 +33,19 @@ describe('/profile', () => {
     expect(await screen.findByRole('heading', { name: 'alice' })).toBeInTheDocument();
   });
 
+  it('lists practice solves apart, as not scored, when there are some', async () => {
+    mockApi({
+      'GET /api/authenticated': () => json({ message: 'Authorized' }),
+      'GET /api/user/info': () => json(makeUser()),
+      'GET /api/user/practice': () => json([{ id: '4', name: 'Warm-up', time: '2026-01-10T14:00:00.000Z' }]),
+      'POST /api/info/get-completions': () => json({ user_completions: [], team_completions: [] }),
+    });
+    renderPage(<ProfileRoute />, '/profile');
+    expect(await screen.findByRole('heading', { name: 'Practice solves' })).toBeInTheDocument();
+    expect(screen.getByText('Warm-up')).toBeInTheDocument();
+    expect(screen.getByText('Solved after the event ended: not scored.')).toBeInTheDocument();
+  });
+
   it('shows a letter avatar when the provider gave none', async () => {
     serve(true, '');
     renderPage(<ProfileRoute />, '/profile');

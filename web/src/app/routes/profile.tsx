@@ -1,6 +1,7 @@
 import { Container } from 'react-bootstrap';
 import { useSearchParams } from 'react-router';
 import { RequireUser } from '../../components/Guards';
+import { PracticeSolves } from '../../features/profile/components/PracticeSolves';
 import { ProfileView } from '../../features/profile/components/ProfileView';
 import { StatsWidget } from '../../features/stats/components/StatsWidget';
 import { TeamPage } from '../../features/teams/components/TeamPage';
@@ -17,6 +18,7 @@ export default function ProfileRoute() {
           <>
             <ProfileView />
             <StatsWidget />
+            <PracticeSolves />
           </>
         )}
       </Container>

@@ -4,6 +4,7 @@ import { AdminMessageView } from './AdminMessageView';
 import { AdminsTab } from './AdminsTab';
 import { AnnouncementsTab } from './AnnouncementsTab';
 import { AuditTab } from './AuditTab';
+import { IntegrityTab } from './IntegrityTab';
 import { SubmissionsTab } from './SubmissionsTab';
 import { CreateChallengeTab } from './CreateChallengeTab';
 import { SettingsTab } from './SettingsTab';
@@ -54,6 +55,9 @@ export function AdminPanel() {
         </Tab>
         <Tab eventKey="submissions" title="Submissions">
           <SubmissionsTab />
+        </Tab>
+        <Tab eventKey="integrity" title="Integrity">
+          <IntegrityTab />
         </Tab>
         <Tab eventKey="audit" title="Audit">
           <AuditTab />

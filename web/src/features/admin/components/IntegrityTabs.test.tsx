@@ -145,3 +145,34 @@ describe('Submissions tab', () => {
     );
   });
 });
+
+describe('Integrity tab', () => {
+  it('lists each signal with its competitors and evidence ids', async () => {
+    mockApi(
+      baseRoutes({
+        'GET /api/admin/signals': () =>
+          json([
+            {
+              kind: 'same_address_solves',
+              summary: "Red and bob solved 'Web 1' 2 min apart from 10.0.0.7",
+              competitors: ['Red', 'bob'],
+              submission_ids: ['11', '14'],
+            },
+          ]),
+      }),
+    );
+    renderPage(<AdminPanel />);
+    await userEvent.click(screen.getByRole('tab', { name: 'Integrity' }));
+    const table = await screen.findByRole('table', { name: 'Signals' });
+    expect(within(table).getByText('Same address, same solve')).toBeInTheDocument();
+    expect(within(table).getByText('Red, bob')).toBeInTheDocument();
+    expect(within(table).getByText('11, 14')).toBeInTheDocument();
+  });
+
+  it('says when there is nothing to look into', async () => {
+    mockApi(baseRoutes({ 'GET /api/admin/signals': () => json([]) }));
+    renderPage(<AdminPanel />);
+    await userEvent.click(screen.getByRole('tab', { name: 'Integrity' }));
+    expect(await screen.findByText('No signal: nothing unusual in the submission log.')).toBeInTheDocument();
+  });
+});

@@ -22,5 +22,7 @@ export async function submitFlag(challengeId: string, flag: string): Promise<Fla
   }
   if (!text) return { variant: 'danger', text: MESSAGES.incorrectFlag, solved: false };
   if (text === MESSAGES.correctFlag) return { variant: 'info', text, solved: true };
+  // After the end in practice mode: right, but recorded apart and never scored.
+  if (text === MESSAGES.correctPracticeFlag) return { variant: 'info', text, solved: false };
   return { variant: 'danger', text, solved: false };
 }

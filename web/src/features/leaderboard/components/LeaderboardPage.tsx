@@ -79,6 +79,15 @@ export function LeaderboardPage() {
   const callerRank = podium.data?.callerRank ?? null;
   const total = first.data?.total ?? 0;
 
+  // Once shown, the highlight follows the caller's rank as refreshes bring a new one (a solve
+  // moves them); the rank the button just asked for is never replaced by an older one.
+  const seenRank = useRef(callerRank);
+  useEffect(() => {
+    if (callerRank === seenRank.current) return;
+    seenRank.current = callerRank;
+    if (callerRank !== null) setHighlight((shown) => (shown === null ? null : callerRank));
+  }, [callerRank]);
+
   return (
     <Container className="py-3" style={{ maxWidth: 720 }}>
       <h1>Leaderboard</h1>

@@ -1,0 +1,118 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp, type TestClient } from '../../../test/build-test-app.js';
+import { addChallenge, makeTeam, openSite } from '../../../test/compete.js';
+import { testDatabaseKinds } from '../../../test/databases.js';
+import { addressNetwork } from './signals.js';
+import { flushSubmissionLog } from './submission-log.service.js';
+
+interface Signal {
+  kind: string;
+  summary: string;
+  competitors: string[];
+  submission_ids: string[];
+}
+
+describe('address networks', () => {
+  it('keeps IPv4 whole, cuts IPv6 to /64 and reads IPv4-mapped addresses as IPv4', () => {
+    expect(addressNetwork('203.0.113.9')).toBe('203.0.113.9');
+    expect(addressNetwork('::ffff:203.0.113.9')).toBe('203.0.113.9');
+    expect(addressNetwork('2001:db8:0:1:aaaa::1')).toBe('2001:db8:0:1::/64');
+    expect(addressNetwork('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(addressNetwork('2001:0db8:0000:0001:ffff:ffff:ffff:ffff')).toBe('2001:db8:0:1::/64');
+  });
+});
+
+for (const kind of testDatabaseKinds()) {
+  describe(`cheating signals on ${kind}`, () => {
+    let t: TestApp;
+    let admin: TestClient;
+    let alice: TestClient;
+    let bob: TestClient;
+
+    beforeEach(async () => {
+      t = await buildTestApp(kind, { TRUST_PROXY: 'loopback' });
+      admin = await t.login('boss', { admin: true });
+      alice = await t.login('alice');
+      bob = await t.login('bob');
+      await makeTeam(t, 'Red', [alice.user!.id]);
+      await openSite(t);
+    });
+    afterEach(async () => {
+      await t.close();
+    });
+
+    const from = (address: string) => ({ 'x-forwarded-for': address });
+    const signals = async (): Promise<Signal[]> => {
+      await flushSubmissionLog(t.ctx);
+      const res = await admin.get('/api/admin/signals');
+      expect(res.status).toBe(200);
+      return res.body;
+    };
+    const ids = async (user: string, result: string) =>
+      (
+        await t.ctx.database.db
+          .selectFrom('submissions')
+          .select('id')
+          .where('username', '=', user)
+          .where('result', '=', result)
+          .orderBy('id')
+          .execute()
+      ).map((r) => String(r.id));
+
+    it('(a) two competitors solving one challenge minutes apart from one network; (b) one address, two competitors', async () => {
+      const c = await addChallenge(t, { name: 'Shared' });
+      await alice.post('/api/ctf/submit-flag', { challenge_id: c.id, flag: c.flag }, from('2001:db8:0:1::5'));
+      t.clock.advance(2 * 60_000);
+      await bob.post('/api/ctf/submit-flag', { challenge_id: c.id, flag: c.flag }, from('2001:db8:0:1::77'));
+      const found = await signals();
+      const a = found.find((s) => s.kind === 'same_address_solves')!;
+      expect(a.competitors).toEqual(['Red', 'bob']);
+      expect(a.submission_ids).toEqual([
+        ...(await ids('alice', 'correct')),
+        ...(await ids('bob', 'correct')),
+      ]);
+      expect(a.summary).toContain("'Shared' 2 min apart from 2001:db8:0:1::/64");
+      const b = found.find((s) => s.kind === 'shared_address')!;
+      expect(b.competitors).toEqual(['Red', 'bob']);
+    });
+
+    it('(a) stays silent past 5 minutes or across networks', async () => {
+      const c = await addChallenge(t, { name: 'Apart' });
+      await alice.post('/api/ctf/submit-flag', { challenge_id: c.id, flag: c.flag }, from('198.51.100.1'));
+      t.clock.advance(6 * 60_000);
+      await bob.post('/api/ctf/submit-flag', { challenge_id: c.id, flag: c.flag }, from('198.51.100.1'));
+      const d = await addChallenge(t, { name: 'Elsewhere' });
+      await alice.post('/api/ctf/submit-flag', { challenge_id: d.id, flag: d.flag }, from('198.51.100.1'));
+      await bob.post('/api/ctf/submit-flag', { challenge_id: d.id, flag: d.flag }, from('198.51.100.2'));
+      expect((await signals()).filter((s) => s.kind === 'same_address_solves')).toEqual([]);
+    });
+
+    it("(c) a wrong attempt that is another challenge's flag names it", async () => {
+      const a = await addChallenge(t, { name: 'Target' });
+      const b = await addChallenge(t, { name: 'Source' });
+      await alice.post('/api/ctf/submit-flag', { challenge_id: a.id, flag: b.flag });
+      const c = (await signals()).find((s) => s.kind === 'other_flag')!;
+      expect(c.competitors).toEqual(['Red']);
+      expect(c.summary).toBe("alice (Red) sent the flag of 'Source' to 'Target'");
+      expect(c.submission_ids).toEqual(await ids('alice', 'wrong'));
+    });
+
+    it('(d) many wrong attempts over many challenges in one minute', async () => {
+      const challenges = [];
+      for (let i = 0; i < 5; i++) challenges.push(await addChallenge(t, { name: `Burst ${i}` }));
+      for (const c of challenges)
+        for (let i = 0; i < 4; i++)
+          await bob.post('/api/ctf/submit-flag', { challenge_id: c.id, flag: `x${i}` });
+      const d = (await signals()).find((s) => s.kind === 'burst')!;
+      expect(d.competitors).toEqual(['bob']);
+      expect(d.submission_ids).toEqual(await ids('bob', 'wrong'));
+      expect(d.submission_ids).toHaveLength(20);
+    });
+
+    it('is for admins only', async () => {
+      expect((await t.visitor().get('/api/admin/signals')).status).toBe(401);
+      expect((await alice.get('/api/admin/signals')).status).toBe(403);
+      expect(await signals()).toEqual([]);
+    });
+  });
+}

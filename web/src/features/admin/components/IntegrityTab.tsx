@@ -1,0 +1,52 @@
+import type { Signal } from '@ctf/contract';
+import { Badge } from 'react-bootstrap';
+import { useSignals } from '../api/signals';
+import { AdminTable, type AdminColumn } from './AdminTable';
+import { QueryState } from './QueryState';
+
+const KIND_LABEL: Record<Signal['kind'], string> = {
+  same_address_solves: 'Same address, same solve',
+  shared_address: 'Shared address',
+  other_flag: "Another challenge's flag",
+  burst: 'Burst of wrong flags',
+};
+
+const COLUMNS: AdminColumn<Signal>[] = [
+  {
+    header: 'Signal',
+    cell: (s) => (
+      <Badge bg="warning" text="dark">
+        {KIND_LABEL[s.kind]}
+      </Badge>
+    ),
+  },
+  { header: 'What was seen', cell: (s) => s.summary },
+  { header: 'Competitors', cell: (s) => s.competitors.join(', ') },
+  {
+    header: 'Evidence (submission ids)',
+    cell: (s) => <span className="text-break small">{s.submission_ids.join(', ')}</span>,
+  },
+];
+
+/** Cheating signals: hints for a human to look into (nothing is done automatically). */
+export function IntegrityTab() {
+  const signals = useSignals();
+  return (
+    <>
+      <p className="text-body-secondary">
+        Hints to look into, never proof: each names the submission log rows it rests on (Submissions tab).
+      </p>
+      <QueryState query={signals} what="signals">
+        {(list) => (
+          <AdminTable
+            label="Signals"
+            columns={COLUMNS}
+            rows={list}
+            rowKey={(s) => `${s.kind}:${s.submission_ids.join(',')}`}
+            empty={<p>No signal: nothing unusual in the submission log.</p>}
+          />
+        )}
+      </QueryState>
+    </>
+  );
+}
