@@ -34,6 +34,12 @@ export const DOUBLE_EVENT: EventSize = {
   files: 20,
   sessions: 1000,
 };
+/**
+ * BENCH_DYNAMIC=half seeds every other challenge with dynamic scoring (issue 16: leaderboard and
+ * list must keep >= 0.5 of hello-world, the graph >= 0.3, and a correct flag stays O(what changed)).
+ */
+const DYNAMIC_HALF = process.env.BENCH_DYNAMIC === 'half';
+
 export const TINY_EVENT: EventSize = {
   users: 40,
   teams: 10,
@@ -106,6 +112,19 @@ export async function seedEvent(ctx: AppContext, size: EventSize, seed = 2025): 
       written_by: `author${i % 9}`,
       flag,
       files: fileNames.length ? [fileNames[i % fileNames.length]!] : [],
+      // BENCH_DYNAMIC=half: every other challenge dynamic (issue 16), alternating the two functions,
+      // so that a correct flag moves the value (and the scores) of every solver of it.
+      ...(DYNAMIC_HALF && i % 2 === 1
+        ? {
+            scoring: {
+              type: 'dynamic' as const,
+              function: i % 4 === 1 ? ('linear' as const) : ('logarithmic' as const),
+              initial: 500,
+              minimum: 50,
+              decay: i % 4 === 1 ? 1 : 2000,
+            },
+          }
+        : {}),
     });
     flags.set(id, flag);
     challengeIds.push(id);

@@ -11,6 +11,7 @@ const AREAS = [
   'leaderboardApi',
   'adminApi',
   'announcementsApi',
+  'webhookApi',
 ] as const;
 
 describe("the web's entry of the contract", () => {

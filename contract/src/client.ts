@@ -12,6 +12,7 @@ import type * as auth from './api/auth.js';
 import type * as challenges from './api/challenges.js';
 import type * as integrity from './api/integrity.js';
 import type * as announcements from './api/announcements.js';
+import type * as webhook from './api/webhook.js';
 import type * as leaderboard from './api/leaderboard.js';
 import type * as settings from './api/settings.js';
 import type * as site from './api/site.js';
@@ -70,6 +71,8 @@ export const integrityApi: ClientApi<typeof integrity> &
   SUBMISSION_RESULTS,
 };
 export const announcementsApi: ClientApi<typeof announcements> = ROUTES.announcements;
+export const webhookApi: ClientApi<typeof webhook> = ROUTES.webhook;
+export type { WebhookStatus } from './api/webhook.js';
 export type { Announcement, AdminAnnouncement, AnnouncementInput } from './api/announcements.js';
 
 export type { AckResponse, MessageResponse } from './api/common.js';

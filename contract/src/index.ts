@@ -18,6 +18,8 @@ export {
 } from './api/settings-rules.js';
 export * as integrityApi from './api/integrity.js';
 export * as announcementsApi from './api/announcements.js';
+export * as webhookApi from './api/webhook.js';
+export type { WebhookStatus } from './api/webhook.js';
 export type { Announcement, AdminAnnouncement, AnnouncementInput } from './api/announcements.js';
 export type { OAuthProvider, OAuthMessage } from './api/oauth.js';
 export { OAUTH_PROVIDERS, OAUTH_BROADCAST_CHANNEL } from './api/oauth.js';

@@ -9,6 +9,7 @@ import { ObservedBus, type InvalidationBus } from './lib/invalidation.js';
 import type { RateLimiter } from './lib/rate-limiter.js';
 import { registerAdminRoutes } from './modules/admin/admin.routes.js';
 import { registerAnnouncementRoutes } from './modules/announcements/announcements.routes.js';
+import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.js';
 import { registerAuditRoutes } from './modules/audit/audit.routes.js';
 import { registerAuthRoutes } from './modules/auth/auth.routes.js';
 import { registerChallengeRoutes } from './modules/challenges/challenges.routes.js';
@@ -122,6 +123,7 @@ export async function buildApp(
   registerScoreboardRoutes(app, ctx);
   registerEventRoutes(app, ctx);
   registerAnnouncementRoutes(app, ctx);
+  registerWebhookRoutes(app, ctx);
 
   await registerWebApp(app, config.webDist);
 

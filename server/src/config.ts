@@ -24,6 +24,10 @@ const optionalNonEmpty = z
   .optional()
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
 
+/** What the Discord webhook may carry (WEBHOOK_EVENTS). */
+export const WEBHOOK_EVENT_KINDS = ['announcements', 'first-blood', 'site'] as const;
+export type WebhookEventKind = (typeof WEBHOOK_EVENT_KINDS)[number];
+
 /** The environment, one variable a line; every one optional (DESIGN.md §2). */
 const EnvSchema = z.object({
   /** TCP port to listen on. */
@@ -104,6 +108,25 @@ const EnvSchema = z.object({
   IP_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(0),
   /** Open live event streams (GET /api/events) allowed per address; more answer 429 (0 = no limit). */
   EVENT_STREAMS_PER_ADDRESS: z.coerce.number().int().min(0).default(20),
+  /** Discord execute-webhook URL for announcements and first bloods (unset = no webhook). */
+  DISCORD_WEBHOOK_URL: optionalNonEmpty.pipe(url('DISCORD_WEBHOOK_URL').optional()),
+  /** Comma list of what goes to the webhook: announcements, first-blood, site. */
+  WEBHOOK_EVENTS: z
+    .string()
+    .default('announcements,first-blood')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== ''),
+    )
+    .pipe(
+      z.array(
+        z.enum(WEBHOOK_EVENT_KINDS, {
+          error: 'WEBHOOK_EVENTS is a comma list of announcements, first-blood, site',
+        }),
+      ),
+    ),
   /**
    * The reverse proxies whose X-Forwarded-For is believed (comma list of addresses, CIDR ranges or
    * loopback / linklocal / uniquelocal). Unset: X-Forwarded-For is ignored and the client address
@@ -166,6 +189,8 @@ export interface Config {
   ipRateLimitPerMinute: number;
   /** Open live event streams per address (0 = no limit). */
   eventStreamsPerAddress: number;
+  /** The Discord webhook, or null; events lists what it carries. */
+  webhook: { url: string; events: WebhookEventKind[] } | null;
   /** Proxies whose X-Forwarded-For is believed (Fastify's trustProxy); false: none. */
   trustProxy: string | false;
   /** Days wrong attempts stay in the submission log; 0: for ever. */
@@ -301,6 +326,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     ipRateLimitPerMinute: e.IP_RATE_LIMIT_PER_MINUTE,
     eventStreamsPerAddress: e.EVENT_STREAMS_PER_ADDRESS,
+    webhook: e.DISCORD_WEBHOOK_URL
+      ? { url: e.DISCORD_WEBHOOK_URL, events: [...new Set(e.WEBHOOK_EVENTS)] }
+      : null,
     trustProxy: e.TRUST_PROXY ?? false,
     submissionRetentionDays: e.SUBMISSION_RETENTION_DAYS,
     webDist: path.resolve(import.meta.dirname, '../../web/dist'),

@@ -7,6 +7,7 @@ import { User } from './users.js';
 import { SETTINGS_ENDPOINTS } from './settings.js';
 import { INTEGRITY_ENDPOINTS } from './integrity.js';
 import { ANNOUNCEMENT_ADMIN_ENDPOINTS } from './announcements.js';
+import { WEBHOOK_ADMIN_ENDPOINTS } from './webhook.js';
 import {
   CHALLENGE_AUTHOR_MAX_LENGTH,
   CHALLENGE_DESCRIPTION_MAX_LENGTH,
@@ -329,4 +330,5 @@ export const ADMIN_ENDPOINTS = [
   ...SETTINGS_ENDPOINTS,
   ...INTEGRITY_ENDPOINTS,
   ...ANNOUNCEMENT_ADMIN_ENDPOINTS,
+  ...WEBHOOK_ADMIN_ENDPOINTS,
 ] as const;

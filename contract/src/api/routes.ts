@@ -99,6 +99,9 @@ export const ROUTES = {
     deleteAnnouncement: post('/api/admin/announcements/delete'),
     adminAnnouncements: get('/api/admin/announcements'),
   },
+  webhook: {
+    webhookStatus: get('/api/admin/webhook/status'),
+  },
 } as const;
 
 /** The uploaded logo's URL (site info's logoUrl adds ?v=<hash> so browsers may keep it). */

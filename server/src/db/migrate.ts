@@ -8,6 +8,7 @@ import * as m0006 from './migrations/0006_postgres_unlogged_rate_limits.js';
 import * as m0007a from './migrations/0007_a_live_events.js';
 import * as m0007b from './migrations/0007_b_announcements.js';
 import * as m0007c from './migrations/0007_c_first_blood_notices.js';
+import * as m0007d from './migrations/0007_d_webhook_outbox.js';
 import * as m0008a from './migrations/0008_a_challenge_authoring.js';
 import * as m0009 from './migrations/0009_event_settings.js';
 import * as m0010a from './migrations/0010_a_audit_log.js';
@@ -27,6 +28,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0007_a_live_events': m0007a,
   '0007_b_announcements': m0007b,
   '0007_c_first_blood_notices': m0007c,
+  '0007_d_webhook_outbox': m0007d,
   '0008_a_challenge_authoring': m0008a,
   '0009_event_settings': m0009,
   '0010_a_audit_log': m0010a,

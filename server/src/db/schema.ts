@@ -234,6 +234,28 @@ export interface FirstBloodNoticesTable {
   created_at: string;
 }
 
+/** The Discord webhook's outbox (migration 0007_d); times in ms since the epoch. */
+export interface WebhookOutboxTable {
+  id: Generated<number>;
+  kind: string;
+  /** The execute-webhook JSON body, ready to send. */
+  payload: string;
+  created_at: number;
+  next_attempt_at: number;
+  attempts: number;
+  /** Until when a process holds the message (its lease); null when free. */
+  claimed_until: number | null;
+  claim_token: string | null;
+  last_error: string | null;
+}
+
+/** One row (id 1): what the admin panel shows of the webhook. */
+export interface WebhookStateTable {
+  id: number;
+  last_success_at: string | null;
+  last_error: string | null;
+}
+
 /** One admin action (issue 18); details is JSON with flags redacted. Never updated or deleted. */
 export interface AuditLogTable {
   id: Generated<number>;
@@ -291,6 +313,8 @@ export interface Database {
   live_event_counter: LiveEventCounterTable;
   announcements: AnnouncementsTable;
   first_blood_notices: FirstBloodNoticesTable;
+  webhook_outbox: WebhookOutboxTable;
+  webhook_state: WebhookStateTable;
   audit_log: AuditLogTable;
   submissions: SubmissionsTable;
 }

@@ -11,6 +11,7 @@ import { CachedValue } from '../../lib/invalidation.js';
 import { renderMarkdown } from '../../lib/markdown.js';
 import { SYSTEM_ACTOR, changedFields, recordAudit, type AuditActor } from '../audit/audit.service.js';
 import { publishLiveEvent } from '../events/events.service.js';
+import { enqueueWebhook, kickWebhookSender, webhookText } from '../webhooks/webhooks.service.js';
 import {
   deleteAnnouncementRow,
   findAnnouncement,
@@ -88,9 +89,11 @@ export async function createAnnouncement(
       details: { pinned: input.pinned },
       at,
     });
+    await enqueueWebhook(trx, ctx, 'announcements', webhookText.announcement(ctx, input.title, input.body));
     return id;
   });
   ctx.bus.publish('announcements');
+  kickWebhookSender(ctx);
   await publishLiveEvent(ctx, 'announcement', { _id: String(id), title: input.title });
   return { acknowledge: true, message: 'Announcement posted.', _id: String(id) };
 }

@@ -5,6 +5,7 @@ import { CachedValue } from '../../lib/invalidation.js';
 import { SYSTEM_ACTOR, recordAudit, type AuditActor } from '../audit/audit.service.js';
 import { getFreezeAt } from '../scoreboard/scoreboard.service.js';
 import { publishLiveEvent } from '../events/events.service.js';
+import { enqueueWebhook, kickWebhookSender, webhookText } from '../webhooks/webhooks.service.js';
 import { siteHasAdmin } from '../users/users.service.js';
 import { logoUrlOf, readSiteState, type SiteState } from '../settings/settings.service.js';
 import { readSetting, writeSetting } from './site.repo.js';
@@ -32,8 +33,10 @@ export async function setSiteActive(
       details: { before: { activated: before }, after: { activated } },
       at,
     });
+    if (before !== activated) await enqueueWebhook(trx, ctx, 'site', webhookText.site(activated));
   });
   ctx.bus.publish('site');
+  kickWebhookSender(ctx);
   await publishLiveEvent(ctx, 'site', { activated });
 }
 

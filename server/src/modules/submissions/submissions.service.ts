@@ -13,6 +13,7 @@ import { readSiteState } from '../settings/settings.service.js';
 import { hasSolvedChallenge, recordSolvedPair } from './solved-pairs.js';
 import { knownFirstBlood } from '../challenges/public-challenges.js';
 import { publishLiveEvent } from '../events/events.service.js';
+import { enqueueWebhook, kickWebhookSender, webhookText } from '../webhooks/webhooks.service.js';
 import {
   confirmFirstBloodNotice,
   hasSolved,
@@ -138,6 +139,10 @@ async function checkFlag(
       if (solveId !== null) {
         await logCorrectAttempt(trx, solveId, input.address);
         if (reserved) firstBlood = await confirmFirstBloodNotice(trx, challenge.id, solveId);
+        if (firstBlood) {
+          const text = webhookText.firstBlood(firstBlood.challenge, firstBlood.competitor);
+          await enqueueWebhook(trx, ctx, 'first-blood', text);
+        }
       }
       return solveId !== null;
     });
@@ -153,6 +158,7 @@ async function checkFlag(
   ctx.bus.publish('solves-added');
   // Off the answer's path: the player's "Correct Flag!" never waits for the announcement.
   if (firstBlood) {
+    kickWebhookSender(ctx);
     publishLiveEvent(ctx, 'first-blood', firstBlood).catch((err: unknown) =>
       ctx.log.error({ err }, 'first blood could not be announced'),
     );

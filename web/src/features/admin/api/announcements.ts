@@ -1,4 +1,4 @@
-import { announcementsApi, type AnnouncementInput } from '@ctf/contract';
+import { announcementsApi, webhookApi, type AnnouncementInput } from '@ctf/contract';
 import { useQuery } from '@tanstack/react-query';
 import { callApi, fetchData } from '../../../lib/api';
 import { queryKeys } from '../../../lib/query';
@@ -21,3 +21,11 @@ export const updateAnnouncement = (id: string, input: Required<AnnouncementInput
 
 /** POST /api/admin/announcements/delete {_id}. */
 export const deleteAnnouncement = (id: string) => callApi(announcementsApi.deleteAnnouncement, { _id: id });
+
+/** GET /api/admin/webhook/status: the Discord webhook's state. */
+export function useWebhookStatus() {
+  return useQuery({
+    queryKey: queryKeys.admin('webhook'),
+    queryFn: () => fetchData(webhookApi.webhookStatus),
+  });
+}

@@ -22,6 +22,14 @@ describe('Announcements tab', () => {
     const api = mockApi(
       baseRoutes({
         'GET /api/admin/announcements': () => json([row(1, true), row(2)]),
+        'GET /api/admin/webhook/status': () =>
+          json({
+            configured: true,
+            events: ['announcements', 'first-blood'],
+            pending: 2,
+            last_success_at: null,
+            last_error: '2026-01-10T12:00:00.000Z HTTP 500',
+          }),
         'POST /api/admin/announcements/create': () =>
           json({ acknowledge: true, message: 'Announcement posted.', _id: '3' }),
         'POST /api/admin/announcements/update': () =>
@@ -34,6 +42,9 @@ describe('Announcements tab', () => {
     await userEvent.click(screen.getByRole('tab', { name: 'Announcements' }));
     const table = await screen.findByRole('table', { name: 'Announcements' });
     expect(within(table).getAllByRole('row')).toHaveLength(3);
+    expect(await screen.findByTestId('webhook-status')).toHaveTextContent(
+      'Discord webhook: on for announcements, first-blood; 2 waiting to be sent; last error: 2026-01-10T12:00:00.000Z HTTP 500.',
+    );
 
     const form = screen.getByRole('form', { name: 'Post an announcement' });
     await userEvent.type(within(form).getByLabelText('Title'), 'Wave 2');

@@ -14,6 +14,7 @@ import {
 import type { AdminAct } from '../use-admin-action';
 import { AdminTable, type AdminColumn } from './AdminTable';
 import { QueryState } from './QueryState';
+import { WebhookStatusView } from './WebhookStatusView';
 
 const EMPTY = { title: '', body: '', pinned: false };
 const posted = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
@@ -93,6 +94,7 @@ export function AnnouncementsTab({ act }: { act: AdminAct }) {
 
   return (
     <>
+      <WebhookStatusView />
       <Form
         onSubmit={(e) => void submit(e)}
         className="mb-4"

@@ -1,0 +1,210 @@
+import { randomUUID } from 'node:crypto';
+import type { WebhookEventKind } from '../../config.js';
+import type { AppContext } from '../../context.js';
+import type { Executor } from '../../db/schema.js';
+import {
+  claimDueMessage,
+  countPendingMessages,
+  deleteSentMessage,
+  dropExpiredMessages,
+  insertOutboxMessage,
+  readWebhookState,
+  releaseForRetry,
+  writeWebhookState,
+} from './webhooks.repo.js';
+
+/**
+ * Timing of the sender; tests shorten it. A claim (lease) outlives the longest send, so two
+ * processes never hold one message at once.
+ */
+export const WEBHOOK_TIMING = {
+  /** How often each process looks for due messages (one timer per process). */
+  pollMs: 1000,
+  /** A send that takes longer is abandoned and retried. */
+  timeoutMs: 10_000,
+  leaseMs: 30_000,
+  /** First retry delay; doubles per attempt, up to maxBackoffMs. */
+  backoffMs: 2000,
+  maxBackoffMs: 5 * 60_000,
+  /** A message not delivered within this time is dropped with a log line. */
+  keepMs: 24 * 60 * 60_000,
+};
+
+/** Discord refuses content longer than this. */
+const DISCORD_CONTENT_MAX = 2000;
+
+/**
+ * Writes one Discord message to the outbox, in the caller's transaction, when the webhook is
+ * configured and WEBHOOK_EVENTS lists this kind. Call kickWebhookSender after the commit. allowed_mentions is always empty: no team name
+ * or announcement can ping @everyone, a role or a user.
+ */
+export async function enqueueWebhook(
+  trx: Executor,
+  ctx: AppContext,
+  kind: WebhookEventKind,
+  content: string,
+): Promise<void> {
+  const webhook = ctx.config.webhook;
+  if (!webhook || !webhook.events.includes(kind)) return;
+  const text =
+    content.length > DISCORD_CONTENT_MAX ? `${content.slice(0, DISCORD_CONTENT_MAX - 1)}…` : content;
+  await insertOutboxMessage(trx, {
+    kind,
+    payload: JSON.stringify({ content: text, allowed_mentions: { parse: [] } }),
+    at: ctx.clock.now().getTime(),
+  });
+}
+
+/** The messages, as Discord shows them (its Markdown). */
+export const webhookText = {
+  announcement: (ctx: AppContext, title: string, body: string) =>
+    `📢 **${title}**\n${body}\n${ctx.config.publicUrl}/announcements`,
+  firstBlood: (challenge: string, competitor: string) =>
+    `🩸 First blood on **${challenge}** by **${competitor}**`,
+  site: (activated: boolean) => (activated ? '🟢 The CTF is open.' : '🔴 The CTF is closed.'),
+};
+
+export interface WebhookStatus {
+  configured: boolean;
+  events: WebhookEventKind[];
+  pending: number;
+  last_success_at: string | null;
+  last_error: string | null;
+}
+
+/** GET /api/admin/webhook/status. */
+export async function getWebhookStatus(ctx: AppContext): Promise<WebhookStatus> {
+  const db = ctx.database.db;
+  const [pending, state] = await Promise.all([countPendingMessages(db), readWebhookState(db)]);
+  return {
+    configured: ctx.config.webhook !== null,
+    events: ctx.config.webhook?.events ?? [],
+    pending,
+    last_success_at: state.last_success_at,
+    last_error: state.last_error,
+  };
+}
+
+const senders = new WeakMap<AppContext, WebhookSender>();
+
+/** After the enqueueing transaction committed: send now rather than at the next poll. */
+export function kickWebhookSender(ctx: AppContext): void {
+  senders.get(ctx)?.kick();
+}
+
+/** Starts this process's sender (nothing without DISCORD_WEBHOOK_URL). */
+export function startWebhookSender(ctx: AppContext): WebhookSender | null {
+  if (!ctx.config.webhook) return null;
+  const sender = new WebhookSender(ctx, ctx.config.webhook.url);
+  senders.set(ctx, sender);
+  sender.start();
+  return sender;
+}
+
+/**
+ * Sends the outbox, one message at a time, off every request's path: a slow or dead webhook only
+ * delays its own messages. Each process runs one; the claim gives each message to one of them.
+ */
+export class WebhookSender {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private stopped = false;
+  private readonly abort = new AbortController();
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly url: string,
+  ) {}
+
+  start(): void {
+    this.timer = setInterval(() => this.kick(), WEBHOOK_TIMING.pollMs);
+    this.timer.unref();
+    this.kick();
+  }
+
+  /** Looks for due messages now (after an enqueue here; the timer covers other processes'). */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.drain()
+      .catch((err: unknown) => this.ctx.log.error({ err }, 'webhook: outbox could not be read'))
+      .finally(() => {
+        this.running = null;
+        if (this.again) {
+          this.again = false;
+          this.kick();
+        }
+      });
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    this.abort.abort();
+    await this.running;
+  }
+
+  private async drain(): Promise<void> {
+    const db = this.ctx.database.db;
+    const now = () => this.ctx.clock.now().getTime();
+    for (const dropped of await dropExpiredMessages(db, now() - WEBHOOK_TIMING.keepMs)) {
+      this.ctx.log.warn(
+        `webhook: dropped ${dropped.kind} message #${dropped.id} after 24 h undelivered (last error: ${dropped.last_error ?? 'none'})`,
+      );
+    }
+    const token = randomUUID();
+    while (!this.stopped) {
+      const message = await claimDueMessage(db, now(), WEBHOOK_TIMING.leaseMs, token);
+      if (!message) return;
+      const outcome = await this.send(message.payload);
+      if (outcome.ok) {
+        await deleteSentMessage(db, message.id, token);
+        await writeWebhookState(db, { last_success_at: this.ctx.clock.now().toISOString() });
+        continue;
+      }
+      const backoff = Math.min(WEBHOOK_TIMING.backoffMs * 2 ** message.attempts, WEBHOOK_TIMING.maxBackoffMs);
+      const wait = outcome.retryAfterMs ?? backoff * (0.75 + Math.random() / 2);
+      await releaseForRetry(db, message.id, token, now() + wait, outcome.error);
+      await writeWebhookState(db, { last_error: `${this.ctx.clock.now().toISOString()} ${outcome.error}` });
+      // The webhook is failing: the other messages wait for the next poll rather than hammer it.
+      return;
+    }
+  }
+
+  private async send(
+    payload: string,
+  ): Promise<{ ok: true } | { ok: false; error: string; retryAfterMs?: number }> {
+    try {
+      const res = await fetch(this.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: payload,
+        signal: AbortSignal.any([AbortSignal.timeout(WEBHOOK_TIMING.timeoutMs), this.abort.signal]),
+        redirect: 'error',
+      });
+      const text = await res.text().catch(() => '');
+      if (res.ok) return { ok: true };
+      if (res.status === 429) {
+        // Discord says how long to wait, in seconds, in the body (and in Retry-After).
+        const header = res.headers.get('retry-after');
+        let seconds = header === null ? Number.NaN : Number(header);
+        try {
+          const body = JSON.parse(text) as { retry_after?: unknown };
+          if (typeof body.retry_after === 'number') seconds = body.retry_after;
+        } catch {
+          // no JSON body: the header stands
+        }
+        const retryAfterMs = Number.isFinite(seconds) && seconds >= 0 ? Math.ceil(seconds * 1000) : undefined;
+        return { ok: false, error: 'HTTP 429 (rate limited)', retryAfterMs };
+      }
+      return { ok: false, error: `HTTP ${res.status}` };
+    } catch (err) {
+      const name = err instanceof Error ? err.name : '';
+      return { ok: false, error: name === 'TimeoutError' ? 'timed out' : 'unreachable' };
+    }
+  }
+}
