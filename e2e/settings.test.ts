@@ -88,6 +88,8 @@ describe.runIf(run)('event settings in Chromium', { timeout: 180_000 }, () => {
     // A light system: the toggle turns the dark theme on, and the next page load keeps it.
     const light = await (await context(null)).newPage();
     await light.goto(server.url);
+    // The first paint's navbar is static HTML: wait for the app to own the page before clicking.
+    await settle(light);
     expect(await light.evaluate(() => document.documentElement.getAttribute('data-bs-theme'))).toBe('light');
     const toggle = light.getByRole('button', { name: 'Dark theme' });
     await toggle.click();

@@ -73,7 +73,7 @@ describe('AdminPanel', () => {
       }),
     );
     renderPage(<AdminPanel />);
-    await userEvent.click(await screen.findByRole('button', { name: 'Make alice an admin' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Make Admin: alice' }));
     expect(dialogs.confirm).toHaveBeenCalledWith("Make 'alice' an admin? Admins manage the whole site.");
     expect(api.bodyOf('POST /api/admin/promote_admin')).toEqual({ username: 'alice' });
     await waitFor(() => expect(message()).toHaveTextContent("Success: 'alice' is now an admin."));

@@ -65,7 +65,7 @@ export function moderationColumn<T extends Moderated>(
         </Button>
         <Button
           size="sm"
-          variant="outline-warning"
+          variant="outline-danger"
           aria-label={`${row.banned ? 'Unban' : 'Ban'} ${target} ${name(row)}`}
           onClick={() => run(row, row.banned ? 'unban' : 'ban')}
         >

@@ -21,7 +21,7 @@ export function UsersTab({ act }: { act: AdminAct }) {
         <Button
           size="sm"
           variant="outline-primary"
-          aria-label={`Make ${u.username} an admin`}
+          aria-label={`Make Admin: ${u.username}`}
           onClick={() => {
             if (window.confirm(`Make '${u.username}' an admin? Admins manage the whole site.`))
               void act(() => promoteAdmin(u.username));

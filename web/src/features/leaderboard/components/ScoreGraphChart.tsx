@@ -38,7 +38,7 @@ export default function ScoreGraphChart({ series }: { series: GraphSeries[] }) {
   }));
   return (
     <ResponsiveContainer width="100%" height={320}>
-      <LineChart margin={{ top: 8, right: 16, bottom: 8, left: 0 }}>
+      <LineChart accessibilityLayer={false} margin={{ top: 8, right: 16, bottom: 8, left: 0 }}>
         <CartesianGrid strokeDasharray="3 3" />
         <XAxis
           dataKey="t"
