@@ -13,7 +13,7 @@ import { DomainError } from '../../lib/errors.js';
 import { listTeamCompletions } from '../teams/teams.service.js';
 import { listCompletionsOfUser } from '../users/users.service.js';
 import { getScoreView } from '../scoreboard/scoreboard.service.js';
-import { leaderboardEntries } from '../scoreboard/scoreboard.views.js';
+import { leaderboardEntries, withBoardPoints } from '../scoreboard/scoreboard.views.js';
 import { BoardPages } from './leaderboard-pages.js';
 
 /** The leaderboard, serialised once per change of its board and shared by every caller. */
@@ -94,9 +94,6 @@ export async function getOwnCompletions(
   ]);
   return {
     userCompletions,
-    teamCompletions: teamCompletions.map((c) => ({
-      ...c,
-      points: view.board.values.get(Number(c.id)) ?? c.points,
-    })),
+    teamCompletions: withBoardPoints(view.board, teamCompletions),
   };
 }
