@@ -82,6 +82,7 @@ describe('benchmark harness', () => {
     // Issue 15: every stream opened, had every announcement, and stayed open through the load.
     const streams = run.streams!;
     expect(streams.opened.open).toBe(20);
+    expect(streams.firstAnnouncement.status).toBe(200);
     expect(streams.announcements).toHaveLength(3);
     for (const a of streams.announcements) {
       expect(a.status).toBe(200);

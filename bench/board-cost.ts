@@ -71,9 +71,13 @@ async function unsolvedPairs(
   const db = ctx.database.db;
   const userIds = [...new Set(event.sessions.map((s) => s.userId))];
   const solved = new Set(
-    (await db.selectFrom('solves').select(['user_id', 'challenge_id']).where('user_id', 'in', userIds).execute()).map(
-      (r) => `${r.user_id}:${r.challenge_id}`,
-    ),
+    (
+      await db
+        .selectFrom('solves')
+        .select(['user_id', 'challenge_id'])
+        .where('user_id', 'in', userIds)
+        .execute()
+    ).map((r) => `${r.user_id}:${r.challenge_id}`),
   );
   const teams = new Map(
     (await db.selectFrom('users').select(['id', 'team_id']).where('id', 'in', userIds).execute()).map((r) => [
@@ -82,7 +86,8 @@ async function unsolvedPairs(
     ]),
   );
   const dynamic = new Set(event.dynamicChallengeIds);
-  const byPopularity = (ids: number[]) => [...ids].sort((a, b) => (solvesOf.get(b) ?? 0) - (solvesOf.get(a) ?? 0));
+  const byPopularity = (ids: number[]) =>
+    [...ids].sort((a, b) => (solvesOf.get(b) ?? 0) - (solvesOf.get(a) ?? 0));
   const statics = byPopularity(event.challengeIds.filter((id) => !dynamic.has(id)));
   const pools = dynamic.size > 0 ? [byPopularity([...dynamic]), statics] : [statics];
   const pairs: Pair[] = [];
@@ -149,7 +154,11 @@ export async function measureBoardCost(ctx: AppContext, event: SeededEvent): Pro
   const answer: number[] = [];
   await getLeaderboard(ctx);
   for (const [i, p] of pairs.entries()) {
-    const user = await db.selectFrom('users').selectAll().where('id', '=', p.userId).executeTakeFirstOrThrow();
+    const user = await db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', p.userId)
+      .executeTakeFirstOrThrow();
     const t0 = process.hrtime.bigint();
     const { message } = await submitFlag(ctx, user, {
       challengeId: p.challengeId,

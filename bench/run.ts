@@ -54,7 +54,12 @@ export interface StreamsRun {
   /** The server's RSS (MB) before the streams opened, and with them open and idle. */
   rssBeforeMb: number;
   rssOpenMb: number;
-  /** Each announcement: POST to the last stream receiving it. */
+  /**
+   * The process's first announcement, before the streams open: its first admin write loads the
+   * Markdown sanitiser (jsdom), a one-time cost apart from the fan-out.
+   */
+  firstAnnouncement: Extract<StreamsAnswer, { type: 'announced' }>;
+  /** Each announcement with the streams open: POST to the last stream receiving it. */
   announcements: Extract<StreamsAnswer, { type: 'announced' }>[];
   /** The mixed profile on the same process, without the streams and then with them open. */
   mixedWithout: LoadResult;
@@ -368,6 +373,17 @@ async function benchStreams(
     const mixed = () => requestMaker('mixed', event, server.url, '');
     const mixedWithout = await measure(baseline, loopback, 'mixed', mixed(), c, opts, hello);
     logLine(opts, 'streams leg, no stream open: ', mixedWithout);
+    const cookie = `ctf_session=${event.adminToken}`;
+    const firstAnnouncement = await client.announce(
+      loopback,
+      server.url,
+      cookie,
+      'Benchmark announcement 0',
+      30_000,
+    );
+    opts.log?.(
+      `  first announcement of the process (no stream open): POST ${firstAnnouncement.status} in ${firstAnnouncement.postMs.toFixed(1)} ms`,
+    );
     const rssBeforeMb = currentRssMb(pid);
     const opened = await client.open(loopback, opts.streams, 120_000);
     const rssOpenMb = currentRssMb(pid);
@@ -377,7 +393,7 @@ async function benchStreams(
     const announcements: StreamsRun['announcements'] = [];
     for (let i = 0; i < 3; i++) {
       const title = `Benchmark announcement ${i + 1} ${Math.random().toString(36).slice(2, 10)}`;
-      const a = await client.announce(loopback, server.url, `ctf_session=${event.adminToken}`, title, 10_000);
+      const a = await client.announce(loopback, server.url, cookie, title, 10_000);
       opts.log?.(
         `  announcement ${i + 1}: POST ${a.status} in ${a.postMs.toFixed(1)} ms; ${a.received} of ${a.expected} streams had it after ${a.ms.toFixed(1)} ms`,
       );
@@ -393,6 +409,7 @@ async function benchStreams(
       opened,
       rssBeforeMb,
       rssOpenMb,
+      firstAnnouncement,
       announcements,
       mixedWithout,
       mixedWith,

@@ -296,7 +296,11 @@ export async function seedEvent(
       created_at: createdAt,
     })
     .execute();
-  const admin = await db.selectFrom('users').select('id').where('username', '=', 'benchadmin').executeTakeFirstOrThrow();
+  const admin = await db
+    .selectFrom('users')
+    .select('id')
+    .where('username', '=', 'benchadmin')
+    .executeTakeFirstOrThrow();
 
   await setSiteActive(ctx, true);
   for (const t of ['challenges', 'solves', 'ratings', 'teams', 'users'] as const) ctx.bus.publish(t);

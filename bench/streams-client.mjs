@@ -32,7 +32,13 @@ function openOne(u) {
   return new Promise((resolve) => {
     const stream = { req: null, res: null, tail: '', seen: false };
     const req = request(
-      { host: u.hostname, port: u.port, path: '/api/events', agent: false, headers: { accept: 'text/event-stream' } },
+      {
+        host: u.hostname,
+        port: u.port,
+        path: '/api/events',
+        agent: false,
+        headers: { accept: 'text/event-stream' },
+      },
       (res) => {
         if (res.statusCode !== 200) {
           res.resume();
@@ -104,6 +110,7 @@ async function announce({ url, origin, cookie, title, deadlineMs }) {
   });
   const postMs = performance.now() - t0;
   await res.arrayBuffer();
+  if (expected === 0) finish(true);
   let timer;
   const reached = await Promise.race([
     all,
@@ -118,7 +125,7 @@ async function announce({ url, origin, cookie, title, deadlineMs }) {
     postMs,
     expected,
     received: w.count,
-    ms: reached ? w.last - t0 : NaN,
+    ms: !reached ? NaN : expected === 0 ? postMs : w.last - t0,
   };
 }
 

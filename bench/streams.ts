@@ -70,7 +70,11 @@ export class StreamsClient {
 
   /** Posts an announcement to `url` as the admin (origin: the server's PUBLIC_URL) and times it. */
   announce(url: string, origin: string, cookie: string, title: string, deadlineMs: number) {
-    return this.ask({ type: 'announce', url, origin, cookie, title, deadlineMs }, 'announced', deadlineMs + 30_000);
+    return this.ask(
+      { type: 'announce', url, origin, cookie, title, deadlineMs },
+      'announced',
+      deadlineMs + 30_000,
+    );
   }
 
   stats() {
