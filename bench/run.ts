@@ -5,6 +5,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '../server/src/app.js';
 import { loadConfig } from '../server/src/config.js';
+import { connectDatabase } from '../server/src/db/connect.js';
+import { FLUSH_INTERVAL_MS } from '../server/src/modules/submission-log/submission-log.service.js';
 import { freePort, startServer, type RunningServer } from '../e2e/support/server.js';
 import { createPostgresDatabase } from '../e2e/support/services.js';
 import { measureBoardCost, type BoardCost } from './board-cost.js';
@@ -224,18 +226,43 @@ async function countSolves(server: RunningServer, event: SeededEvent): Promise<n
   return list.reduce((n, c) => n + c.user_completions, 0);
 }
 
-/** The submission log's rows by result, read from the database once its server has stopped. */
+/** The submission log's rows by result, read from the database beside its running server. */
 async function countLogged(env: Record<string, string>): Promise<LoggedAttempts> {
-  const { app, ctx } = await buildApp(loadConfig(env), { logger: false });
+  const database = await connectDatabase(loadConfig(env).database);
   try {
-    const rows = await ctx.database.db
+    const rows = await database.db
       .selectFrom('submissions')
       .select(['result', (eb) => eb.fn.countAll<number | string>().as('n')])
       .groupBy('result')
       .execute();
     return Object.fromEntries(rows.map((r) => [r.result, Number(r.n)]));
   } finally {
-    await app.close();
+    await database.close();
+  }
+}
+
+/**
+ * The submission log once the load has stopped and the server has written what it held: wrong
+ * attempts are written in batches at most FLUSH_INTERVAL_MS later, so the count is read until it
+ * covers every acknowledged wrong attempt and no longer moves (bounded: 15 s).
+ */
+async function settledLog(env: Record<string, string>, acknowledged: number): Promise<LoggedAttempts> {
+  const deadline = Date.now() + 15_000;
+  let last = await countLogged(env);
+  for (;;) {
+    await new Promise((r) => setTimeout(r, FLUSH_INTERVAL_MS + 250));
+    const now = await countLogged(env);
+    const wrong = now.wrong ?? 0;
+    if ((wrong >= acknowledged && wrong === (last.wrong ?? 0)) || Date.now() > deadline) return now;
+    last = now;
+  }
+}
+
+/** Stops a server; says so when it had to be killed (it did not close within stop()'s 5 s). */
+async function stopServer(server: RunningServer, opts: BenchOptions): Promise<void> {
+  await server.stop();
+  if (server.process.signalCode === 'SIGKILL') {
+    opts.log?.(`  warning: the server on port ${server.port} did not close within 5 s and was killed`);
   }
 }
 
@@ -293,14 +320,14 @@ async function benchDatabase(
     }
     const results = await loadAll(baseline, server, prepared.event, opts.scenarios, opts, hello);
     const after = await countSolves(server, prepared.event);
-    const rss = peakRssMb(server.process.pid!);
-    await server.stop();
     const correctAnswers = results
       .filter((r) => SUBMITTING.includes(r.scenario))
       .reduce((n, r) => n + r.correct, 0);
     const wrongAnswers = results.reduce((n, r) => n + r.wrong, 0);
     // Every attempt goes to the submission log (issue 18: the flag scenarios run with it on).
-    const logged = results.some((r) => r.wrong > 0) ? await countLogged(prepared.env) : null;
+    const logged = results.some((r) => r.wrong > 0) ? await settledLog(prepared.env, wrongAnswers) : null;
+    const rss = peakRssMb(server.process.pid!);
+    await stopServer(server, opts);
     if (logged) {
       opts.log?.(
         `  submission log: ${logged.wrong ?? 0} wrong attempts logged, ${wrongAnswers} acknowledged`,
@@ -419,7 +446,7 @@ async function benchStreams(
     };
   } finally {
     await client.close();
-    await server.stop();
+    await stopServer(server, opts);
   }
 }
 
@@ -445,7 +472,7 @@ async function benchDynamic(
         results.push(r);
       }
     } finally {
-      await server.stop();
+      await stopServer(server, opts);
     }
     return { results, boardCost: prepared.boardCost };
   } finally {
