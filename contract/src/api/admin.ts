@@ -300,6 +300,46 @@ export const exportSolvesJson = endpoint({
   response: z.array(SolveExportRow),
 });
 
+/** One finding of a challenge.yml import: the archive path it concerns, its line (null: none). */
+export const ImportIssue = z.object({
+  file: z.string(),
+  line: z.number().int().nullable(),
+  message: z.string(),
+});
+export type ImportIssue = z.infer<typeof ImportIssue>;
+
+/**
+ * What an import (or its dry run) came to: the challenge names created and updated (would be, on a
+ * dry run), warnings (unknown keys, ...) and every error. Any error: nothing was written.
+ */
+export const ImportResult = z.object({
+  acknowledge: z.boolean(),
+  message: z.string(),
+  created: z.array(z.string()),
+  updated: z.array(z.string()),
+  warnings: z.array(ImportIssue),
+  errors: z.array(ImportIssue),
+});
+export type ImportResult = z.infer<typeof ImportResult>;
+
+/**
+ * challenge.yml import (ctfcli spec 0.1): multipart with one field 'file', a ZIP of challenge
+ * folders. `?dry_run=1` checks and reports without writing. An archive with errors answers 400 with
+ * the same shape.
+ */
+export const importChallenges = endpoint({
+  ...ROUTES.admin.importChallenges,
+  body: undefined,
+  query: z.object({ dry_run: z.enum(['0', '1', 'true', 'false']).optional() }),
+  response: ImportResult,
+});
+/** Every challenge as challenge.yml folders with their files, in one ZIP. */
+export const exportChallenges = endpoint({
+  ...ROUTES.admin.exportChallenges,
+  body: undefined,
+  response: z.string(),
+});
+
 /** Every admin endpoint, so the authorization matrix test can walk them all. */
 export const ADMIN_ENDPOINTS = [
   getTeams,
@@ -327,6 +367,8 @@ export const ADMIN_ENDPOINTS = [
   exportSolvesCsv,
   exportScoreboardJson,
   exportSolvesJson,
+  importChallenges,
+  exportChallenges,
   ...SETTINGS_ENDPOINTS,
   ...INTEGRITY_ENDPOINTS,
   ...ANNOUNCEMENT_ADMIN_ENDPOINTS,

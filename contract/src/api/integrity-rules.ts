@@ -10,6 +10,8 @@ export const AUDIT_ACTIONS = [
   'challenge.toggle',
   'challenge.delete',
   'challenge.schedule',
+  'challenge.import',
+  'challenge.export',
   'file.upload',
   'file.delete',
   'user.remove',

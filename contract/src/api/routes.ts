@@ -79,6 +79,8 @@ export const ROUTES = {
     exportSolvesCsv: get('/api/admin/export/solves.csv'),
     exportScoreboardJson: get('/api/admin/export/scoreboard.json'),
     exportSolvesJson: get('/api/admin/export/solves.json'),
+    importChallenges: post('/api/admin/ctf/import'),
+    exportChallenges: get('/api/admin/ctf/export'),
   },
   settings: {
     getSettings: get('/api/admin/settings'),

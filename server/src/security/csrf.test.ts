@@ -78,9 +78,17 @@ function validBody(w: World, path: string): { payload: unknown; headers?: Record
       headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
     };
   }
-  if (path === adminApi.upload.path) {
+  if (path === adminApi.upload.path || path === adminApi.importChallenges.path) {
     const boundary = 'csrfBoundary';
-    const zip = makeZip([{ name: 'a.txt', content: 'a' }]);
+    const zip =
+      path === adminApi.upload.path
+        ? makeZip([{ name: 'a.txt', content: 'a' }])
+        : makeZip([
+            {
+              name: 'csrf/challenge.yml',
+              content: 'name: Csrf Import\nauthor: x\ncategory: General\nvalue: 50\nflags:\n  - flag{csrf}\n',
+            },
+          ]);
     return {
       payload: Buffer.concat([
         Buffer.from(
