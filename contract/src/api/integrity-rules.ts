@@ -24,6 +24,7 @@ export const AUDIT_ACTIONS = [
   'moderation.ban',
   'moderation.unban',
   'settings.update',
+  'divisions.update',
   'announcement.create',
   'announcement.update',
   'announcement.delete',
