@@ -98,16 +98,30 @@ export async function lockTeamForDivision(
 }
 
 export async function hasSolvesOfUser(trx: Executor, userId: number): Promise<boolean> {
-  const row = await trx.selectFrom('solves').select('id').where('user_id', '=', userId).limit(1).executeTakeFirst();
+  const row = await trx
+    .selectFrom('solves')
+    .select('id')
+    .where('user_id', '=', userId)
+    .limit(1)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
 export async function hasSolvesOfTeam(trx: Executor, teamId: number): Promise<boolean> {
-  const row = await trx.selectFrom('solves').select('id').where('team_id', '=', teamId).limit(1).executeTakeFirst();
+  const row = await trx
+    .selectFrom('solves')
+    .select('id')
+    .where('team_id', '=', teamId)
+    .limit(1)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
-export async function setUserDivision(trx: Executor, userId: number, divisionId: number | null): Promise<void> {
+export async function setUserDivision(
+  trx: Executor,
+  userId: number,
+  divisionId: number | null,
+): Promise<void> {
   await trx.updateTable('users').set({ division_id: divisionId }).where('id', '=', userId).execute();
 }
 
@@ -117,6 +131,10 @@ export async function divisionsOfUsers(
   ids: readonly number[],
 ): Promise<Map<number, number | null>> {
   if (ids.length === 0) return new Map();
-  const rows = await db.selectFrom('users').select(['id', 'division_id']).where('id', 'in', [...ids]).execute();
+  const rows = await db
+    .selectFrom('users')
+    .select(['id', 'division_id'])
+    .where('id', 'in', [...ids])
+    .execute();
   return new Map(rows.map((r) => [r.id, r.division_id]));
 }

@@ -129,7 +129,10 @@ export function emailAllowed(division: KnownDivision, email: string): boolean {
   if (division.emailDomains.length === 0) return true;
   const at = email.lastIndexOf('@');
   if (at < 1) return false;
-  const domain = email.slice(at + 1).trim().toLowerCase();
+  const domain = email
+    .slice(at + 1)
+    .trim()
+    .toLowerCase();
   return division.emailDomains.includes(domain);
 }
 
@@ -139,7 +142,11 @@ export function emailAllowed(division: KnownDivision, email: string): boolean {
  * with no solves (the team follows). One transaction with the user's (and team's) row locked, so
  * a first solve, a join or a second change racing with it is ordered before or after it.
  */
-export async function pickDivision(ctx: AppContext, user: UserRow, name: string | null): Promise<string | null> {
+export async function pickDivision(
+  ctx: AppContext,
+  user: UserRow,
+  name: string | null,
+): Promise<string | null> {
   const state = await getDivisionState(ctx);
   if (state.list.length === 0) throw badInput(`Invalid division: ${DIVISION_MESSAGES.unknown}`);
   let target: KnownDivision | null = null;

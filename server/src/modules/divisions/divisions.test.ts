@@ -96,7 +96,9 @@ for (const kind of testDatabaseKinds()) {
       ] as const) {
         const res = await admin.post(DIVISIONS, body);
         expect(res.status, JSON.stringify(body)).toBe(400);
-        expect(res.body.message, JSON.stringify(body)).toMatch(new RegExp(`^Invalid ${field.replace(/\./g, '\\.')}: `));
+        expect(res.body.message, JSON.stringify(body)).toMatch(
+          new RegExp(`^Invalid ${field.replace(/\./g, '\\.')}: `),
+        );
       }
       expect((await t.visitor().get('/api/info/site')).body.divisions).toEqual(['First-years', 'Open']);
     });
@@ -105,7 +107,11 @@ for (const kind of testDatabaseKinds()) {
       await define([{ name: 'First-years', emailDomains: ['uni.example'] }, { name: 'Open' }]);
       const ann = await t.login('ann');
       const bob = await t.login('bob');
-      await t.ctx.database.db.updateTable('users').set({ email: 'bob@Uni.Example' }).where('id', '=', bob.user!.id).execute();
+      await t.ctx.database.db
+        .updateTable('users')
+        .set({ email: 'bob@Uni.Example' })
+        .where('id', '=', bob.user!.id)
+        .execute();
 
       const limited = await pick(ann, 'First-years');
       expect(limited.status).toBe(403);
@@ -117,7 +123,11 @@ for (const kind of testDatabaseKinds()) {
 
       const ok = await pick(bob, 'first-YEARS');
       expect(ok.status).toBe(200);
-      expect(ok.body).toMatchObject({ acknowledge: true, message: DIVISION_MESSAGES.picked, division: 'First-years' });
+      expect(ok.body).toMatchObject({
+        acknowledge: true,
+        message: DIVISION_MESSAGES.picked,
+        division: 'First-years',
+      });
       expect((await bob.get('/api/user/info')).body.division).toBe('First-years');
       expect((await pick(ann, 'Open')).status).toBe(200);
       expect((await ann.get('/api/user/info')).body.division).toBe('Open');
@@ -131,7 +141,10 @@ for (const kind of testDatabaseKinds()) {
       // Picking the division one is already in is not a change.
       expect((await pick(ann, 'open')).status).toBe(200);
       expect((await ann.get('/api/user/info')).body.division).toBe('Open');
-      const listed = (await admin.get('/api/admin/get_users')).body as { username: string; division: string }[];
+      const listed = (await admin.get('/api/admin/get_users')).body as {
+        username: string;
+        division: string;
+      }[];
       expect(listed.find((u) => u.username === 'ann')!.division).toBe('Open');
     });
 
@@ -155,14 +168,20 @@ for (const kind of testDatabaseKinds()) {
       expect((await bea.post('/api/team/request', { team_name: 'Owls' })).status).toBe(200);
       expect((await pick(bea, 'First-years')).status).toBe(200);
       const [request] = (await teamInfo(lead)).join_requests;
-      const accepted = await lead.post('/api/team/add-member', { request_id: request._id, checksum: request.checksum });
+      const accepted = await lead.post('/api/team/add-member', {
+        request_id: request._id,
+        checksum: request.checksum,
+      });
       expect(accepted.status).toBe(409);
       expect(accepted.body.message).toBe(DIVISION_MESSAGES.acceptOtherDivision);
       expect((await bea.get('/api/team/info')).body).toBeNull();
 
       // A leader alone on a team without solves may move it; with a member, nobody may.
       expect((await pick(lead, 'First-years')).status).toBe(200);
-      const again = await lead.post('/api/team/add-member', { request_id: request._id, checksum: request.checksum });
+      const again = await lead.post('/api/team/add-member', {
+        request_id: request._id,
+        checksum: request.checksum,
+      });
       expect(again.status).toBe(200);
       for (const who of [lead, bea]) {
         const res = await pick(who, 'Open');
@@ -198,7 +217,8 @@ for (const kind of testDatabaseKinds()) {
       const hal = await t.login('hal');
       for (const c of [gil, hal]) expect((await pick(c, 'First-years')).status).toBe(200);
       await makeTeam(gil, 'Geese', [hal]);
-      for (const [name, , list] of plan) for (const i of list) await solve(clients.get(name)!, challenges[i]!);
+      for (const [name, , list] of plan)
+        for (const i of list) await solve(clients.get(name)!, challenges[i]!);
       await solve(hal, challenges[4]!); // Geese 400, after ann
       await solve(admin, challenges[3]!); // an admin: never on a board
 
@@ -218,10 +238,9 @@ for (const kind of testDatabaseKinds()) {
         { name: 'dan', points: 100, division: 'First-years' },
       ];
       expect((await t.visitor().get(`${BOARD}?division=First-years`)).body).toEqual(firstYears);
-      expect((await t.visitor().get(`${BOARD}?division=open`)).body.map((e: { name: string }) => e.name)).toEqual([
-        'ann',
-        'cat',
-      ]);
+      expect(
+        (await t.visitor().get(`${BOARD}?division=open`)).body.map((e: { name: string }) => e.name),
+      ).toEqual(['ann', 'cat']);
 
       // Pages within the division: ranks, total and the caller's rank are the division's.
       const fay = clients.get('fay')!;
@@ -244,7 +263,11 @@ for (const kind of testDatabaseKinds()) {
       expect(annAround.headers[RANK]).toBeUndefined();
       expect((await clients.get('ann')!.get(`${BOARD}?limit=1`)).headers[RANK]).toBe('1');
 
-      for (const url of [`${BOARD}?division=Seniors`, `${BOARD}?division=Seniors&limit=2`, '/api/ctftime?division=x']) {
+      for (const url of [
+        `${BOARD}?division=Seniors`,
+        `${BOARD}?division=Seniors&limit=2`,
+        '/api/ctftime?division=x',
+      ]) {
         const res = await t.visitor().get(url);
         expect(res.status, url).toBe(400);
         expect(res.body.message, url).toBe(`Invalid division: ${DIVISION_MESSAGES.unknown}`);
@@ -265,12 +288,19 @@ for (const kind of testDatabaseKinds()) {
         [2, 'cat'],
       ]);
       const csv = (await admin.get('/api/admin/export/scoreboard.csv?division=Open')).text;
-      expect(csv.trim().split('\n').slice(1).map((l) => l.split(',').slice(0, 3).join(','))).toEqual([
-        '1,user,ann',
-        '2,user,cat',
-      ]);
+      expect(
+        csv
+          .trim()
+          .split('\n')
+          .slice(1)
+          .map((l) => l.split(',').slice(0, 3).join(',')),
+      ).toEqual(['1,user,ann', '2,user,cat']);
       const solves = (await admin.get('/api/admin/export/solves.csv?division=First-years')).text;
-      const solvers = solves.trim().split('\n').slice(1).map((l) => l.split(',')[1]);
+      const solvers = solves
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((l) => l.split(',')[1]);
       expect(solvers.sort()).toEqual(['bob', 'dan', 'fay', 'fay', 'hal']);
       expect((await admin.get('/api/admin/export/solves.json?division=nope')).status).toBe(400);
     });
@@ -314,7 +344,11 @@ for (const kind of testDatabaseKinds()) {
         expect((await pick(user, 'Open')).status).toBe(200);
         const [changed] = await releasedTogether([
           () => pick(user, 'First-years'),
-          () => user.post('/api/ctf/submit-flag', { flag: challenges[0]!.flag, challenge_id: String(challenges[0]!.id) }),
+          () =>
+            user.post('/api/ctf/submit-flag', {
+              flag: challenges[0]!.flag,
+              challenge_id: String(challenges[0]!.id),
+            }),
         ]);
         const division = (await user.get('/api/user/info')).body.division;
         if (changed!.status === 200) expect(division).toBe('First-years');
@@ -322,7 +356,11 @@ for (const kind of testDatabaseKinds()) {
           expect(changed!.body.message).toBe(DIVISION_MESSAGES.lockedAfterSolve);
           expect(division).toBe('Open');
         }
-        const solved = await t.ctx.database.db.selectFrom('solves').select('id').where('user_id', '=', user.user!.id).execute();
+        const solved = await t.ctx.database.db
+          .selectFrom('solves')
+          .select('id')
+          .where('user_id', '=', user.user!.id)
+          .execute();
         expect(solved).toHaveLength(1);
 
         // A leader accepting a request while the sender changes division: never a mixed team.

@@ -50,7 +50,13 @@ export async function getLeaderboard(
       pages: new BoardPages(
         board.divisions.size === 0
           ? [...ranked]
-          : ranked.map((c, i) => ({ kind: c.kind, id: c.id, name: c.name, points: c.points, division: entries[i]!.division })),
+          : ranked.map((c, i) => ({
+              kind: c.kind,
+              id: c.id,
+              name: c.name,
+              points: c.points,
+              division: entries[i]!.division,
+            })),
       ),
     };
   });

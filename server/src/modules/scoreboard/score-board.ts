@@ -158,7 +158,9 @@ export class ScoreBoard {
    * team moves rebuild the board, so a competitor's division is fixed for a board's life.
    */
   rankedIn(divisionId: number): readonly Competitor[] {
-    return this.memo(`ranked:d${divisionId}`, () => this.rankedRows.filter((c) => c.divisionId === divisionId));
+    return this.memo(`ranked:d${divisionId}`, () =>
+      this.rankedRows.filter((c) => c.divisionId === divisionId),
+    );
   }
 
   /** The division a solve counts for: its competitor's, else (credited to nobody) its solver's. */

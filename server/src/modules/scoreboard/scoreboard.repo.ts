@@ -24,7 +24,10 @@ export async function readBoardSnapshot(db: Executor, cutoff: string | null): Pr
         'release_at',
       ])
       .execute(),
-    db.selectFrom('users').select(['id', 'username', 'is_admin', 'hidden', 'team_id', 'division_id']).execute(),
+    db
+      .selectFrom('users')
+      .select(['id', 'username', 'is_admin', 'hidden', 'team_id', 'division_id'])
+      .execute(),
     db.selectFrom('teams').select(['id', 'name', 'hidden', 'leader_id']).execute(),
     db
       .selectFrom('solves')

@@ -205,5 +205,7 @@ export async function getCtftimeFeed(ctx: AppContext, divisionId?: number): Prom
   // Release times are read-time inputs: the memo's key changes when another challenge is out.
   const tasks = releasedChallengeNames(board, ctx.clock.now().toISOString());
   const key = divisionId === undefined ? `ctftime:${tasks.length}` : `ctftime:${tasks.length}:d${divisionId}`;
-  return board.memo(key, () => CachedJson.of(leaderboardApi.ctftime.response, ctftimeFeed(board, tasks, divisionId)));
+  return board.memo(key, () =>
+    CachedJson.of(leaderboardApi.ctftime.response, ctftimeFeed(board, tasks, divisionId)),
+  );
 }
