@@ -15,7 +15,7 @@ import {
 } from './divisions.repo.js';
 
 /**
- * Divisions (issue 19, decision 0010). Optional: with none defined every answer is what it was
+ * Divisions (issue 19, decision 0008). Optional: with none defined every answer is what it was
  * before they existed. The set is read once into memory and dropped through the bus ('site') when
  * an admin saves it, so the board, site info and the filters never read a row for it.
  */

@@ -322,7 +322,7 @@ for (const kind of testDatabaseKinds()) {
         { name: 'ann', points: 50, division: 'FIRST-YEARS' },
       ]);
       expect((await t.visitor().get(`${BOARD}?division=Seniors`)).body).toEqual([]);
-      // bob has solved: his division stays locked (documented in decision 0010).
+      // bob has solved: his division stays locked (documented in decision 0008).
       expect((await pick(bob, 'Seniors')).status).toBe(409);
       // Removing them all brings back the answers of a site without divisions.
       await define([]);
