@@ -7,6 +7,8 @@ export * as challengesApi from './api/challenges.js';
 export * as leaderboardApi from './api/leaderboard.js';
 export * as adminApi from './api/admin.js';
 export * as settingsApi from './api/settings.js';
+export * as divisionsApi from './api/divisions.js';
+export type { Division, DivisionInput } from './api/divisions.js';
 export type { AdminSettings, EventSettings, EventSettingsInput } from './api/settings.js';
 export {
   AFTER_END_MODES,

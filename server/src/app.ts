@@ -23,6 +23,7 @@ import { registerSubmissionLogRoutes } from './modules/submission-log/submission
 import { registerRatingRoutes } from './modules/ratings/ratings.routes.js';
 import { registerScoreboardRoutes } from './modules/scoreboard/scoreboard.routes.js';
 import { registerSettingsRoutes } from './modules/settings/settings.routes.js';
+import { registerDivisionRoutes } from './modules/divisions/divisions.routes.js';
 import { registerSiteRoutes } from './modules/site/site.routes.js';
 import { registerSubmissionRoutes } from './modules/submissions/submissions.routes.js';
 import { registerHintRoutes } from './modules/hints/hints.routes.js';
@@ -110,6 +111,7 @@ export async function buildApp(
   registerUserRoutes(app, ctx);
   registerSiteRoutes(app, ctx);
   registerSettingsRoutes(app, ctx);
+  registerDivisionRoutes(app, ctx);
   registerTeamRoutes(app, ctx);
   registerAdminRoutes(app, ctx);
   registerAuditRoutes(app, ctx);

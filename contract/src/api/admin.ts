@@ -8,6 +8,7 @@ import { SETTINGS_ENDPOINTS } from './settings.js';
 import { INTEGRITY_ENDPOINTS } from './integrity.js';
 import { ANNOUNCEMENT_ADMIN_ENDPOINTS } from './announcements.js';
 import { WEBHOOK_ADMIN_ENDPOINTS } from './webhook.js';
+import { DIVISION_ADMIN_ENDPOINTS, DivisionFilter } from './divisions.js';
 import {
   CHALLENGE_AUTHOR_MAX_LENGTH,
   CHALLENGE_DESCRIPTION_MAX_LENGTH,
@@ -277,26 +278,33 @@ export const SolveExportRow = z.object({
 });
 export type SolveExportRow = z.infer<typeof SolveExportRow>;
 
-/** The live scoreboard as CSV (streamed): pos, kind, name, points, solves, last_solve_at. */
+/**
+ * The live scoreboard as CSV (streamed): pos, kind, name, points, solves, last_solve_at. The exports
+ * take `?division=NAME` (issue 19): that division's competitors (positions within it) and solves.
+ */
 export const exportScoreboardCsv = endpoint({
   ...ROUTES.admin.exportScoreboardCsv,
   body: undefined,
+  query: DivisionFilter,
   response: z.string(),
 });
 /** Every solve as CSV (streamed): time, user, team, challenge, points. */
 export const exportSolvesCsv = endpoint({
   ...ROUTES.admin.exportSolvesCsv,
   body: undefined,
+  query: DivisionFilter,
   response: z.string(),
 });
 export const exportScoreboardJson = endpoint({
   ...ROUTES.admin.exportScoreboardJson,
   body: undefined,
+  query: DivisionFilter,
   response: z.array(ScoreboardExportRow),
 });
 export const exportSolvesJson = endpoint({
   ...ROUTES.admin.exportSolvesJson,
   body: undefined,
+  query: DivisionFilter,
   response: z.array(SolveExportRow),
 });
 
@@ -370,6 +378,7 @@ export const ADMIN_ENDPOINTS = [
   importChallenges,
   exportChallenges,
   ...SETTINGS_ENDPOINTS,
+  ...DIVISION_ADMIN_ENDPOINTS,
   ...INTEGRITY_ENDPOINTS,
   ...ANNOUNCEMENT_ADMIN_ENDPOINTS,
   ...WEBHOOK_ADMIN_ENDPOINTS,

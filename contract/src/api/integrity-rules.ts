@@ -26,6 +26,7 @@ export const AUDIT_ACTIONS = [
   'moderation.ban',
   'moderation.unban',
   'settings.update',
+  'divisions.update',
   'announcement.create',
   'announcement.update',
   'announcement.delete',

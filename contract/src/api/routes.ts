@@ -25,6 +25,7 @@ export const ROUTES = {
   users: {
     userInfo: get('/api/user/info'),
     practiceSolves: get('/api/user/practice'),
+    pickDivision: post('/api/user/division'),
   },
   teams: {
     teamInfo: get('/api/team/info'),
@@ -86,6 +87,8 @@ export const ROUTES = {
     getSettings: get('/api/admin/settings'),
     updateSettings: post('/api/admin/settings'),
     uploadLogo: post('/api/admin/settings/logo'),
+    getDivisions: get('/api/admin/divisions'),
+    setDivisions: post('/api/admin/divisions'),
   },
   integrity: {
     getAudit: get('/api/admin/audit'),

@@ -154,3 +154,11 @@ export const LEADERBOARD_REFRESH = { minIntervalMs: 5_000, jitterMs: 2_500 } as 
 /** The score graph shows the best GRAPH_TOP_DEFAULT competitors unless ?top= asks for up to GRAPH_TOP_MAX. */
 export const GRAPH_TOP_DEFAULT = 10;
 export const GRAPH_TOP_MAX = 50;
+
+/** Divisions (issue 19): how many a site may define and how long their names and domains are. */
+export const DIVISION_LIMITS = {
+  maxDivisions: 20,
+  nameMax: 40,
+  maxDomains: 20,
+  domainMax: 253,
+} as const;

@@ -58,6 +58,8 @@ function validBody(w: World, path: string): { payload: unknown; headers?: Record
     '/api/admin/update_site_info': { activated: false },
     '/api/admin/scoreboard/freeze': { freeze_at: null },
     '/api/admin/settings': { name: 'Csrf CTF' },
+    '/api/admin/divisions': { divisions: [{ name: 'Csrf', emailDomains: [] }] },
+    '/api/user/division': { division: null },
     '/api/admin/moderate': { target: 'user', name: w.other.user!.username, action: 'hide', reason: 'csrf' },
     '/api/admin/promote_admin': { username: w.other.user!.username },
     '/api/admin/announcements/create': { title: 'Csrf', body: 'Hello' },

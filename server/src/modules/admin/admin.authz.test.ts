@@ -105,6 +105,7 @@ function sampleRequest(
       payload: { target: 'user', name: 'leader', action: 'hide', reason: 'authorization matrix' },
     },
     '/api/admin/settings': { payload: { name: 'Authz CTF' } },
+    '/api/admin/divisions': { payload: { divisions: [{ name: 'Open', emailDomains: [] }] } },
     '/api/admin/settings/logo': {
       payload: LOGO_BODY,
       headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
