@@ -20,7 +20,7 @@ import type * as teams from './api/teams.js';
 import type * as users from './api/users.js';
 import { DOWNLOAD_PATH_PREFIX, LOGO_PATH, ROUTES, type Route } from './api/routes.js';
 import { confirmDeleteText, looksLikeZip, uploadSummaryText } from './api/admin-rules.js';
-import { AUDIT_ACTIONS, SUBMISSION_RESULTS } from './api/integrity-rules.js';
+import { AUDIT_ACTIONS, EVIDENCE_IDS_MAX, SUBMISSION_RESULTS } from './api/integrity-rules.js';
 
 /**
  * An endpoint as the web calls it: the method and path it sends. `types` never exists at run time:
@@ -65,9 +65,10 @@ export const settingsApi: ClientApi<typeof settings> & { LOGO_PATH: string } = {
   LOGO_PATH,
 };
 export const integrityApi: ClientApi<typeof integrity> &
-  Pick<typeof integrity, 'AUDIT_ACTIONS' | 'SUBMISSION_RESULTS'> = {
+  Pick<typeof integrity, 'AUDIT_ACTIONS' | 'EVIDENCE_IDS_MAX' | 'SUBMISSION_RESULTS'> = {
   ...ROUTES.integrity,
   AUDIT_ACTIONS,
+  EVIDENCE_IDS_MAX,
   SUBMISSION_RESULTS,
 };
 export const announcementsApi: ClientApi<typeof announcements> = ROUTES.announcements;

@@ -227,6 +227,7 @@ function toFilter(f: SubmissionFilters): SubmissionFilter {
     q: f.q || undefined,
     from: f.from,
     to: f.to,
+    ids: f.ids,
   };
 }
 
