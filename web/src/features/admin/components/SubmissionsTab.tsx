@@ -77,7 +77,12 @@ export function SubmissionsTab({ evidence }: { evidence?: readonly string[] }) {
       {filters.ids && (
         <Alert variant="info" className="py-2" data-testid="evidence-note">
           Showing the evidence of a signal: rows {filters.ids.split(',').join(', ')}.{' '}
-          <Button variant="link" size="sm" className="p-0 align-baseline" onClick={() => setFilters(EMPTY)}>
+          <Button
+            variant="link"
+            size="sm"
+            className="p-0 align-baseline alert-link"
+            onClick={() => setFilters(EMPTY)}
+          >
             Show all submissions
           </Button>
         </Alert>
