@@ -1,6 +1,7 @@
 import { DIVISION_MESSAGES, MESSAGES } from '@ctf/contract';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seriousViolations, settle } from './support/a11y.js';
 import { browserAvailable, launchBrowser } from './support/browser.js';
 import { HttpClient } from './support/http.js';
 import { startServer, type RunningServer } from './support/server.js';
@@ -18,7 +19,12 @@ describe.runIf(run)('divisions in Chromium', { timeout: 180_000 }, () => {
   const contexts: BrowserContext[] = [];
 
   async function context(user: string, admin = false) {
-    const c = await browser.newContext({ reducedMotion: 'reduce', viewport: { width: 1280, height: 800 } });
+    // The axe checker's script needs the CSP bypass; the site's own scripts do not.
+    const c = await browser.newContext({
+      bypassCSP: true,
+      reducedMotion: 'reduce',
+      viewport: { width: 1280, height: 800 },
+    });
     contexts.push(c);
     await localSignIn(c, server.url, user, admin);
     return c;
@@ -131,5 +137,19 @@ describe.runIf(run)('divisions in Chromium', { timeout: 180_000 }, () => {
     await expect.poll(() => board.getByTestId('position-note').textContent()).toBe('Your position: #1.');
     await board.getByLabel('Division').selectOption('Open');
     await expect.poll(() => entries.allTextContents()).toEqual(['#1senior200 points']);
+
+    // The new controls pass the same axe checks as the rest of the site.
+    const problems: string[] = [];
+    await settle(board);
+    for (const v of await seriousViolations(board)) problems.push(`/leaderboard: ${v}`);
+    await settle(profile);
+    for (const v of await seriousViolations(profile)) problems.push(`/profile: ${v}`);
+    const settings = await (await context('organiser', true)).newPage();
+    await settings.goto(`${server.url}/admin/panel`);
+    await settings.getByRole('tab', { name: 'Settings' }).click();
+    await settings.getByRole('form', { name: 'Divisions' }).getByLabel('Division 2 name').waitFor();
+    await settle(settings);
+    for (const v of await seriousViolations(settings)) problems.push(`/admin/panel Settings: ${v}`);
+    expect(problems).toEqual([]);
   });
 });
