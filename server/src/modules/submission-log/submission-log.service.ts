@@ -10,6 +10,7 @@ import {
 import type { AppContext } from '../../context.js';
 import type { Executor, UserRow } from '../../db/schema.js';
 import { CachedValue } from '../../lib/invalidation.js';
+import { readStoredSetting } from '../settings/settings.service.js';
 import { flagMatcher, listAllFlags, type FlagMatcher } from '../challenges/challenges.service.js';
 import {
   deleteOldAttempts,
@@ -198,9 +199,12 @@ export function flushSubmissionLog(ctx: AppContext): Promise<void> {
   return buffers.get(ctx)?.flush() ?? Promise.resolve();
 }
 
-/** Deletes attempts other than correct ones older than SUBMISSION_RETENTION_DAYS (0: never). */
+/**
+ * Deletes attempts other than correct ones older than the retention setting (days; 0: never). The
+ * setting is read from the settings store at each run, so a change applies without a restart.
+ */
 export async function pruneSubmissionLog(ctx: AppContext): Promise<number> {
-  const days = ctx.config.submissionRetentionDays;
+  const days = await readStoredSetting(ctx, 'submissionRetentionDays');
   if (days === 0) return 0;
   const cutoff = new Date(ctx.clock.now().getTime() - days * 24 * 60 * 60 * 1000).toISOString();
   return deleteOldAttempts(ctx.database.db, cutoff);
