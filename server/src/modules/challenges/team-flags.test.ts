@@ -275,13 +275,14 @@ for (const kind of testDatabaseKinds()) {
       const blue = await reveal(c.id, 'Blue');
       const url = `/api/admin/ctf/team-flag?challenge=${c.id}&team=Blue`;
       const visitor = t.visitor();
-      for (const headers of [
+      const attempts: Record<string, string>[] = [
         {},
         { authorization: `Bearer ${token}x` },
         { authorization: `Bearer ${token.slice(0, -1)}` },
         { authorization: token },
         { authorization: `Basic ${token}` },
-      ]) {
+      ];
+      for (const headers of attempts) {
         const res = await visitor.get(url, headers);
         expect(res.status, JSON.stringify(headers)).toBe(401);
         expect(res.text).not.toContain(blue);
@@ -337,7 +338,12 @@ describe('per-team flag service endpoint without a token configured', () => {
       await openSite(t);
       const c = await addChallenge(t, { name: 'Off', flag: 'flag{off}', per_team: true });
       const admin = await t.login('boss', { admin: true });
-      for (const headers of [{}, { authorization: 'Bearer ' }, { authorization: 'Bearer undefined' }]) {
+      const attempts: Record<string, string>[] = [
+        {},
+        { authorization: 'Bearer ' },
+        { authorization: 'Bearer undefined' },
+      ];
+      for (const headers of attempts) {
         const res = await admin.get(`/api/admin/ctf/team-flag?challenge=${c.id}&team=boss`, headers);
         expect(res.status).toBe(403);
         expect(res.body).toMatchObject({
