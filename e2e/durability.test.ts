@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { HttpClient } from './support/http.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { createPostgresDatabase } from './support/services.js';
+import { seededRandom } from '../server/test/seeded-random.js';
 
 /**
  * Every acknowledged write survives a kill -9 (DESIGN.md §6). A write load (solves, ratings and
@@ -24,17 +25,6 @@ const DIFFICULTIES = Object.keys(DIFFICULTY_POINTS) as (keyof typeof DIFFICULTY_
 /** Bounds of the load: it never runs longer or sends more than this, killed or not. */
 const MAX_LOAD_MS = 6_000;
 const MAX_CHURN_ROUNDS = 60;
-
-/** A small seeded generator, so a failure can be replayed with DURABILITY_SEED. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Challenge {
   id: string;
@@ -87,7 +77,7 @@ for (const leg of legs) {
 
     it('keeps every acknowledged write through a SIGKILL at a random moment', async () => {
       const seed = Number(process.env.DURABILITY_SEED ?? Date.now() % 1_000_000);
-      const rand = random(seed);
+      const rand = seededRandom(seed);
       const why = (what: string) => `${what} (replay with DURABILITY_SEED=${seed})`;
       const env: Record<string, string> = {
         DATA_DIR: dataDir,

@@ -18,6 +18,7 @@ import type * as settings from './api/settings.js';
 import type * as site from './api/site.js';
 import type * as teams from './api/teams.js';
 import type * as users from './api/users.js';
+import type * as divisions from './api/divisions.js';
 import { DOWNLOAD_PATH_PREFIX, LOGO_PATH, ROUTES, type Route } from './api/routes.js';
 import { confirmDeleteText, looksLikeZip, uploadSummaryText } from './api/admin-rules.js';
 import { AUDIT_ACTIONS, SUBMISSION_RESULTS } from './api/integrity-rules.js';
@@ -70,6 +71,13 @@ export const integrityApi: ClientApi<typeof integrity> &
   AUDIT_ACTIONS,
   SUBMISSION_RESULTS,
 };
+/** Divisions (issue 19): the admin's list lives beside the settings, the pick beside the user. */
+export const divisionsApi: ClientApi<typeof divisions> = {
+  getDivisions: ROUTES.settings.getDivisions,
+  setDivisions: ROUTES.settings.setDivisions,
+  pickDivision: ROUTES.users.pickDivision,
+};
+export type { Division, DivisionInput } from './api/divisions.js';
 export const announcementsApi: ClientApi<typeof announcements> = ROUTES.announcements;
 export const webhookApi: ClientApi<typeof webhook> = ROUTES.webhook;
 export type { WebhookStatus } from './api/webhook.js';

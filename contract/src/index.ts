@@ -7,6 +7,8 @@ export * as challengesApi from './api/challenges.js';
 export * as leaderboardApi from './api/leaderboard.js';
 export * as adminApi from './api/admin.js';
 export * as settingsApi from './api/settings.js';
+export * as divisionsApi from './api/divisions.js';
+export type { Division, DivisionInput } from './api/divisions.js';
 export type { AdminSettings, EventSettings, EventSettingsInput } from './api/settings.js';
 export {
   AFTER_END_MODES,
@@ -59,7 +61,7 @@ export type {
   SubmissionRow,
   Signal,
 } from './api/integrity.js';
-export type { AdminUser, AdminTeam } from './api/admin.js';
+export type { AdminUser, AdminTeam, ImportIssue, ImportResult } from './api/admin.js';
 export * from './rules/constants.js';
 export * from './rules/messages.js';
 export * from './rules/rating.js';

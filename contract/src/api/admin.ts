@@ -8,6 +8,7 @@ import { SETTINGS_ENDPOINTS } from './settings.js';
 import { INTEGRITY_ENDPOINTS } from './integrity.js';
 import { ANNOUNCEMENT_ADMIN_ENDPOINTS } from './announcements.js';
 import { WEBHOOK_ADMIN_ENDPOINTS } from './webhook.js';
+import { DIVISION_ADMIN_ENDPOINTS, DivisionFilter } from './divisions.js';
 import {
   CHALLENGE_AUTHOR_MAX_LENGTH,
   CHALLENGE_DESCRIPTION_MAX_LENGTH,
@@ -319,27 +320,74 @@ export const SolveExportRow = z.object({
 });
 export type SolveExportRow = z.infer<typeof SolveExportRow>;
 
-/** The live scoreboard as CSV (streamed): pos, kind, name, points, solves, last_solve_at. */
+/**
+ * The live scoreboard as CSV (streamed): pos, kind, name, points, solves, last_solve_at. The exports
+ * take `?division=NAME` (issue 19): that division's competitors (positions within it) and solves.
+ */
 export const exportScoreboardCsv = endpoint({
   ...ROUTES.admin.exportScoreboardCsv,
   body: undefined,
+  query: DivisionFilter,
   response: z.string(),
 });
 /** Every solve as CSV (streamed): time, user, team, challenge, points. */
 export const exportSolvesCsv = endpoint({
   ...ROUTES.admin.exportSolvesCsv,
   body: undefined,
+  query: DivisionFilter,
   response: z.string(),
 });
 export const exportScoreboardJson = endpoint({
   ...ROUTES.admin.exportScoreboardJson,
   body: undefined,
+  query: DivisionFilter,
   response: z.array(ScoreboardExportRow),
 });
 export const exportSolvesJson = endpoint({
   ...ROUTES.admin.exportSolvesJson,
   body: undefined,
+  query: DivisionFilter,
   response: z.array(SolveExportRow),
+});
+
+/** One finding of a challenge.yml import: the archive path it concerns, its line (null: none). */
+export const ImportIssue = z.object({
+  file: z.string(),
+  line: z.number().int().nullable(),
+  message: z.string(),
+});
+export type ImportIssue = z.infer<typeof ImportIssue>;
+
+/**
+ * What an import (or its dry run) came to: the challenge names created and updated (would be, on a
+ * dry run), warnings (unknown keys, ...) and every error. Any error: nothing was written.
+ */
+export const ImportResult = z.object({
+  acknowledge: z.boolean(),
+  message: z.string(),
+  created: z.array(z.string()),
+  updated: z.array(z.string()),
+  warnings: z.array(ImportIssue),
+  errors: z.array(ImportIssue),
+});
+export type ImportResult = z.infer<typeof ImportResult>;
+
+/**
+ * challenge.yml import (ctfcli spec 0.1): multipart with one field 'file', a ZIP of challenge
+ * folders. `?dry_run=1` checks and reports without writing. An archive with errors answers 400 with
+ * the same shape.
+ */
+export const importChallenges = endpoint({
+  ...ROUTES.admin.importChallenges,
+  body: undefined,
+  query: z.object({ dry_run: z.enum(['0', '1', 'true', 'false']).optional() }),
+  response: ImportResult,
+});
+/** Every challenge as challenge.yml folders with their files, in one ZIP. */
+export const exportChallenges = endpoint({
+  ...ROUTES.admin.exportChallenges,
+  body: undefined,
+  response: z.string(),
 });
 
 /** Every admin endpoint, so the authorization matrix test can walk them all. */
@@ -370,7 +418,10 @@ export const ADMIN_ENDPOINTS = [
   exportSolvesCsv,
   exportScoreboardJson,
   exportSolvesJson,
+  importChallenges,
+  exportChallenges,
   ...SETTINGS_ENDPOINTS,
+  ...DIVISION_ADMIN_ENDPOINTS,
   ...INTEGRITY_ENDPOINTS,
   ...ANNOUNCEMENT_ADMIN_ENDPOINTS,
   ...WEBHOOK_ADMIN_ENDPOINTS,

@@ -4,11 +4,20 @@ import { ROUTES } from './routes.js';
 import { GRAPH_TOP_DEFAULT, GRAPH_TOP_MAX, LEADERBOARD_PAGE } from '../rules/constants.js';
 import { TeamCompletion } from './teams.js';
 import { UserCompletion } from './users.js';
+import { DivisionFilter } from './divisions.js';
 
-export const LeaderboardEntry = z.object({ name: z.string(), points: z.number() });
+/**
+ * A competitor on the board. `division` (issue 19) is there only while the site has divisions:
+ * the competitor's division (a team's is its leader's), null when it has none.
+ */
+export const LeaderboardEntry = z.object({
+  name: z.string(),
+  points: z.number(),
+  division: z.string().nullable().optional(),
+});
 export type LeaderboardEntry = z.infer<typeof LeaderboardEntry>;
 
-/** A row of a paged answer: the entry and its 1-based place on the whole board. */
+/** A row of a paged answer: the entry and its 1-based place on the whole board (or its division). */
 export const LeaderboardRow = LeaderboardEntry.extend({ rank: z.number().int().positive() });
 export type LeaderboardRow = z.infer<typeof LeaderboardRow>;
 
@@ -29,7 +38,10 @@ function wholeNumber(min: number, max: number) {
  * - `limit` (1..500, 100 when absent) and `offset` (0 when absent): that slice of the board;
  * - `around=me`: the page of `limit` rows with the caller's competitor in its middle (the top
  *   page when the caller is not on the board); needs a session and excludes offset and q;
- * - `q`: competitors whose name holds this text, ignoring case, in board order, paged likewise.
+ * - `q`: competitors whose name holds this text, ignoring case, in board order, paged likewise;
+ * - `division` (issue 19): only that division's competitors, ranked within it (with or without
+ *   paging); a name the site does not define is refused. With no divisions defined it is ignored,
+ *   as before divisions existed.
  * Parameters this object does not name are ignored.
  */
 export const LeaderboardQuery = z
@@ -41,6 +53,7 @@ export const LeaderboardQuery = z
       .string('must be text')
       .max(LEADERBOARD_PAGE.maxSearchLength, `must be at most ${LEADERBOARD_PAGE.maxSearchLength} characters`)
       .optional(),
+    division: DivisionFilter.shape.division,
   })
   .superRefine((query, issues) => {
     if (query.around === undefined) return;
@@ -136,5 +149,13 @@ export const CtftimeFeed = z.object({
 });
 export type CtftimeFeed = z.infer<typeof CtftimeFeed>;
 
-/** GET /api/ctftime: the feed CTFtime reads; the same ranking as the leaderboard, frozen with it. */
-export const ctftime = endpoint({ ...ROUTES.leaderboard.ctftime, body: undefined, response: CtftimeFeed });
+/**
+ * GET /api/ctftime: the feed CTFtime reads; the same ranking as the leaderboard, frozen with it.
+ * `?division=NAME` (issue 19): that division's standings, positions within it.
+ */
+export const ctftime = endpoint<'GET', undefined, typeof CtftimeFeed, typeof DivisionFilter>({
+  ...ROUTES.leaderboard.ctftime,
+  body: undefined,
+  query: DivisionFilter,
+  response: CtftimeFeed,
+});

@@ -25,6 +25,7 @@ export const ROUTES = {
   users: {
     userInfo: get('/api/user/info'),
     practiceSolves: get('/api/user/practice'),
+    pickDivision: post('/api/user/division'),
   },
   teams: {
     teamInfo: get('/api/team/info'),
@@ -82,11 +83,15 @@ export const ROUTES = {
     exportSolvesCsv: get('/api/admin/export/solves.csv'),
     exportScoreboardJson: get('/api/admin/export/scoreboard.json'),
     exportSolvesJson: get('/api/admin/export/solves.json'),
+    importChallenges: post('/api/admin/ctf/import'),
+    exportChallenges: get('/api/admin/ctf/export'),
   },
   settings: {
     getSettings: get('/api/admin/settings'),
     updateSettings: post('/api/admin/settings'),
     uploadLogo: post('/api/admin/settings/logo'),
+    getDivisions: get('/api/admin/divisions'),
+    setDivisions: post('/api/admin/divisions'),
   },
   integrity: {
     getAudit: get('/api/admin/audit'),

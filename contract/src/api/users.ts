@@ -17,6 +17,8 @@ export const User = z.object({
   is_admin: z.boolean(),
   completions: z.array(UserCompletion),
   user_rates: z.array(IdString),
+  /** The user's division (issue 19), null when none; present only while the site has divisions. */
+  division: z.string().nullable().optional(),
 });
 export type User = z.infer<typeof User>;
 

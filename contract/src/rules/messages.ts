@@ -53,3 +53,17 @@ export const UI_TEXT = {
   confirmLeave: 'Are you sure you want to leave your team?',
   confirmAccept: 'Are you sure?',
 } as const;
+
+/** Divisions (issue 19): what a pick, a join or an admin's list is refused with. */
+export const DIVISION_MESSAGES = {
+  picked: 'Division saved.',
+  unknown: 'There is no division with that name.',
+  emailNotAllowed: 'Your e-mail address is not in one of the domains this division is limited to.',
+  lockedAfterSolve: 'Your division cannot change after your first solve.',
+  teamDecides:
+    "A team plays in its leader's division: leave your team to change yours (a leader alone on a team without solves may change it).",
+  teamHasSolves: 'Your team has solves, so its division cannot change.',
+  joinOtherDivision: "You can only join a team in your own division: this team plays in its leader's division.",
+  acceptOtherDivision: "That user is in another division: a team accepts only members of its leader's division.",
+  saved: 'Divisions saved.',
+} as const;

@@ -20,6 +20,21 @@ describe('CachedValue', () => {
     expect(await cache.get()).toBe(2);
   });
 
+  it('keeps a value that is null (no freeze set, no logo) instead of building it at every read', async () => {
+    const bus = new LocalBus();
+    let builds = 0;
+    const cache = new CachedValue<string | null>(bus, ['site'], async () => {
+      builds += 1;
+      return null;
+    });
+    expect(await cache.get()).toBeNull();
+    expect(await cache.get()).toBeNull();
+    expect(builds).toBe(1);
+    bus.publish('site');
+    expect(await cache.get()).toBeNull();
+    expect(builds).toBe(2);
+  });
+
   it('does not keep a build that an invalidation overtook', async () => {
     const bus = new LocalBus();
     const slow = deferred<string>();

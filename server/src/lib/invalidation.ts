@@ -174,6 +174,8 @@ export class KeyedCache<K, V> {
  */
 export class IncrementalValue<T> {
   private value: T | null = null;
+  /** Whether value holds a built value: a built value may itself be null (no freeze, no logo). */
+  private hasValue = false;
   private needsBuild = true;
   private needsUpdate = false;
   private pending: Promise<T> | null = null;
@@ -204,25 +206,26 @@ export class IncrementalValue<T> {
   }
 
   async get(): Promise<T> {
-    if (this.value !== null && this.expiry && !this.needsBuild) {
+    if (this.hasValue && this.expiry && !this.needsBuild) {
       // A value that depends on the clock (a scheduled release) is built again at its next
       // transition, with no write to announce it (DESIGN.md §8: time is a read-time input).
-      const at = this.expiry.at(this.value);
+      const at = this.expiry.at(this.value as T);
       if (at !== null && this.expiry.now() >= at) this.invalidate();
     }
-    if (this.value !== null && !this.needsBuild && !this.needsUpdate) return this.value;
+    if (this.hasValue && !this.needsBuild && !this.needsUpdate) return this.value as T;
     if (this.pending) return this.pending;
-    const full = this.needsBuild || this.value === null;
-    const kept = this.value;
+    const full = this.needsBuild || !this.hasValue;
+    const kept = this.value as T;
     this.needsBuild = false;
     this.needsUpdate = false;
     const run = ++this.started;
-    const pending = (full ? this.build() : this.update(kept!)).then(
+    const pending = (full ? this.build() : this.update(kept)).then(
       (data) => {
         // Kept even when a publication overtook it (its flag is set again): it is a correct
         // value as of its own snapshot, and the base the next update starts from.
         if (run > this.keptFrom) {
           this.value = data;
+          this.hasValue = true;
           this.keptFrom = run;
         }
         if (this.pending === pending) this.pending = null;
@@ -250,9 +253,9 @@ export class IncrementalValue<T> {
    * so that it never waits behind a read of what other processes changed.
    */
   async getKept(): Promise<T> {
-    if (this.value === null) return this.get();
+    if (!this.hasValue) return this.get();
     if (this.needsBuild || this.needsUpdate) this.get().catch(() => {});
-    return this.value;
+    return this.value as T;
   }
 
   dispose(): void {

@@ -59,6 +59,8 @@ function validBody(w: World, path: string): { payload: unknown; headers?: Record
     '/api/admin/update_site_info': { activated: false },
     '/api/admin/scoreboard/freeze': { freeze_at: null },
     '/api/admin/settings': { name: 'Csrf CTF' },
+    '/api/admin/divisions': { divisions: [{ name: 'Csrf', emailDomains: [] }] },
+    '/api/user/division': { division: null },
     '/api/admin/moderate': { target: 'user', name: w.other.user!.username, action: 'hide', reason: 'csrf' },
     '/api/admin/promote_admin': { username: w.other.user!.username },
     '/api/admin/announcements/create': { title: 'Csrf', body: 'Hello' },
@@ -79,9 +81,17 @@ function validBody(w: World, path: string): { payload: unknown; headers?: Record
       headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
     };
   }
-  if (path === adminApi.upload.path) {
+  if (path === adminApi.upload.path || path === adminApi.importChallenges.path) {
     const boundary = 'csrfBoundary';
-    const zip = makeZip([{ name: 'a.txt', content: 'a' }]);
+    const zip =
+      path === adminApi.upload.path
+        ? makeZip([{ name: 'a.txt', content: 'a' }])
+        : makeZip([
+            {
+              name: 'csrf/challenge.yml',
+              content: 'name: Csrf Import\nauthor: x\ncategory: General\nvalue: 50\nflags:\n  - flag{csrf}\n',
+            },
+          ]);
     return {
       payload: Buffer.concat([
         Buffer.from(

@@ -5,32 +5,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { subscribeLiveEvent } from '../lib/live-events';
 import { createQueryClient, queryKeys } from '../lib/query';
 import { LiveUpdates } from './LiveUpdates';
-
-/** A stand-in for the browser's EventSource that a test drives. */
-class FakeEventSource {
-  static CLOSED = 2;
-  static opened: FakeEventSource[] = [];
-  readyState = 1;
-  closed = false;
-  private listeners = new Map<string, ((e: MessageEvent<string>) => void)[]>();
-  constructor(readonly url: string) {
-    FakeEventSource.opened.push(this);
-  }
-  addEventListener(type: string, fn: (e: MessageEvent<string>) => void) {
-    this.listeners.set(type, [...(this.listeners.get(type) ?? []), fn]);
-  }
-  close() {
-    this.closed = true;
-  }
-  emit(type: string, data: unknown) {
-    for (const fn of this.listeners.get(type) ?? [])
-      fn(new MessageEvent(type, { data: JSON.stringify(data) }));
-  }
-}
+import { FakeEventSource, installFakeEventSource } from '../test/fake-event-source';
 
 beforeEach(() => {
-  FakeEventSource.opened = [];
-  vi.stubGlobal('EventSource', FakeEventSource);
+  installFakeEventSource();
 });
 afterEach(() => {
   vi.unstubAllGlobals();

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp, type TestClient } from '../../../test/build-test-app.js';
 import { addChallenge, addFileRow, makeTeam } from '../../../test/compete.js';
 import { testDatabaseKinds } from '../../../test/databases.js';
+import { makeZip } from '../../lib/zip.js';
 import { createAnnouncement } from '../announcements/announcements.service.js';
 
 /**
@@ -25,6 +26,19 @@ const LOGO_BODY = Buffer.concat([
     `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="logo.png"\r\nContent-Type: image/png\r\n\r\n`,
   ),
   PNG,
+  Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
+]);
+const IMPORT_ZIP = makeZip([
+  {
+    name: 'authz/challenge.yml',
+    content: 'name: Authz Import\nauthor: x\ncategory: General\nvalue: 50\nflags:\n  - flag{authz}\n',
+  },
+]);
+const IMPORT_BODY = Buffer.concat([
+  Buffer.from(
+    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="import.zip"\r\nContent-Type: application/zip\r\n\r\n`,
+  ),
+  IMPORT_ZIP,
   Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
 ]);
 const UPLOAD_BODY = Buffer.concat([
@@ -83,6 +97,10 @@ function sampleRequest(
     '/api/admin/ctf/reveal_team_flag': {
       payload: { challenge_id: String(f.perTeamChallengeId), competitor: 'player' },
     },
+    '/api/admin/ctf/import': {
+      payload: IMPORT_BODY,
+      headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+    },
     '/api/admin/update_site_info': { payload: { activated: true } },
     '/api/admin/scoreboard/freeze': { payload: { freeze_at: null } },
     '/api/admin/announcements/create': { payload: { title: 'Authz', body: 'Hello' } },
@@ -94,6 +112,7 @@ function sampleRequest(
       payload: { target: 'user', name: 'leader', action: 'hide', reason: 'authorization matrix' },
     },
     '/api/admin/settings': { payload: { name: 'Authz CTF' } },
+    '/api/admin/divisions': { payload: { divisions: [{ name: 'Open', emailDomains: [] }] } },
     '/api/admin/settings/logo': {
       payload: LOGO_BODY,
       headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },

@@ -58,30 +58,49 @@ async function namedInAdmins(ctx: AppContext, userId: number, username: string):
   });
 }
 
+/**
+ * Gives or takes the admin role under the lock of the admin set, with its audit row in the same
+ * transaction; check() refuses a change that does not apply (already an admin, not one, the last).
+ * Admins leave or join the leaderboard and the solve counts: every view that counts players is
+ * rebuilt ('users').
+ */
+async function changeAdminRole(
+  ctx: AppContext,
+  caller: AuditActor,
+  username: string,
+  makeAdmin: boolean,
+  check: (user: { username: string }, isAdmin: boolean, adminCount: number) => void,
+): Promise<{ id: number; username: string }> {
+  const at = ctx.clock.now();
+  const target = await ctx.database.transaction(async (trx) => {
+    const user = await findUserBriefByKey(trx, nameKey(username));
+    if (!user) throw notFound(`No user named '${username}'.`);
+    const adminIds = await lockAdminIds(trx, ctx.database.dialect);
+    check(user, adminIds.includes(user.id), adminIds.length);
+    await setAdminFlag(trx, user.id, makeAdmin);
+    await recordAudit(trx, {
+      actor: caller,
+      action: makeAdmin ? 'admin.promote' : 'admin.remove',
+      target: `user '${user.username}' (#${user.id})`,
+      details: { before: { is_admin: !makeAdmin }, after: { is_admin: makeAdmin } },
+      at,
+    });
+    return user;
+  });
+  ctx.bus.publish('users');
+  return target;
+}
+
 /** Takes the admin role away; never from the last admin, so the panel always has someone. */
 export async function removeAdminRole(
   ctx: AppContext,
   caller: AuditActor,
   username: string,
 ): Promise<AckResponse> {
-  const at = ctx.clock.now();
-  const target = await ctx.database.transaction(async (trx) => {
-    const user = await findUserBriefByKey(trx, nameKey(username));
-    if (!user) throw notFound(`No user named '${username}'.`);
-    const adminIds = await lockAdminIds(trx, ctx.database.dialect);
-    if (!adminIds.includes(user.id)) throw badInput(`'${user.username}' is not an admin.`);
-    if (adminIds.length <= 1) throw conflict('The last admin cannot be removed.');
-    await setAdminFlag(trx, user.id, false);
-    await recordAudit(trx, {
-      actor: caller,
-      action: 'admin.remove',
-      target: `user '${user.username}' (#${user.id})`,
-      details: { before: { is_admin: true }, after: { is_admin: false } },
-      at,
-    });
-    return user;
+  const target = await changeAdminRole(ctx, caller, username, false, (user, isAdmin, adminCount) => {
+    if (!isAdmin) throw badInput(`'${user.username}' is not an admin.`);
+    if (adminCount <= 1) throw conflict('The last admin cannot be removed.');
   });
-  ctx.bus.publish('users');
   const message = `'${target.username}' is no longer an admin.`;
   if (await namedInAdmins(ctx, target.id, target.username)) {
     return ack(
@@ -97,24 +116,9 @@ export async function promoteToAdmin(
   caller: AuditActor,
   username: string,
 ): Promise<AckResponse> {
-  const at = ctx.clock.now();
-  const target = await ctx.database.transaction(async (trx) => {
-    const user = await findUserBriefByKey(trx, nameKey(username));
-    if (!user) throw notFound(`No user named '${username}'.`);
-    const adminIds = await lockAdminIds(trx, ctx.database.dialect);
-    if (adminIds.includes(user.id)) throw conflict(`'${user.username}' is already an admin.`);
-    await setAdminFlag(trx, user.id, true);
-    await recordAudit(trx, {
-      actor: caller,
-      action: 'admin.promote',
-      target: `user '${user.username}' (#${user.id})`,
-      details: { before: { is_admin: false }, after: { is_admin: true } },
-      at,
-    });
-    return user;
+  const target = await changeAdminRole(ctx, caller, username, true, (user, isAdmin) => {
+    if (isAdmin) throw conflict(`'${user.username}' is already an admin.`);
   });
-  // Admins leave the leaderboard and the solve counts: every view that counts players is rebuilt.
-  ctx.bus.publish('users');
   return ack(`'${target.username}' is now an admin.`);
 }
 

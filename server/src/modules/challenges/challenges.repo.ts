@@ -306,7 +306,7 @@ export async function updateChallengeRow(
   db: Executor,
   id: number,
   fields: Omit<ChallengeFields, OptionalChallengeFields> &
-    Partial<Pick<ChallengeFields, OptionalChallengeFields>> & { updated_at: string },
+    Partial<Pick<ChallengeFields, OptionalChallengeFields>> & { updated_at: string; is_active?: number },
 ): Promise<boolean> {
   const result = await db.updateTable('challenges').set(fields).where('id', '=', id).executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;

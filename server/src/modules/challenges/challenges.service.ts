@@ -61,7 +61,7 @@ export async function claimChallengeAttempt(
 const CHALLENGE_NOT_FOUND = 'Challenge not found';
 
 /** The admin's input in stored form, before the transaction: checked flags, rendered hints. */
-interface PreparedChallenge {
+export interface PreparedChallenge {
   fields: Omit<ChallengeFields, OptionalChallengeFields> &
     Partial<Pick<ChallengeFields, OptionalChallengeFields>>;
   flags: StoredFlag[];
@@ -79,7 +79,7 @@ function toUtc(iso: string | null | undefined): string | null | undefined {
  * The stored form of the admin's input: points from difficulty, whatever was sent; clean HTML;
  * flags checked (a bad regex is refused here, 400); hint Markdown rendered and cleaned.
  */
-async function prepare(input: ChallengeInput): Promise<PreparedChallenge> {
+export async function prepareChallenge(input: ChallengeInput): Promise<PreparedChallenge> {
   const flags = normaliseFlags(flagsOf(input));
   if (flags.length === 0) throw badInput('Invalid flags: Flag is required');
   return {
@@ -140,16 +140,22 @@ async function writeParts(trx: Executor, id: number, prepared: PreparedChallenge
   await replaceChallengeFiles(trx, id, fileIds);
   await replaceChallengeFlags(trx, id, prepared.flags);
   if (prepared.hints) await writeChallengeHints(trx, id, prepared.hints);
-  if (prepared.prerequisites) {
-    if (prepared.prerequisites.includes(id))
-      throw badInput('Invalid prerequisites: a challenge cannot require itself');
-    const known = new Set((await listChallengeNames(trx)).map((c) => c.id));
-    const unknown = prepared.prerequisites.find((p) => !known.has(p));
-    if (unknown !== undefined) throw badInput(`Invalid prerequisites: unknown challenge ${unknown}`);
-    await replacePrerequisites(trx, id, prepared.prerequisites);
-    if (requiresItself(await listPrerequisites(trx), id)) {
-      throw badInput('Invalid prerequisites: they would form a cycle (a challenge would require itself)');
-    }
+  if (prepared.prerequisites) await writePrerequisites(trx, id, prepared.prerequisites);
+}
+
+/**
+ * Makes a challenge's prerequisites exactly these (inside the caller's transaction): unknown ids,
+ * the challenge itself and cycles are refused (400). The import sets them after every challenge of
+ * its archive exists.
+ */
+export async function writePrerequisites(trx: Executor, id: number, prerequisites: readonly number[]) {
+  if (prerequisites.includes(id)) throw badInput('Invalid prerequisites: a challenge cannot require itself');
+  const known = new Set((await listChallengeNames(trx)).map((c) => c.id));
+  const unknown = prerequisites.find((p) => !known.has(p));
+  if (unknown !== undefined) throw badInput(`Invalid prerequisites: unknown challenge ${unknown}`);
+  await replacePrerequisites(trx, id, prerequisites);
+  if (requiresItself(await listPrerequisites(trx), id)) {
+    throw badInput('Invalid prerequisites: they would form a cycle (a challenge would require itself)');
   }
 }
 
@@ -244,32 +250,59 @@ export async function createChallenge(
   input: ChallengeInput,
   actor: AuditActor = SYSTEM_ACTOR,
 ): Promise<{ id: number }> {
-  const prepared = await prepare(input);
-  const perTeam = settlePerTeam(prepared, null);
+  const prepared = await prepareChallenge(input);
   const at = ctx.clock.now();
-  const now = at.toISOString();
-  const id = await ctx.database.transaction(async (trx) => {
-    await assertNameFree(trx, prepared.fields.name, null);
-    const challengeId = await insertChallenge(trx, {
-      max_attempts: null,
-      release_at: null,
-      ...prepared.fields,
-      ...perTeam,
-      is_active: 1,
-      created_at: now,
-    });
-    await writeParts(trx, challengeId, prepared, input.files ?? []);
-    await recordAudit(trx, {
-      actor,
-      action: 'challenge.create',
-      target: challengeTarget(challengeId, prepared.fields.name),
-      details: { after: auditView(prepared, input.files ?? [], perTeam) },
-      at,
-    });
-    return challengeId;
-  });
+  const id = await ctx.database.transaction((trx) =>
+    insertPreparedChallenge(trx, prepared, input.files ?? [], { actor, at }),
+  );
   ctx.bus.publish('challenges');
   return { id };
+}
+
+/** Who writes and when, and (import: `state`) whether the challenge is active afterwards. */
+export interface WriteOptions {
+  actor: AuditActor;
+  at: Date;
+  /** Create: active unless false. Update: left as it is when undefined. */
+  isActive?: boolean;
+}
+
+/**
+ * The one write of a new challenge, inside the caller's transaction (Create Challenge and the
+ * challenge.yml import): the name is checked free, the row and its parts written, the audit row
+ * recorded. The caller publishes 'challenges' after its commit.
+ */
+export async function insertPreparedChallenge(
+  trx: Executor,
+  prepared: PreparedChallenge,
+  files: readonly string[],
+  options: WriteOptions,
+): Promise<number> {
+  const { actor, at } = options;
+  const perTeam = settlePerTeam(prepared, null);
+  await assertNameFree(trx, prepared.fields.name, null);
+  const challengeId = await insertChallenge(trx, {
+    max_attempts: null,
+    release_at: null,
+    ...prepared.fields,
+    ...perTeam,
+    is_active: options.isActive === false ? 0 : 1,
+    created_at: at.toISOString(),
+  });
+  await writeParts(trx, challengeId, prepared, files);
+  await recordAudit(trx, {
+    actor,
+    action: 'challenge.create',
+    target: challengeTarget(challengeId, prepared.fields.name),
+    details: {
+      after: {
+        ...auditView(prepared, files, perTeam),
+        ...(options.isActive === false && { is_active: false }),
+      },
+    },
+    at,
+  });
+  return challengeId;
 }
 
 /** Replaces a challenge's fields and attached files; its solves and ratings stay (404 unknown). */
@@ -279,29 +312,44 @@ export async function updateChallenge(
   input: ChallengeInput,
   actor: AuditActor = SYSTEM_ACTOR,
 ): Promise<void> {
-  const prepared = await prepare(input);
+  const prepared = await prepareChallenge(input);
   const at = ctx.clock.now();
-  const now = at.toISOString();
-  await ctx.database.transaction(async (trx) => {
-    await assertNameFree(trx, prepared.fields.name, id);
-    const before = await findChallengeForAudit(trx, id);
-    if (!before) throw notFound(CHALLENGE_NOT_FOUND);
-    const perTeam = settlePerTeam(prepared, before);
-    if (!(await updateChallengeRow(trx, id, { ...prepared.fields, ...perTeam, updated_at: now })))
-      throw notFound(CHALLENGE_NOT_FOUND);
-    await writeParts(trx, id, prepared, input.files ?? []);
-    // Compared on what the body set: an omitted field (kept as it is) is no change.
-    const after: Record<string, unknown> = auditView(prepared, input.files ?? [], perTeam);
-    const was = Object.fromEntries(Object.entries(before).filter(([k]) => k in after));
-    await recordAudit(trx, {
-      actor,
-      action: 'challenge.update',
-      target: challengeTarget(id, prepared.fields.name),
-      details: changedFields(was, after),
-      at,
-    });
-  });
+  await ctx.database.transaction((trx) =>
+    updatePreparedChallenge(trx, id, prepared, input.files ?? [], { actor, at }),
+  );
   ctx.bus.publish('challenges');
+}
+
+/** The one write of an edit, inside the caller's transaction (Update Challenge and the import). */
+export async function updatePreparedChallenge(
+  trx: Executor,
+  id: number,
+  prepared: PreparedChallenge,
+  files: readonly string[],
+  options: WriteOptions,
+): Promise<void> {
+  const { actor, at } = options;
+  await assertNameFree(trx, prepared.fields.name, id);
+  const before = await findChallengeForAudit(trx, id);
+  if (!before) throw notFound(CHALLENGE_NOT_FOUND);
+  const perTeam = settlePerTeam(prepared, before);
+  const active = options.isActive === undefined ? {} : { is_active: options.isActive ? 1 : 0 };
+  const fields = { ...prepared.fields, ...perTeam, ...active, updated_at: at.toISOString() };
+  if (!(await updateChallengeRow(trx, id, fields))) throw notFound(CHALLENGE_NOT_FOUND);
+  await writeParts(trx, id, prepared, files);
+  // Compared on what the body set: an omitted field (kept as it is) is no change.
+  const after: Record<string, unknown> = {
+    ...auditView(prepared, files, perTeam),
+    ...(options.isActive !== undefined && { is_active: active.is_active }),
+  };
+  const was = Object.fromEntries(Object.entries(before).filter(([k]) => k in after));
+  await recordAudit(trx, {
+    actor,
+    action: 'challenge.update',
+    target: challengeTarget(id, prepared.fields.name),
+    details: changedFields(was, after),
+    at,
+  });
 }
 
 /** Enables a disabled challenge or disables an enabled one; answers the new state. */

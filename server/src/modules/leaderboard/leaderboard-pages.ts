@@ -7,6 +7,8 @@ export interface CompetitorRow {
   id: number;
   name: string;
   points: number;
+  /** The competitor's division's name (null: none), only while the site has divisions (issue 19). */
+  division?: string | null;
 }
 
 /** How many distinct slices one board version keeps (search texts are the caller's to choose). */
@@ -20,7 +22,9 @@ export interface BoardSlice {
 }
 
 /**
- * The pages of one board version (issue 20). Everything here is derived from the ranked rows on
+ * The pages of one board version (issue 20), of the whole board or of one division's competitors
+ * (issue 19: each division has its own BoardPages, so its slice cache, ranks and totals are its
+ * own; the division is part of the key that finds the pages). Everything here is derived from the ranked rows on
  * first demand and dropped with the version, so a correct flag costs nothing more than before:
  * the board's update stays O(changes), and only readers of pages pay, once per version, for the
  * lowercase names (search) and the rank index ("where am I").
@@ -91,5 +95,7 @@ export class BoardPages {
 
 function rowAt(rows: readonly CompetitorRow[], i: number): LeaderboardRow {
   const r = rows[i]!;
-  return { name: r.name, points: r.points, rank: i + 1 };
+  return r.division === undefined
+    ? { name: r.name, points: r.points, rank: i + 1 }
+    : { name: r.name, points: r.points, division: r.division, rank: i + 1 };
 }

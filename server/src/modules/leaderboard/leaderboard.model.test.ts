@@ -7,17 +7,7 @@ import { testDatabaseKinds } from '../../../test/databases.js';
 import { getScoreView } from '../scoreboard/scoreboard.service.js';
 import { scoringFromColumns } from '../scoreboard/scoring-columns.js';
 import { getLeaderboard } from './leaderboard.service.js';
-
-/** A small seeded generator, so a failing event can be replayed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../../test/seeded-random.js';
 
 const T0 = Date.parse('2025-10-15T01:00:00Z');
 
@@ -26,7 +16,7 @@ const T0 = Date.parse('2025-10-15T01:00:00Z');
  * to any team, many equal scores and instants) and answers the model's view of the same rows.
  */
 async function generateEvent(t: TestApp, seed: number): Promise<ScoringInput> {
-  const rnd = random(seed);
+  const rnd = seededRandom(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
   const db = t.ctx.database.db;
   const now = t.clock.now().toISOString();
@@ -207,8 +197,8 @@ for (const kind of testDatabaseKinds()) {
 
     it('keeps ranking exactly as the model does while solves arrive one batch at a time', async () => {
       await generateEvent(t, 11);
-      const rnd = random(99);
-      const unlockRnd = random(7);
+      const rnd = seededRandom(99);
+      const unlockRnd = seededRandom(7);
       const db = t.ctx.database.db;
       const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
       const board = async () => (await getLeaderboard(t.ctx)).entries;

@@ -6,6 +6,7 @@ import { route } from '../../plugins/route.js';
 import { sessionUser } from '../../plugins/session.js';
 import { activeFreeze } from '../scoreboard/scoreboard.service.js';
 import { getLeaderboard, getLeaderboardPage, getOwnCompletions } from './leaderboard.service.js';
+import { resolveDivisionFilter } from '../divisions/divisions.service.js';
 
 /**
  * Whether the caller gets the live board: only an admin, and the question is asked only while a
@@ -22,15 +23,23 @@ export function registerLeaderboardRoutes(app: FastifyInstance, ctx: AppContext)
   // in a header, so only pages look the caller up; the page's bytes (and ETag) stay shared, the
   // header is added per answer (a 304 carries it too).
   route(app, leaderboardApi.leaderboard, 'anonymous', async (request, reply) => {
+    // ?division=NAME (issue 19): one division, ranked within it; ignored while the site has none.
+    const division =
+      request.query.division === undefined
+        ? undefined
+        : (await resolveDivisionFilter(ctx, request.query.division))?.id;
     const live = await wantsLiveBoard(ctx, request);
     if (!leaderboardApi.isPagedQuery(request.query))
       return sendCachedJson(
         request,
         reply,
-        (await getLeaderboard(ctx, { live })).answer,
+        (await getLeaderboard(ctx, { live, division })).answer,
         live ? 'private' : 'public',
       );
-    const page = await getLeaderboardPage(ctx, request.query, await sessionUser(ctx, request), { live });
+    const page = await getLeaderboardPage(ctx, request.query, await sessionUser(ctx, request), {
+      live,
+      division,
+    });
     void reply.header(LEADERBOARD_PAGE.totalHeader, String(page.total));
     if (page.callerRank !== null)
       void reply.header(LEADERBOARD_PAGE.callerRankHeader, String(page.callerRank));

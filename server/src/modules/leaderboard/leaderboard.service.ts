@@ -13,7 +13,7 @@ import { DomainError } from '../../lib/errors.js';
 import { listTeamCompletions } from '../teams/teams.service.js';
 import { listCompletionsOfUser } from '../users/users.service.js';
 import { getScoreView } from '../scoreboard/scoreboard.service.js';
-import { leaderboardEntries } from '../scoreboard/scoreboard.views.js';
+import { leaderboardEntries, rankedOf } from '../scoreboard/scoreboard.views.js';
 import { BoardPages } from './leaderboard-pages.js';
 
 /** The leaderboard, serialised once per change of its board and shared by every caller. */
@@ -29,20 +29,35 @@ export interface LeaderboardAnswer {
 /**
  * The leaderboard (DESIGN.md §4, §8): teams and teamless users with points, best first, read from
  * the one score board (scoreboard module), which a correct flag updates in O(what changed).
- * Everyone but admins (live: true) sees it as of the freeze from the freeze time on.
+ * Everyone but admins (live: true) sees it as of the freeze from the freeze time on. With
+ * `division` (issue 19, a resolved division's id) only that division's competitors, ranked
+ * within it; each division's answer and pages are kept apart (the memo key names the division).
  */
 export async function getLeaderboard(
   ctx: AppContext,
-  options: { live: boolean } = { live: false },
+  options: { live: boolean; division?: number } = { live: false },
 ): Promise<LeaderboardAnswer> {
   const { board, frozenAt } = await getScoreView(ctx, options);
-  return board.memo('leaderboard', () => {
-    const entries = leaderboardEntries(board);
+  const division = options.division;
+  return board.memo(division === undefined ? 'leaderboard' : `leaderboard:d${division}`, () => {
+    const entries = leaderboardEntries(board, division);
+    const ranked = rankedOf(board, division);
     return {
       entries,
       answer: new CachedJson(JSON.stringify(entries)),
       frozenAt,
-      pages: new BoardPages([...board.ranked]),
+      // With divisions each row carries its entry's division; without, the rows are the board's.
+      pages: new BoardPages(
+        board.divisions.size === 0
+          ? [...ranked]
+          : ranked.map((c, i) => ({
+              kind: c.kind,
+              id: c.id,
+              name: c.name,
+              points: c.points,
+              division: entries[i]!.division,
+            })),
+      ),
     };
   });
 }
@@ -64,9 +79,10 @@ export async function getLeaderboardPage(
   ctx: AppContext,
   query: LeaderboardQuery,
   caller: Pick<UserRow, 'id' | 'team_id' | 'is_admin'> | null,
-  options: { live: boolean } = { live: false },
+  options: { live: boolean; division?: number } = { live: false },
 ): Promise<LeaderboardPage> {
   if (query.around === 'me' && !caller) throw new DomainError('unauthenticated', MESSAGES.unauthorized);
+  // Within a division, ranks, totals and the caller's rank are the division's (null: not in it).
   const { pages } = await getLeaderboard(ctx, options);
   const callerRank = caller && caller.is_admin !== 1 ? pages.rankOf(caller) : null;
   const limit = query.limit ?? LEADERBOARD_PAGE.defaultLimit;

@@ -3,23 +3,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp, type TestClient } from '../../../test/build-test-app.js';
 import { addChallenge, makeTeam, openSite } from '../../../test/compete.js';
 import { testDatabaseKinds } from '../../../test/databases.js';
-
-/** A small seeded generator, so a failing event can be replayed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../../test/seeded-random.js';
 
 const T0 = Date.parse('2026-01-09T01:00:00Z');
 
 /** A random event written as rows: users (a few admins), teams, solves credited to any team or none. */
 async function generateEvent(t: TestApp, seed: number): Promise<void> {
-  const rnd = random(seed);
+  const rnd = seededRandom(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
   const db = t.ctx.database.db;
   const now = t.clock.now().toISOString();
@@ -143,7 +133,7 @@ for (const kind of testDatabaseKinds()) {
       const db = t.ctx.database.db;
       for (const seed of [3, 8]) {
         await generateEvent(t, seed);
-        const rnd = random(seed * 7);
+        const rnd = seededRandom(seed * 7);
         const users = await db
           .selectFrom('users')
           .select(['id', 'username'])

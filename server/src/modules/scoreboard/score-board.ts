@@ -27,6 +27,8 @@ export interface BoardUser {
   /** Left out of every count and score (admins; hidden users share this filter). */
   excluded: boolean;
   teamId: number | null;
+  /** The user's division (issue 19); null or absent: none. */
+  divisionId?: number | null;
 }
 
 export interface BoardSolve {
@@ -56,6 +58,8 @@ export interface Competitor {
   unlocks: Map<number, { time: string; cost: number }>;
   points: number;
   lastSolveAt: string;
+  /** A team's is its leader's, a user's their own (issue 19); null: none. */
+  divisionId: number | null;
 }
 
 /** A hint unlock: its cost leaves the score of the competitor it was recorded for (issue 17). */
@@ -72,7 +76,9 @@ export interface BoardSnapshot {
   challenges: readonly BoardChallenge[];
   users: readonly BoardUser[];
   /** Teams; a hidden team's solves and unlocks count nowhere (db/counted.ts). */
-  teams: readonly { id: number; name: string; hidden?: boolean }[];
+  teams: readonly { id: number; name: string; hidden?: boolean; leaderId?: number }[];
+  /** The site's divisions (issue 19), in order; empty or absent: none defined. */
+  divisions?: readonly { id: number; name: string }[];
   /** Every solve (before the cutoff, when there is one), in id order. */
   solves: readonly BoardSolve[];
   /** Every hint unlock (before the cutoff, when there is one). */
@@ -96,6 +102,9 @@ export class ScoreBoard {
   readonly values = new Map<number, number>();
   private readonly users = new Map<number, BoardUser>();
   private readonly teams = new Map<number, string>();
+  private readonly teamLeaders = new Map<number, number>();
+  /** The divisions by id (issue 19); empty when the site has none. */
+  readonly divisions = new Map<number, string>();
   private readonly hiddenTeams = new Set<number>();
   private readonly competitors = new Map<Key, Competitor>();
   /** The competitors credited with each challenge: the rows a change of its value moves. */
@@ -118,8 +127,10 @@ export class ScoreBoard {
     for (const u of snapshot.users) this.users.set(u.id, u);
     for (const t of snapshot.teams) {
       this.teams.set(t.id, t.name);
+      if (t.leaderId !== undefined) this.teamLeaders.set(t.id, t.leaderId);
       if (t.hidden) this.hiddenTeams.add(t.id);
     }
+    for (const d of snapshot.divisions ?? []) this.divisions.set(d.id, d.name);
     // The snapshot is read with the cutoff already; checked again, so a board never counts past it.
     const before = (r: { created_at: string }) => cutoff === null || r.created_at < cutoff;
     for (const s of snapshot.solves) if (before(s)) this.record(s);
@@ -140,6 +151,22 @@ export class ScoreBoard {
     if (!user || user.excluded) return null;
     const key = user.teamId !== null && this.teams.has(user.teamId) ? teamKey(user.teamId) : userKey(userId);
     return this.competitors.get(key) ?? null;
+  }
+
+  /**
+   * The competitors of one division, in leaderboard order (ranks within it). Division changes and
+   * team moves rebuild the board, so a competitor's division is fixed for a board's life.
+   */
+  rankedIn(divisionId: number): readonly Competitor[] {
+    return this.memo(`ranked:d${divisionId}`, () =>
+      this.rankedRows.filter((c) => c.divisionId === divisionId),
+    );
+  }
+
+  /** The division a solve counts for: its competitor's, else (credited to nobody) its solver's. */
+  divisionOfSolve(s: { user_id: number; team_id: number | null }): number | null {
+    const key = this.competitorKey(s);
+    return key !== null ? this.divisionOfKey(key) : (this.users.get(s.user_id)?.divisionId ?? null);
   }
 
   userName(id: number): string | undefined {
@@ -285,10 +312,18 @@ export class ScoreBoard {
         unlocks: new Map(),
         points: 0,
         lastSolveAt: '',
+        divisionId: this.divisionOfKey(key),
       };
       this.competitors.set(key, comp);
     }
     return comp;
+  }
+
+  /** A competitor's division: a team's leader's, a user's own. */
+  private divisionOfKey(key: Key): number | null {
+    const id = Number(key.slice(1));
+    const userId = key.startsWith('t') ? this.teamLeaders.get(id) : id;
+    return (userId === undefined ? null : this.users.get(userId)?.divisionId) ?? null;
   }
 
   private valueOf(challengeId: number): number {

@@ -9,7 +9,7 @@ import { scoringFromColumns } from './scoring-columns.js';
  * 50,000 solves are ~2 MB of rows; the board keeps them as credits.
  */
 export async function readBoardSnapshot(db: Executor, cutoff: string | null): Promise<BoardSnapshot> {
-  const [challenges, users, teams, solves, unlocks] = await Promise.all([
+  const [challenges, users, teams, solves, unlocks, divisions] = await Promise.all([
     db
       .selectFrom('challenges')
       .select([
@@ -24,8 +24,11 @@ export async function readBoardSnapshot(db: Executor, cutoff: string | null): Pr
         'release_at',
       ])
       .execute(),
-    db.selectFrom('users').select(['id', 'username', 'is_admin', 'hidden', 'team_id']).execute(),
-    db.selectFrom('teams').select(['id', 'name', 'hidden']).execute(),
+    db
+      .selectFrom('users')
+      .select(['id', 'username', 'is_admin', 'hidden', 'team_id', 'division_id'])
+      .execute(),
+    db.selectFrom('teams').select(['id', 'name', 'hidden', 'leader_id']).execute(),
     db
       .selectFrom('solves')
       .select(['id', 'user_id', 'team_id', 'challenge_id', 'created_at'])
@@ -44,6 +47,7 @@ export async function readBoardSnapshot(db: Executor, cutoff: string | null): Pr
       ])
       .$if(cutoff !== null, (q) => q.where('hint_unlocks.created_at', '<', cutoff!))
       .execute(),
+    db.selectFrom('divisions').select(['id', 'name']).orderBy('position').orderBy('id').execute(),
   ]);
   return {
     challenges: challenges.map((c) => ({
@@ -59,8 +63,10 @@ export async function readBoardSnapshot(db: Executor, cutoff: string | null): Pr
       name: u.username,
       excluded: u.is_admin === 1 || u.hidden === 1,
       teamId: u.team_id,
+      divisionId: u.division_id,
     })),
-    teams: teams.map((t) => ({ id: t.id, name: t.name, hidden: t.hidden === 1 })),
+    teams: teams.map((t) => ({ id: t.id, name: t.name, hidden: t.hidden === 1, leaderId: t.leader_id })),
+    divisions,
     solves,
     unlocks: unlocks.map((u) => ({ ...u, cost: Number(u.cost) })),
   };

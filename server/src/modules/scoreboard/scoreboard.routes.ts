@@ -7,6 +7,7 @@ import { sendCachedJson } from '../../plugins/cached-json.js';
 import { route } from '../../plugins/route.js';
 import { requireAdmin } from '../../plugins/session.js';
 import { wantsLiveBoard } from '../leaderboard/leaderboard.routes.js';
+import { resolveDivisionFilter } from '../divisions/divisions.service.js';
 import {
   exportScoreboard,
   exportSolves,
@@ -51,8 +52,11 @@ export function registerScoreboardRoutes(app: FastifyInstance, ctx: AppContext):
     );
   });
 
+  // ?division=NAME (issue 19): that division's standings; ignored while the site has none.
+  const divisionOf = async (name: string | undefined) => (await resolveDivisionFilter(ctx, name))?.id;
+
   route(app, leaderboardApi.ctftime, 'anonymous', async (request, reply) =>
-    sendCachedJson(request, reply, await getCtftimeFeed(ctx)),
+    sendCachedJson(request, reply, await getCtftimeFeed(ctx, await divisionOf(request.query.division))),
   );
 
   route(app, adminApi.freezeScoreboard, 'admin', async (request) => {
@@ -66,17 +70,26 @@ export function registerScoreboardRoutes(app: FastifyInstance, ctx: AppContext):
     };
   });
 
-  route(app, adminApi.exportScoreboardJson, 'admin', async () => exportScoreboard(ctx));
-  route(app, adminApi.exportSolvesJson, 'admin', async () => exportSolves(ctx));
-  route(app, adminApi.exportScoreboardCsv, 'admin', async (_request, reply) =>
+  route(app, adminApi.exportScoreboardJson, 'admin', async (request) =>
+    exportScoreboard(ctx, await divisionOf(request.query.division)),
+  );
+  route(app, adminApi.exportSolvesJson, 'admin', async (request) =>
+    exportSolves(ctx, await divisionOf(request.query.division)),
+  );
+  route(app, adminApi.exportScoreboardCsv, 'admin', async (request, reply) =>
     sendCsv(
       reply,
       'scoreboard.csv',
       ['pos', 'kind', 'name', 'points', 'solves', 'last_solve_at'],
-      await exportScoreboard(ctx),
+      await exportScoreboard(ctx, await divisionOf(request.query.division)),
     ),
   );
-  route(app, adminApi.exportSolvesCsv, 'admin', async (_request, reply) =>
-    sendCsv(reply, 'solves.csv', ['time', 'user', 'team', 'challenge', 'points'], await exportSolves(ctx)),
+  route(app, adminApi.exportSolvesCsv, 'admin', async (request, reply) =>
+    sendCsv(
+      reply,
+      'solves.csv',
+      ['time', 'user', 'team', 'challenge', 'points'],
+      await exportSolves(ctx, await divisionOf(request.query.division)),
+    ),
   );
 }

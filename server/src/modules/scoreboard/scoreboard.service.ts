@@ -170,19 +170,22 @@ export async function getScoreView(ctx: AppContext, options: { live: boolean }):
   return { board: state.board, frozenAt };
 }
 
-/** The live scoreboard as the admin export shows it (exports are for admins: never frozen). */
-export async function exportScoreboard(ctx: AppContext): Promise<ScoreboardExportRow[]> {
+/**
+ * The live scoreboard as the admin export shows it (exports are for admins: never frozen); one
+ * division's, positions within it, when `divisionId` names one (issue 19).
+ */
+export async function exportScoreboard(ctx: AppContext, divisionId?: number): Promise<ScoreboardExportRow[]> {
   const { board } = await getScoreView(ctx, { live: true });
-  return board.memo('export-scoreboard', () => scoreboardRows(board));
+  return board.memo(`export-scoreboard:${divisionId ?? ''}`, () => scoreboardRows(board, divisionId));
 }
 
-/** Every solve that counts, oldest first, with what it scores on the live board. */
-export async function exportSolves(ctx: AppContext): Promise<SolveExportRow[]> {
+/** Every solve that counts (for one division's competitors), oldest first, with what it scores. */
+export async function exportSolves(ctx: AppContext, divisionId?: number): Promise<SolveExportRow[]> {
   const [{ board }, solves] = await Promise.all([
     getScoreView(ctx, { live: true }),
     listSolvesForExport(ctx.database.db),
   ]);
-  return solveRows(board, solves);
+  return solveRows(board, solves, divisionId);
 }
 
 /** The score graph of the top competitors, as the caller's board has it. */
@@ -196,12 +199,13 @@ export async function getScoreGraph(ctx: AppContext, live: boolean, top: number)
   );
 }
 
-/** The CTFtime feed: the public board (as of the freeze during one). */
-export async function getCtftimeFeed(ctx: AppContext): Promise<CachedJson> {
+/** The CTFtime feed: the public board (as of the freeze during one), or one division's standings. */
+export async function getCtftimeFeed(ctx: AppContext, divisionId?: number): Promise<CachedJson> {
   const { board } = await getScoreView(ctx, { live: false });
   // Release times are read-time inputs: the memo's key changes when another challenge is out.
   const tasks = releasedChallengeNames(board, ctx.clock.now().toISOString());
-  return board.memo(`ctftime:${tasks.length}`, () =>
-    CachedJson.of(leaderboardApi.ctftime.response, ctftimeFeed(board, tasks)),
+  const key = divisionId === undefined ? `ctftime:${tasks.length}` : `ctftime:${tasks.length}:d${divisionId}`;
+  return board.memo(key, () =>
+    CachedJson.of(leaderboardApi.ctftime.response, ctftimeFeed(board, tasks, divisionId)),
   );
 }

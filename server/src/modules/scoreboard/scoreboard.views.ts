@@ -7,9 +7,27 @@ import type { Competitor, ScoreBoard } from './score-board.js';
  * exports cannot disagree: each reads the same ranked competitors and the same current values.
  */
 
-/** The public leaderboard: name and points, best first. */
-export function leaderboardEntries(board: ScoreBoard): { name: string; points: number }[] {
-  return board.ranked.map((c) => ({ name: c.name, points: c.points }));
+/** The ranked competitors of one division (ranks within it), or the whole board (undefined). */
+export function rankedOf(board: ScoreBoard, divisionId: number | undefined): readonly Competitor[] {
+  return divisionId === undefined ? board.ranked : board.rankedIn(divisionId);
+}
+
+/**
+ * The public leaderboard: name and points, best first; while the site has divisions (issue 19)
+ * each entry also names its competitor's division (null: none). Without divisions the entries are
+ * exactly SPEC.md's.
+ */
+export function leaderboardEntries(
+  board: ScoreBoard,
+  divisionId?: number,
+): { name: string; points: number; division?: string | null }[] {
+  const ranked = rankedOf(board, divisionId);
+  if (board.divisions.size === 0) return ranked.map((c) => ({ name: c.name, points: c.points }));
+  return ranked.map((c) => ({
+    name: c.name,
+    points: c.points,
+    division: c.divisionId === null ? null : (board.divisions.get(c.divisionId) ?? null),
+  }));
 }
 
 /** A competitor's credits, oldest first (time, then solve id). */
@@ -56,11 +74,14 @@ export function releasedChallengeNames(board: ScoreBoard, now: string): string[]
     .sort(compareCodePoints);
 }
 
-/** CTFtime's JSON scoreboard: every released task by name, the standings in leaderboard order. */
-export function ctftimeFeed(board: ScoreBoard, tasks: string[]): CtftimeFeed {
+/**
+ * CTFtime's JSON scoreboard: every released task by name, the standings in leaderboard order (of
+ * one division, positions within it, when `divisionId` names one).
+ */
+export function ctftimeFeed(board: ScoreBoard, tasks: string[], divisionId?: number): CtftimeFeed {
   return {
     tasks,
-    standings: board.ranked.map((c, i) => {
+    standings: rankedOf(board, divisionId).map((c, i) => {
       // Object.fromEntries defines own properties: a task named "__proto__" stays a key.
       const taskStats = Object.fromEntries(
         creditsInOrder(c).map((credit) => [
@@ -73,9 +94,12 @@ export function ctftimeFeed(board: ScoreBoard, tasks: string[]): CtftimeFeed {
   };
 }
 
-/** The scoreboard export: the ranked board with what each competitor is and how many it solved. */
-export function scoreboardRows(board: ScoreBoard): ScoreboardExportRow[] {
-  return board.ranked.map((c, i) => ({
+/**
+ * The scoreboard export: the ranked board (or one division's, positions within it) with what each
+ * competitor is and how many it solved.
+ */
+export function scoreboardRows(board: ScoreBoard, divisionId?: number): ScoreboardExportRow[] {
+  return rankedOf(board, divisionId).map((c, i) => ({
     pos: i + 1,
     kind: c.kind,
     name: c.name,
@@ -100,11 +124,14 @@ export function solveRows(
     challenge_id: number;
     created_at: string;
   }[],
+  /** Only the solves that count for this division (their competitor's, issue 19). */
+  divisionId?: number,
 ): SolveExportRow[] {
   const rows: SolveExportRow[] = [];
   for (const s of solves) {
     const credited = board.creditOf(s);
     if (credited === undefined) continue;
+    if (divisionId !== undefined && board.divisionOfSolve(s) !== divisionId) continue;
     rows.push({
       time: s.created_at,
       user: board.userName(s.user_id) ?? '',

@@ -9,6 +9,7 @@ import { enqueueWebhook, kickWebhookSender, webhookText } from '../webhooks/webh
 import { siteHasAdmin } from '../users/users.service.js';
 import { logoUrlOf, readSiteState, type SiteState } from '../settings/settings.service.js';
 import { readSetting, writeSetting } from './site.repo.js';
+import { getDivisionState } from '../divisions/divisions.service.js';
 
 const ACTIVATED_KEY = 'site_activated';
 
@@ -57,6 +58,7 @@ function presentSiteInfo(
   state: SiteState,
   hasAdmin: boolean,
   freezeAt: string | null,
+  divisions: string[],
 ): SiteInfo {
   const c = ctx.config;
   const s = state.settings;
@@ -79,7 +81,7 @@ function presentSiteInfo(
     logoUrl: logoUrlOf(state),
     accent: s.accent,
     afterEnd: s.afterEnd,
-    divisions: [],
+    divisions,
     firstAdminNeeded: !hasAdmin,
   };
 }
@@ -98,14 +100,21 @@ export async function getSiteInfo(ctx: AppContext): Promise<CachedJson> {
   if (!cache) {
     // 'users': whether any admin exists yet (a role given or taken away, a first login).
     cache = new CachedValue(ctx.bus, ['site', 'users'], async () => {
-      const [state, hasAdmin, freezeAt] = await Promise.all([
+      const [state, hasAdmin, freezeAt, divisions] = await Promise.all([
         readSiteState(ctx),
         siteHasAdmin(ctx),
         getFreezeAt(ctx),
+        getDivisionState(ctx),
       ]);
       return CachedJson.of(
         siteApi.SiteInfo,
-        presentSiteInfo(ctx, state, hasAdmin, freezeAt?.toISOString() ?? null),
+        presentSiteInfo(
+          ctx,
+          state,
+          hasAdmin,
+          freezeAt?.toISOString() ?? null,
+          divisions.list.map((d) => d.name),
+        ),
       );
     });
     infoCaches.set(ctx, cache);

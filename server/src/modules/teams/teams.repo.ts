@@ -129,12 +129,20 @@ export async function attachUserToTeam(
   userId: number,
   teamId: number,
   joinedAt: string,
+  /**
+   * When given (issue 19), the user must be in this division (null: none) at the moment of the
+   * update, so a division change racing with the acceptance cannot put them on a team of another.
+   */
+  divisionId?: number | null,
 ): Promise<boolean> {
   const result = await db
     .updateTable('users')
     .set({ team_id: teamId, team_joined_at: joinedAt })
     .where('id', '=', userId)
     .where('team_id', 'is', null)
+    .$if(divisionId !== undefined, (q) =>
+      divisionId === null ? q.where('division_id', 'is', null) : q.where('division_id', '=', divisionId!),
+    )
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }

@@ -1,4 +1,5 @@
 import {
+  DIVISION_MESSAGES,
   MAX_TEAM_SIZE,
   MESSAGES,
   cleanName,
@@ -19,6 +20,7 @@ import { SYSTEM_ACTOR, recordAudit, type AuditActor } from '../audit/audit.servi
 import { followSolves } from '../submissions/solve-feed.js';
 import { USER_ANSWER_CACHE_SIZE } from '../users/users.service.js';
 import { departCurrentTeam, departTeam } from './teams.membership.js';
+import { divisionsOfUsers } from '../divisions/divisions.repo.js';
 import { presentCompletions, presentJoinRequest, presentListEntry, presentTeam } from './teams.presenter.js';
 import {
   attachUserToTeam,
@@ -212,6 +214,10 @@ export async function requestToJoin(ctx: AppContext, user: UserRow, rawName: str
   const team = await findTeamByNameKey(db, nameKey(rawName));
   if (!team) throw notFound(TEXT.teamNotFound);
   if (team.member_count >= MAX_TEAM_SIZE) throw new DomainError('team_full', TEXT.teamFull);
+  // Issue 19: a team plays in its leader's division (null for both while the site has none).
+  const divisions = await divisionsOfUsers(db, [user.id, team.leader_id]);
+  if (divisions.get(user.id) !== divisions.get(team.leader_id))
+    throw conflict(DIVISION_MESSAGES.joinOtherDivision);
   try {
     await insertJoinRequest(db, {
       team_id: team.id,
@@ -294,7 +300,19 @@ export async function acceptJoinRequest(
       if (!(await claimTeamSpot(trx, team.id, MAX_TEAM_SIZE))) {
         throw new DomainError('team_full', TEXT.teamFull);
       }
-      if (!(await attachUserToTeam(trx, request.user_id, team.id, ctx.clock.now().toISOString()))) {
+      // Read after the spot is claimed (the claim waits for a leader's division change, which
+      // locks the team row): the team's division is its leader's as of now.
+      const leaderDivision = (await divisionsOfUsers(trx, [team.leader_id])).get(team.leader_id) ?? null;
+      const joined = await attachUserToTeam(
+        trx,
+        request.user_id,
+        team.id,
+        ctx.clock.now().toISOString(),
+        leaderDivision,
+      );
+      if (!joined) {
+        const sender = await findUserTeamId(trx, request.user_id);
+        if (sender && sender.team_id === null) throw conflict(DIVISION_MESSAGES.acceptOtherDivision);
         staleRequest = request.id;
         throw conflict(TEXT.userJoinedElsewhere);
       }

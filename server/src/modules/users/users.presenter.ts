@@ -11,6 +11,7 @@ export interface UserWithTeam {
   team_id: number | null;
   team_name: string | null;
   team_leader_id: number | null;
+  division_id: number | null;
 }
 
 /** A solve as SPEC.md §3 shows it in a user's completions. */
@@ -27,6 +28,8 @@ export function presentUser(
   u: UserWithTeam,
   completions: UserCompletion[],
   ratedChallengeIds: number[],
+  /** The division's name (null: none); undefined while the site has no divisions (no field). */
+  division?: string | null,
 ): User {
   const onTeam = u.team_id !== null && u.team_name !== null;
   return {
@@ -40,5 +43,6 @@ export function presentUser(
     is_admin: u.is_admin === 1,
     completions,
     user_rates: ratedChallengeIds.map(toApiId),
+    ...(division === undefined ? {} : { division }),
   };
 }

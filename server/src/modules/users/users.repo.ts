@@ -127,6 +127,7 @@ export async function listUsersByRole(db: Executor, admins: boolean): Promise<Us
       'users.team_id',
       'teams.name as team_name',
       'teams.leader_id as team_leader_id',
+      'users.division_id',
     ])
     .where('users.is_admin', '=', admins ? 1 : 0)
     .orderBy('users.username_key')

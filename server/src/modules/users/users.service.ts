@@ -13,6 +13,7 @@ import { KeyedCache } from '../../lib/invalidation.js';
 import { followSolves } from '../submissions/solve-feed.js';
 import type { UserRow } from '../../db/schema.js';
 import { presentCompletion, presentUser } from './users.presenter.js';
+import { divisionNameOf, getDivisionState } from '../divisions/divisions.service.js';
 import {
   findTeamNameAndLeader,
   findUserByIdentity,
@@ -155,15 +156,17 @@ export async function getUserInfoAnswer(ctx: AppContext, user: UserRow): Promise
 /** SPEC.md §3 User for the caller: team name or 'None', completions and what they rated. */
 export async function getUserInfo(ctx: AppContext, user: UserRow): Promise<User> {
   const db = ctx.database.db;
-  const [team, completions, rated] = await Promise.all([
+  const [team, completions, rated, divisions] = await Promise.all([
     user.team_id === null ? Promise.resolve(null) : findTeamNameAndLeader(db, user.team_id),
     listUserCompletions(db, user.id),
     listUserRatedChallengeIds(db, user.id),
+    getDivisionState(ctx),
   ]);
   return presentUser(
     { ...user, team_name: team?.name ?? null, team_leader_id: team?.leader_id ?? null },
     completions.map(presentCompletion),
     rated,
+    divisionNameOf(divisions, user.division_id),
   );
 }
 
@@ -174,17 +177,25 @@ export async function getUserInfo(ctx: AppContext, user: UserRow): Promise<User>
 export async function listUsersOfRole(ctx: AppContext, role: 'participants' | 'admins'): Promise<User[]> {
   const db = ctx.database.db;
   const admins = role === 'admins';
-  const [users, solves, rated] = await Promise.all([
+  const [users, solves, rated, divisions] = await Promise.all([
     listUsersByRole(db, admins),
     listSolvesByRole(db, admins),
     listRatedByRole(db, admins),
+    getDivisionState(ctx),
   ]);
   const completions = new Map<number, UserCompletion[]>();
   for (const s of solves)
     completions.set(s.user_id, [...(completions.get(s.user_id) ?? []), presentCompletion(s)]);
   const rates = new Map<number, number[]>();
   for (const r of rated) rates.set(r.user_id, [...(rates.get(r.user_id) ?? []), r.challenge_id]);
-  return users.map((u) => presentUser(u, completions.get(u.id) ?? [], rates.get(u.id) ?? []));
+  return users.map((u) =>
+    presentUser(
+      u,
+      completions.get(u.id) ?? [],
+      rates.get(u.id) ?? [],
+      divisionNameOf(divisions, u.division_id),
+    ),
+  );
 }
 
 /** The user's own completions (My Stats), oldest first: the same list getUserInfo shows. */

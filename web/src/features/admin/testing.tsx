@@ -51,6 +51,7 @@ export function baseRoutes(overrides: Record<string, Handler> = {}): Record<stri
         first_bloods: { 'Challenge 1': 'alice' },
       }),
     'GET /api/info/site': () => json(SITE),
+    'GET /api/admin/divisions': () => json({ divisions: [] }),
     ...overrides,
   };
 }

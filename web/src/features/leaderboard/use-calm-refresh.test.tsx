@@ -3,28 +3,7 @@ import { act, render } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { subscribeBoardChanges } from './api/leaderboard';
 import { FALLBACK_CHECK_MS, useCalmRefresh } from './use-calm-refresh';
-
-/** A stand-in for the browser's EventSource that a test drives. */
-class FakeEventSource {
-  static CLOSED = 2;
-  static opened: FakeEventSource[] = [];
-  readyState = 1;
-  closed = false;
-  private listeners = new Map<string, ((e: MessageEvent<string>) => void)[]>();
-  constructor(readonly url: string) {
-    FakeEventSource.opened.push(this);
-  }
-  addEventListener(type: string, fn: (e: MessageEvent<string>) => void) {
-    this.listeners.set(type, [...(this.listeners.get(type) ?? []), fn]);
-  }
-  close() {
-    this.closed = true;
-  }
-  emit(type: string, data: unknown) {
-    for (const fn of this.listeners.get(type) ?? [])
-      fn(new MessageEvent(type, { data: JSON.stringify(data) }));
-  }
-}
+import { FakeEventSource, installFakeEventSource } from '../../test/fake-event-source';
 
 let visibility: DocumentVisibilityState = 'visible';
 function setVisibility(state: DocumentVisibilityState) {
@@ -36,8 +15,7 @@ function setVisibility(state: DocumentVisibilityState) {
 
 beforeEach(() => {
   vi.useFakeTimers();
-  FakeEventSource.opened = [];
-  vi.stubGlobal('EventSource', FakeEventSource);
+  installFakeEventSource();
   visibility = 'visible';
   vi.spyOn(document, 'visibilityState', 'get').mockImplementation(() => visibility);
   // Half the jitter every time, so the timings below are exact.

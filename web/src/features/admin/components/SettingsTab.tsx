@@ -18,6 +18,7 @@ import {
   useAdminSettings,
 } from '../api/settings';
 import type { AdminAct } from '../use-admin-action';
+import { DivisionsEditor } from './DivisionsEditor';
 
 const AFTER_END_LABELS: Record<AfterEnd, string> = {
   open: 'Open: play goes on until an admin switches the site off',
@@ -41,7 +42,12 @@ export function SettingsTab({ act }: { act: AdminAct }) {
     return <QueryError what="the settings" error={settings.error} onRetry={() => settings.refetch()} />;
   if (!settings.data) return <PageLoading />;
   // Keyed by the loaded values: a save that comes back reloads the form from the server's answer.
-  return <SettingsForm key={JSON.stringify(settings.data)} loaded={settings.data} act={act} />;
+  return (
+    <>
+      <SettingsForm key={JSON.stringify(settings.data)} loaded={settings.data} act={act} />
+      <DivisionsEditor act={act} />
+    </>
+  );
 }
 
 function SettingsForm({ loaded, act }: { loaded: AdminSettings; act: AdminAct }) {

@@ -58,15 +58,24 @@ export async function fetchLeaderboardPage(params: Record<string, string>): Prom
   };
 }
 
-/** Page `index` (PAGE_SIZE rows) of the board, or of the competitors whose name holds `search`. */
-export function leaderboardPageQuery(search: string, index: number) {
+/** `?division=` when a division is chosen ('' is the whole board; issue 19). */
+function divisionParam(division: string): Record<string, string> {
+  return division ? { division } : {};
+}
+
+/**
+ * Page `index` (PAGE_SIZE rows) of the board (of one division's board when `division` names one:
+ * ranks within it), or of the competitors whose name holds `search`.
+ */
+export function leaderboardPageQuery(search: string, index: number, division = '') {
   return {
-    queryKey: [...queryKeys.leaderboard, 'page', search, index] as const,
+    queryKey: [...queryKeys.leaderboard, 'page', division, search, index] as const,
     queryFn: () =>
       fetchLeaderboardPage({
         limit: String(PAGE_SIZE),
         offset: String(index * PAGE_SIZE),
         ...(search ? { q: search } : {}),
+        ...divisionParam(division),
       }),
   };
 }
@@ -75,18 +84,21 @@ export function leaderboardPageQuery(search: string, index: number) {
  * The first page: the podium, the size of the board or search, and the caller's rank. A search
  * keeps showing the previous answer while the next one loads (no flash of "Loading").
  */
-export function useFirstPage(search: string) {
-  return useQuery({ ...leaderboardPageQuery(search, 0), placeholderData: keepPreviousData });
+export function useFirstPage(search: string, division = '') {
+  return useQuery({ ...leaderboardPageQuery(search, 0, division), placeholderData: keepPreviousData });
 }
 
 /** The pages the list shows now: only these are asked for, and only these refresh. */
-export function useShownPages(search: string, indexes: readonly number[]) {
-  return useQueries({ queries: indexes.map((i) => leaderboardPageQuery(search, i)) });
+export function useShownPages(search: string, indexes: readonly number[], division = '') {
+  return useQueries({ queries: indexes.map((i) => leaderboardPageQuery(search, i, division)) });
 }
 
-/** The caller's current rank (`?around=me&limit=1`), or null when they are not on the board. */
-export async function fetchMyRank(): Promise<number | null> {
-  return (await fetchLeaderboardPage({ around: 'me', limit: '1' })).callerRank;
+/**
+ * The caller's current rank (`?around=me&limit=1`) on the board or within a division, or null
+ * when they are not on it.
+ */
+export async function fetchMyRank(division = ''): Promise<number | null> {
+  return (await fetchLeaderboardPage({ around: 'me', limit: '1', ...divisionParam(division) })).callerRank;
 }
 
 /**

@@ -40,6 +40,8 @@ function measureRow(
 interface Props {
   /** The search text the rows match ('' for the whole board). */
   search: string;
+  /** The division whose board this is ('' for the whole board; issue 19). */
+  division?: string;
   /** How many rows the board (or search) holds. */
   total: number;
   /** The rank to highlight (the caller's, after "My position"). */
@@ -53,7 +55,7 @@ interface Props {
  * around them, are in the DOM, and only their pages of PAGE_SIZE rows are asked for, so a
  * 5,000-competitor board costs a phone what a 30-row one does.
  */
-export function BoardList({ search, total, highlight, scrollRequest }: Props) {
+export function BoardList({ search, division = '', total, highlight, scrollRequest }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: total,
@@ -65,7 +67,7 @@ export function BoardList({ search, total, highlight, scrollRequest }: Props) {
   });
   const items = virtualizer.getVirtualItems();
   const indexes = [...new Set(items.map((item) => Math.floor(item.index / PAGE_SIZE)))];
-  const pages = useShownPages(search, indexes);
+  const pages = useShownPages(search, indexes, division);
   const rowAt = (index: number): LeaderboardRow | undefined =>
     pages[indexes.indexOf(Math.floor(index / PAGE_SIZE))]?.data?.rows[index % PAGE_SIZE];
   const failed = pages.filter((p) => p.isError);

@@ -236,4 +236,55 @@ describe('LeaderboardPage', { timeout: 20_000 }, () => {
     await userEvent.click(screen.getByRole('button', { name: 'My position' }));
     expect(await screen.findByText('You are not on the leaderboard yet.')).toBeInTheDocument();
   });
+
+  it('filters by division when the site has divisions, ranks within the division', async () => {
+    const entries = [
+      { name: 'Red Team', points: 900, division: 'Open' },
+      { name: 'blue', points: 700, division: 'First-years' },
+      { name: 'Green Team', points: 400, division: 'Open' },
+      { name: 'solo-sam', points: 100, division: 'First-years' },
+    ];
+    const fetch = vi.fn(async (input: RequestInfo | URL) => {
+      const url = new URL(String(input), 'http://localhost');
+      const json = (body: unknown, headers: Record<string, string> = {}) =>
+        new Response(JSON.stringify(body), { headers: { 'Content-Type': 'application/json', ...headers } });
+      if (url.pathname === '/api/info/site')
+        return json({ freezeAt: null, divisions: ['First-years', 'Open'] });
+      const other = others(url);
+      if (other) return other;
+      const division = url.searchParams.get('division');
+      const rows = entries
+        .filter((e) => division === null || e.division === division)
+        .map((e, i) => ({ ...e, rank: i + 1 }));
+      return json(rows, { [LEADERBOARD_PAGE.totalHeader]: String(rows.length) });
+    });
+    vi.stubGlobal('fetch', fetch);
+    renderBoard();
+    await waitFor(() => expect(screen.getAllByTestId('leaderboard-entry')).toHaveLength(4));
+    const select = await screen.findByLabelText('Division');
+    expect([...(select as HTMLSelectElement).options].map((o) => o.textContent)).toEqual([
+      'All divisions',
+      'First-years',
+      'Open',
+    ]);
+    await userEvent.selectOptions(select, 'First-years');
+    await waitFor(() =>
+      expect(screen.getAllByTestId('leaderboard-entry').map((r) => r.textContent)).toEqual([
+        '#1blue700 points',
+        '#2solo-sam100 points',
+      ]),
+    );
+    expect(requested(fetch as unknown as ReturnType<typeof serve>)).toContain(
+      '/api/info/leaderboard?limit=50&offset=0&division=First-years',
+    );
+    const podium = within(screen.getByRole('region', { name: 'Podium' })).getAllByTestId('podium-entry');
+    expect(podium.map((p) => p.textContent)).toEqual(['#1blue700 points', '#2solo-sam100 points']);
+  });
+
+  it('shows no division filter while the site has none', async () => {
+    serve(board);
+    renderBoard();
+    await screen.findAllByTestId('leaderboard-entry');
+    expect(screen.queryByLabelText('Division')).toBeNull();
+  });
 });

@@ -4,6 +4,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { Badge, Button, Container, Form } from 'react-bootstrap';
 import { describeFailure, QueryError } from '../../../components/QueryError';
 import { useCurrentUser } from '../../../lib/auth';
+import { useSiteInfo } from '../../../lib/site-info';
 import {
   fetchMyRank,
   refreshShownLeaderboard,
@@ -30,11 +31,15 @@ export function LeaderboardPage() {
   const client = useQueryClient();
   const freezeAt = useFreezeAt();
   const me = useCurrentUser();
+  const divisions = useSiteInfo().data?.divisions ?? [];
   const [input, setInput] = useState('');
   const [search, setSearch] = useState('');
+  // Issue 19: '' is the whole board; a division's name shows its board, ranked within it.
+  const [chosen, setChosen] = useState('');
+  const division = divisions.includes(chosen) ? chosen : '';
   const timer = useRef<number | undefined>(undefined);
-  const podium = useFirstPage('');
-  const first = useFirstPage(search);
+  const podium = useFirstPage('', division);
+  const first = useFirstPage(search, division);
   const [highlight, setHighlight] = useState<number | null>(null);
   const [scrollRequest, setScrollRequest] = useState<{ rank: number } | null>(null);
   const [note, setNote] = useState('');
@@ -56,14 +61,16 @@ export function LeaderboardPage() {
     setNote('');
     let rank: number | null;
     try {
-      rank = await fetchMyRank();
+      rank = await fetchMyRank(division);
     } catch (err) {
       setNote(describeFailure(err));
       return;
     }
     if (rank === null) {
       setHighlight(null);
-      setNote('You are not on the leaderboard yet.');
+      setNote(
+        division ? `You are not on the ${division} leaderboard.` : 'You are not on the leaderboard yet.',
+      );
       return;
     }
     // The caller's row is on the whole board: leave any search.
@@ -114,6 +121,27 @@ export function LeaderboardPage() {
         </section>
       )}
       <div className="d-flex flex-wrap align-items-end gap-2 mb-3">
+        {divisions.length > 0 && (
+          <Form.Group controlId="leaderboard-division">
+            <Form.Label>Division</Form.Label>
+            <Form.Select
+              value={division}
+              onChange={(e) => {
+                setChosen(e.target.value);
+                setHighlight(null);
+                setScrollRequest(null);
+                setNote('');
+              }}
+            >
+              <option value="">All divisions</option>
+              {divisions.map((d) => (
+                <option key={d} value={d}>
+                  {d}
+                </option>
+              ))}
+            </Form.Select>
+          </Form.Group>
+        )}
         <Form.Group controlId="leaderboard-search" className="flex-grow-1">
           <Form.Label>Search</Form.Label>
           <Form.Control
@@ -144,8 +172,9 @@ export function LeaderboardPage() {
       ) : (
         // A new search starts at its own top.
         <BoardList
-          key={search}
+          key={`${division}\n${search}`}
           search={search}
+          division={division}
           total={total}
           highlight={highlight}
           scrollRequest={scrollRequest}

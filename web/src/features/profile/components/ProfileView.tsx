@@ -2,6 +2,7 @@ import { Button, Card } from 'react-bootstrap';
 import { useNavigate } from 'react-router';
 import { QueryError } from '../../../components/QueryError';
 import { useCurrentUser } from '../../../lib/auth';
+import { DivisionPicker } from './DivisionPicker';
 
 /** SPEC.md §2 profile page: avatar, username and the way to the team page. */
 export function ProfileView() {
@@ -16,35 +17,38 @@ export function ProfileView() {
   if (!user) return null;
 
   return (
-    <Card as="section" aria-labelledby="profile-heading" className="my-3">
-      <Card.Body className="d-flex flex-wrap align-items-center gap-4">
-        {user.avatarUrl ? (
-          <img
-            src={user.avatarUrl}
-            alt={`${user.username}'s avatar`}
-            width={96}
-            height={96}
-            className="rounded-circle border"
-            referrerPolicy="no-referrer"
-          />
-        ) : (
-          <div
-            role="img"
-            aria-label={`${user.username}'s avatar`}
-            className="rounded-circle border bg-secondary text-white d-flex align-items-center justify-content-center fs-1"
-            style={{ width: 96, height: 96 }}
-          >
-            {user.username.slice(0, 1).toUpperCase()}
+    <>
+      <Card as="section" aria-labelledby="profile-heading" className="my-3">
+        <Card.Body className="d-flex flex-wrap align-items-center gap-4">
+          {user.avatarUrl ? (
+            <img
+              src={user.avatarUrl}
+              alt={`${user.username}'s avatar`}
+              width={96}
+              height={96}
+              className="rounded-circle border"
+              referrerPolicy="no-referrer"
+            />
+          ) : (
+            <div
+              role="img"
+              aria-label={`${user.username}'s avatar`}
+              className="rounded-circle border bg-secondary text-white d-flex align-items-center justify-content-center fs-1"
+              style={{ width: 96, height: 96 }}
+            >
+              {user.username.slice(0, 1).toUpperCase()}
+            </div>
+          )}
+          <div className="flex-grow-1">
+            <h1 id="profile-heading" className="h2 mb-1">
+              {user.username}
+            </h1>
+            <p className="mb-2 text-body-secondary">Team: {user.team}</p>
+            <Button onClick={() => void navigate('/profile?mode=1')}>Go to Team Page</Button>
           </div>
-        )}
-        <div className="flex-grow-1">
-          <h1 id="profile-heading" className="h2 mb-1">
-            {user.username}
-          </h1>
-          <p className="mb-2 text-body-secondary">Team: {user.team}</p>
-          <Button onClick={() => void navigate('/profile?mode=1')}>Go to Team Page</Button>
-        </div>
-      </Card.Body>
-    </Card>
+        </Card.Body>
+      </Card>
+      <DivisionPicker user={user} />
+    </>
   );
 }

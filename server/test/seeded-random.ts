@@ -1,0 +1,13 @@
+/**
+ * A small seeded generator (mulberry32) answering numbers in [0, 1): the same seed gives the same
+ * sequence, so a random event that fails a test can be replayed from its seed.
+ */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let x = Math.imul(a ^ (a >>> 15), 1 | a);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
