@@ -61,7 +61,7 @@ export type {
   SubmissionRow,
   Signal,
 } from './api/integrity.js';
-export type { AdminUser, AdminTeam } from './api/admin.js';
+export type { AdminUser, AdminTeam, ImportIssue, ImportResult } from './api/admin.js';
 export * from './rules/constants.js';
 export * from './rules/messages.js';
 export * from './rules/rating.js';

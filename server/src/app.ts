@@ -8,6 +8,7 @@ import { systemClock, type Clock } from './lib/clock.js';
 import { ObservedBus, type InvalidationBus } from './lib/invalidation.js';
 import type { RateLimiter } from './lib/rate-limiter.js';
 import { registerAdminRoutes } from './modules/admin/admin.routes.js';
+import { registerChallengeArchiveRoutes } from './modules/challenge-archive/archive.routes.js';
 import { registerAnnouncementRoutes } from './modules/announcements/announcements.routes.js';
 import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.js';
 import { registerAuditRoutes } from './modules/audit/audit.routes.js';
@@ -117,6 +118,7 @@ export async function buildApp(
   registerModerationRoutes(app, ctx);
   registerSubmissionLogRoutes(app, ctx);
   registerFilesRoutes(app, ctx);
+  registerChallengeArchiveRoutes(app, ctx);
   registerChallengeRoutes(app, ctx);
   registerSubmissionRoutes(app, ctx);
   registerHintRoutes(app, ctx);

@@ -91,6 +91,10 @@ export type AdminHint = z.infer<typeof AdminHint>;
 export const AdminChallenge = PublicChallenge.extend({
   flag: z.string(),
   flags: z.array(AdminFlag),
+  /** Per-team flags: the one static flag is the base of each competitor's own (issue 18). */
+  per_team: z.boolean(),
+  /** The challenge page offers the competitor its own per-team flag. */
+  per_team_on_page: z.boolean(),
   max_attempts: z.number().nullable(),
   hints: z.array(AdminHint),
   release_at: z.string().nullable(),
@@ -159,6 +163,13 @@ const ChallengeFields = z.object({
     .nullable()
     .optional(),
   prerequisites: z.array(IdInput).max(PREREQUISITES_MAX).optional(),
+  /**
+   * Per-team flags (issue 18): the challenge's one static flag is a base, and each competitor's
+   * accepted flag is derived from it (docs/decisions/0007-integrity.md). Absent on an update: left.
+   */
+  per_team: z.boolean({ error: 'per_team must be true or false' }).optional(),
+  /** The challenge page offers the competitor its own per-team flag (per_team only). Absent: left. */
+  per_team_on_page: z.boolean({ error: 'per_team_on_page must be true or false' }).optional(),
 });
 
 /** The flag list a body means: `flags` when given, else the old single `flag` as one static flag. */
@@ -245,6 +256,37 @@ export const getSolvers = get(
     first_bloods: z.record(z.string(), z.string()),
   }),
 );
+/**
+ * A competitor's per-team flag, shown to an admin on demand (and written to the audit log, without
+ * the flag). `competitor` is a team name, or a username: that user's team, or the user if teamless.
+ */
+export const revealTeamFlag = endpoint({
+  ...ROUTES.admin.revealTeamFlag,
+  body: z.object({
+    challenge_id: IdInput,
+    competitor: z.string().trim().min(1, 'is required').max(200, 'must be at most 200 characters'),
+  }),
+  response: AckResponse.extend({ competitor: z.string(), flag: z.string() }),
+});
+
+/**
+ * The same for an author's service (a challenge built to read its players' flags): authenticated
+ * by `Authorization: Bearer <ADMIN_API_TOKEN>`, never by a session; refused while no token is set.
+ * `team` names the competitor like `competitor` above.
+ */
+export const serviceTeamFlag = endpoint({
+  ...ROUTES.admin.serviceTeamFlag,
+  body: undefined,
+  query: z.object({
+    challenge: IdInput,
+    team: z.string().trim().min(1, 'is required').max(200, 'must be at most 200 characters'),
+  }),
+  response: z.object({ challenge: IdString, team: z.string(), flag: z.string() }),
+});
+
+/** Endpoints under /api/admin/ that take the admin API token instead of an admin session. */
+export const TOKEN_ENDPOINTS = [serviceTeamFlag] as const;
+
 export const getSiteInfo = get(ROUTES.admin.getSiteInfo, z.object({ activated: z.boolean() }));
 export const updateSiteInfo = post(ROUTES.admin.updateSiteInfo, z.object({ activated: z.boolean() }));
 
@@ -308,6 +350,46 @@ export const exportSolvesJson = endpoint({
   response: z.array(SolveExportRow),
 });
 
+/** One finding of a challenge.yml import: the archive path it concerns, its line (null: none). */
+export const ImportIssue = z.object({
+  file: z.string(),
+  line: z.number().int().nullable(),
+  message: z.string(),
+});
+export type ImportIssue = z.infer<typeof ImportIssue>;
+
+/**
+ * What an import (or its dry run) came to: the challenge names created and updated (would be, on a
+ * dry run), warnings (unknown keys, ...) and every error. Any error: nothing was written.
+ */
+export const ImportResult = z.object({
+  acknowledge: z.boolean(),
+  message: z.string(),
+  created: z.array(z.string()),
+  updated: z.array(z.string()),
+  warnings: z.array(ImportIssue),
+  errors: z.array(ImportIssue),
+});
+export type ImportResult = z.infer<typeof ImportResult>;
+
+/**
+ * challenge.yml import (ctfcli spec 0.1): multipart with one field 'file', a ZIP of challenge
+ * folders. `?dry_run=1` checks and reports without writing. An archive with errors answers 400 with
+ * the same shape.
+ */
+export const importChallenges = endpoint({
+  ...ROUTES.admin.importChallenges,
+  body: undefined,
+  query: z.object({ dry_run: z.enum(['0', '1', 'true', 'false']).optional() }),
+  response: ImportResult,
+});
+/** Every challenge as challenge.yml folders with their files, in one ZIP. */
+export const exportChallenges = endpoint({
+  ...ROUTES.admin.exportChallenges,
+  body: undefined,
+  response: z.string(),
+});
+
 /** Every admin endpoint, so the authorization matrix test can walk them all. */
 export const ADMIN_ENDPOINTS = [
   getTeams,
@@ -328,6 +410,7 @@ export const ADMIN_ENDPOINTS = [
   upload,
   deleteFile,
   getSolvers,
+  revealTeamFlag,
   getSiteInfo,
   updateSiteInfo,
   freezeScoreboard,
@@ -335,6 +418,8 @@ export const ADMIN_ENDPOINTS = [
   exportSolvesCsv,
   exportScoreboardJson,
   exportSolvesJson,
+  importChallenges,
+  exportChallenges,
   ...SETTINGS_ENDPOINTS,
   ...DIVISION_ADMIN_ENDPOINTS,
   ...INTEGRITY_ENDPOINTS,

@@ -78,6 +78,30 @@ export const HINT_COST_MAX = 10_000;
 export const PREREQUISITES_MAX = 20;
 export const FILE_NAME_MAX_LENGTH = 200;
 
+/**
+ * challenge.yml import (issue 17, docs/challenge-archives.md): what an archive (a ZIP upload, or a
+ * folder given to the CLI) may hold. Sizes are counted while inflating, not taken from the
+ * archive's own claims. The description limit is CHALLENGE_DESCRIPTION_MAX_LENGTH (the Markdown
+ * as written and the rendered HTML); each challenge's files are packed into one ZIP that must fit
+ * UPLOAD_MAX_BYTES like any upload.
+ */
+export const CHALLENGE_ARCHIVE_LIMITS = {
+  /** The uploaded ZIP itself. */
+  maxArchiveBytes: 100 * 1024 * 1024,
+  /** Entries (files and folders) in the archive. */
+  maxEntries: 2_000,
+  /** All entries together, uncompressed. */
+  maxTotalBytes: 200 * 1024 * 1024,
+  /** One challenge.yml. */
+  maxYamlBytes: 256 * 1024,
+  /** YAML aliases expanded per challenge.yml (yaml's maxAliasCount): an alias bomb stops here. */
+  maxYamlAliases: 100,
+  /** Challenges in one archive. */
+  maxChallenges: 500,
+  /** Folder depth of an entry's path. */
+  maxDepth: 16,
+} as const;
+
 /** SPEC.md §9 UI constants. */
 export const LOGIN_POPUP = { width: 500, height: 600 } as const;
 export const CHALLENGE_HELP_PORT = 2530;

@@ -55,6 +55,7 @@ function validBody(w: World, path: string): { payload: unknown; headers?: Record
     '/api/admin/ctf/delete_challenge': { challenge_id: w.ids.inactive },
     '/api/admin/ctf/schedule_release': { challenge_ids: [w.ids.active], release_at: null },
     '/api/admin/ctf/delete_file': { filename: WORLD_FILE },
+    '/api/admin/ctf/reveal_team_flag': { challenge_id: w.ids.active, competitor: 'Fuzz Team' },
     '/api/admin/update_site_info': { activated: false },
     '/api/admin/scoreboard/freeze': { freeze_at: null },
     '/api/admin/settings': { name: 'Csrf CTF' },
@@ -80,9 +81,17 @@ function validBody(w: World, path: string): { payload: unknown; headers?: Record
       headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
     };
   }
-  if (path === adminApi.upload.path) {
+  if (path === adminApi.upload.path || path === adminApi.importChallenges.path) {
     const boundary = 'csrfBoundary';
-    const zip = makeZip([{ name: 'a.txt', content: 'a' }]);
+    const zip =
+      path === adminApi.upload.path
+        ? makeZip([{ name: 'a.txt', content: 'a' }])
+        : makeZip([
+            {
+              name: 'csrf/challenge.yml',
+              content: 'name: Csrf Import\nauthor: x\ncategory: General\nvalue: 50\nflags:\n  - flag{csrf}\n',
+            },
+          ]);
     return {
       payload: Buffer.concat([
         Buffer.from(

@@ -34,7 +34,9 @@ import {
   toggleChallengeActive,
   updateChallengeRow,
   type ChallengeFields,
+  type OptionalChallengeFields,
 } from './challenges.repo.js';
+import { TEAM_FLAG_BASE_MAX_LENGTH, TEAM_FLAG_EXTRA_LENGTH } from './team-flags.js';
 import { normaliseFlags, type StoredFlag } from './flags.js';
 import { buildPublicChallenges, compareChallenges, withCurrentValues } from './public-challenges.js';
 
@@ -59,9 +61,9 @@ export async function claimChallengeAttempt(
 const CHALLENGE_NOT_FOUND = 'Challenge not found';
 
 /** The admin's input in stored form, before the transaction: checked flags, rendered hints. */
-interface PreparedChallenge {
-  fields: Omit<ChallengeFields, 'max_attempts' | 'release_at'> &
-    Partial<Pick<ChallengeFields, 'max_attempts' | 'release_at'>>;
+export interface PreparedChallenge {
+  fields: Omit<ChallengeFields, OptionalChallengeFields> &
+    Partial<Pick<ChallengeFields, OptionalChallengeFields>>;
   flags: StoredFlag[];
   /** null: leave the stored ones (an update that did not send them). */
   hints: PreparedHint[] | null;
@@ -77,7 +79,7 @@ function toUtc(iso: string | null | undefined): string | null | undefined {
  * The stored form of the admin's input: points from difficulty, whatever was sent; clean HTML;
  * flags checked (a bad regex is refused here, 400); hint Markdown rendered and cleaned.
  */
-async function prepare(input: ChallengeInput): Promise<PreparedChallenge> {
+export async function prepareChallenge(input: ChallengeInput): Promise<PreparedChallenge> {
   const flags = normaliseFlags(flagsOf(input));
   if (flags.length === 0) throw badInput('Invalid flags: Flag is required');
   return {
@@ -91,6 +93,8 @@ async function prepare(input: ChallengeInput): Promise<PreparedChallenge> {
       ...columnsFromScoring(input.scoring ?? { type: 'static' }),
       ...(input.max_attempts !== undefined && { max_attempts: input.max_attempts }),
       ...(input.release_at !== undefined && { release_at: toUtc(input.release_at) ?? null }),
+      ...(input.per_team !== undefined && { per_team: input.per_team ? 1 : 0 }),
+      ...(input.per_team_on_page !== undefined && { per_team_on_page: input.per_team_on_page ? 1 : 0 }),
     },
     flags,
     hints: input.hints === undefined ? null : await prepareHints(input.hints),
@@ -99,22 +103,59 @@ async function prepare(input: ChallengeInput): Promise<PreparedChallenge> {
   };
 }
 
+/**
+ * The per-team columns as they will be stored, from the body and (on an update that omits them)
+ * the stored row. A per-team challenge has exactly one static flag, its base, short enough for
+ * the suffix; only a per-team challenge may offer the flag on its page (turning per-team off turns
+ * that off too). 400 naming the field.
+ */
+function settlePerTeam(
+  prepared: PreparedChallenge,
+  stored: { per_team: number; per_team_on_page: number } | null,
+): { per_team: number; per_team_on_page: number } {
+  const perTeam = prepared.fields.per_team ?? stored?.per_team ?? 0;
+  const onPage = prepared.fields.per_team_on_page ?? stored?.per_team_on_page ?? 0;
+  if (perTeam === 0) {
+    if (prepared.fields.per_team_on_page === 1)
+      throw badInput(
+        'Invalid per_team_on_page: only a challenge with per-team flags can offer one on its page',
+      );
+    return { per_team: 0, per_team_on_page: 0 };
+  }
+  const [base, ...rest] = prepared.flags;
+  if (!base || rest.length > 0 || base.type !== 'static')
+    throw badInput(
+      "Invalid flags: a challenge with per-team flags takes exactly one static flag, the base of every competitor's own",
+    );
+  if (base.content.length > TEAM_FLAG_BASE_MAX_LENGTH)
+    throw badInput(
+      `Invalid flags.0: a per-team base must be at most ${TEAM_FLAG_BASE_MAX_LENGTH} characters (the suffix adds ${TEAM_FLAG_EXTRA_LENGTH})`,
+    );
+  return { per_team: 1, per_team_on_page: onPage };
+}
+
 /** Writes what goes beside the row: flags, files, hints and prerequisites (when sent). */
 async function writeParts(trx: Executor, id: number, prepared: PreparedChallenge, files: readonly string[]) {
   const fileIds = await resolveFiles(trx, files);
   await replaceChallengeFiles(trx, id, fileIds);
   await replaceChallengeFlags(trx, id, prepared.flags);
   if (prepared.hints) await writeChallengeHints(trx, id, prepared.hints);
-  if (prepared.prerequisites) {
-    if (prepared.prerequisites.includes(id))
-      throw badInput('Invalid prerequisites: a challenge cannot require itself');
-    const known = new Set((await listChallengeNames(trx)).map((c) => c.id));
-    const unknown = prepared.prerequisites.find((p) => !known.has(p));
-    if (unknown !== undefined) throw badInput(`Invalid prerequisites: unknown challenge ${unknown}`);
-    await replacePrerequisites(trx, id, prepared.prerequisites);
-    if (requiresItself(await listPrerequisites(trx), id)) {
-      throw badInput('Invalid prerequisites: they would form a cycle (a challenge would require itself)');
-    }
+  if (prepared.prerequisites) await writePrerequisites(trx, id, prepared.prerequisites);
+}
+
+/**
+ * Makes a challenge's prerequisites exactly these (inside the caller's transaction): unknown ids,
+ * the challenge itself and cycles are refused (400). The import sets them after every challenge of
+ * its archive exists.
+ */
+export async function writePrerequisites(trx: Executor, id: number, prerequisites: readonly number[]) {
+  if (prerequisites.includes(id)) throw badInput('Invalid prerequisites: a challenge cannot require itself');
+  const known = new Set((await listChallengeNames(trx)).map((c) => c.id));
+  const unknown = prerequisites.find((p) => !known.has(p));
+  if (unknown !== undefined) throw badInput(`Invalid prerequisites: unknown challenge ${unknown}`);
+  await replacePrerequisites(trx, id, prerequisites);
+  if (requiresItself(await listPrerequisites(trx), id)) {
+    throw badInput('Invalid prerequisites: they would form a cycle (a challenge would require itself)');
   }
 }
 
@@ -185,9 +226,14 @@ async function assertNameFree(trx: Executor, name: string, exceptId: number | nu
 const challengeTarget = (id: number, name: string) => `challenge '${name}' (#${id})`;
 
 /** What the audit log records of an admin's input (flags are redacted by the log itself). */
-function auditView(prepared: PreparedChallenge, files: readonly string[]) {
+function auditView(
+  prepared: PreparedChallenge,
+  files: readonly string[],
+  perTeam: { per_team: number; per_team_on_page: number },
+) {
   return {
     ...prepared.fields,
+    ...perTeam,
     flags: prepared.flags,
     files: [...new Set(files)].sort(),
     ...(prepared.prerequisites && { prerequisites: [...prepared.prerequisites].sort((a, b) => a - b) }),
@@ -204,30 +250,59 @@ export async function createChallenge(
   input: ChallengeInput,
   actor: AuditActor = SYSTEM_ACTOR,
 ): Promise<{ id: number }> {
-  const prepared = await prepare(input);
+  const prepared = await prepareChallenge(input);
   const at = ctx.clock.now();
-  const now = at.toISOString();
-  const id = await ctx.database.transaction(async (trx) => {
-    await assertNameFree(trx, prepared.fields.name, null);
-    const challengeId = await insertChallenge(trx, {
-      max_attempts: null,
-      release_at: null,
-      ...prepared.fields,
-      is_active: 1,
-      created_at: now,
-    });
-    await writeParts(trx, challengeId, prepared, input.files ?? []);
-    await recordAudit(trx, {
-      actor,
-      action: 'challenge.create',
-      target: challengeTarget(challengeId, prepared.fields.name),
-      details: { after: auditView(prepared, input.files ?? []) },
-      at,
-    });
-    return challengeId;
-  });
+  const id = await ctx.database.transaction((trx) =>
+    insertPreparedChallenge(trx, prepared, input.files ?? [], { actor, at }),
+  );
   ctx.bus.publish('challenges');
   return { id };
+}
+
+/** Who writes and when, and (import: `state`) whether the challenge is active afterwards. */
+export interface WriteOptions {
+  actor: AuditActor;
+  at: Date;
+  /** Create: active unless false. Update: left as it is when undefined. */
+  isActive?: boolean;
+}
+
+/**
+ * The one write of a new challenge, inside the caller's transaction (Create Challenge and the
+ * challenge.yml import): the name is checked free, the row and its parts written, the audit row
+ * recorded. The caller publishes 'challenges' after its commit.
+ */
+export async function insertPreparedChallenge(
+  trx: Executor,
+  prepared: PreparedChallenge,
+  files: readonly string[],
+  options: WriteOptions,
+): Promise<number> {
+  const { actor, at } = options;
+  const perTeam = settlePerTeam(prepared, null);
+  await assertNameFree(trx, prepared.fields.name, null);
+  const challengeId = await insertChallenge(trx, {
+    max_attempts: null,
+    release_at: null,
+    ...prepared.fields,
+    ...perTeam,
+    is_active: options.isActive === false ? 0 : 1,
+    created_at: at.toISOString(),
+  });
+  await writeParts(trx, challengeId, prepared, files);
+  await recordAudit(trx, {
+    actor,
+    action: 'challenge.create',
+    target: challengeTarget(challengeId, prepared.fields.name),
+    details: {
+      after: {
+        ...auditView(prepared, files, perTeam),
+        ...(options.isActive === false && { is_active: false }),
+      },
+    },
+    at,
+  });
+  return challengeId;
 }
 
 /** Replaces a challenge's fields and attached files; its solves and ratings stay (404 unknown). */
@@ -237,27 +312,44 @@ export async function updateChallenge(
   input: ChallengeInput,
   actor: AuditActor = SYSTEM_ACTOR,
 ): Promise<void> {
-  const prepared = await prepare(input);
+  const prepared = await prepareChallenge(input);
   const at = ctx.clock.now();
-  const now = at.toISOString();
-  await ctx.database.transaction(async (trx) => {
-    await assertNameFree(trx, prepared.fields.name, id);
-    const before = await findChallengeForAudit(trx, id);
-    if (!before || !(await updateChallengeRow(trx, id, { ...prepared.fields, updated_at: now })))
-      throw notFound(CHALLENGE_NOT_FOUND);
-    await writeParts(trx, id, prepared, input.files ?? []);
-    // Compared on what the body set: an omitted field (kept as it is) is no change.
-    const after: Record<string, unknown> = auditView(prepared, input.files ?? []);
-    const was = Object.fromEntries(Object.entries(before).filter(([k]) => k in after));
-    await recordAudit(trx, {
-      actor,
-      action: 'challenge.update',
-      target: challengeTarget(id, prepared.fields.name),
-      details: changedFields(was, after),
-      at,
-    });
-  });
+  await ctx.database.transaction((trx) =>
+    updatePreparedChallenge(trx, id, prepared, input.files ?? [], { actor, at }),
+  );
   ctx.bus.publish('challenges');
+}
+
+/** The one write of an edit, inside the caller's transaction (Update Challenge and the import). */
+export async function updatePreparedChallenge(
+  trx: Executor,
+  id: number,
+  prepared: PreparedChallenge,
+  files: readonly string[],
+  options: WriteOptions,
+): Promise<void> {
+  const { actor, at } = options;
+  await assertNameFree(trx, prepared.fields.name, id);
+  const before = await findChallengeForAudit(trx, id);
+  if (!before) throw notFound(CHALLENGE_NOT_FOUND);
+  const perTeam = settlePerTeam(prepared, before);
+  const active = options.isActive === undefined ? {} : { is_active: options.isActive ? 1 : 0 };
+  const fields = { ...prepared.fields, ...perTeam, ...active, updated_at: at.toISOString() };
+  if (!(await updateChallengeRow(trx, id, fields))) throw notFound(CHALLENGE_NOT_FOUND);
+  await writeParts(trx, id, prepared, files);
+  // Compared on what the body set: an omitted field (kept as it is) is no change.
+  const after: Record<string, unknown> = {
+    ...auditView(prepared, files, perTeam),
+    ...(options.isActive !== undefined && { is_active: active.is_active }),
+  };
+  const was = Object.fromEntries(Object.entries(before).filter(([k]) => k in after));
+  await recordAudit(trx, {
+    actor,
+    action: 'challenge.update',
+    target: challengeTarget(id, prepared.fields.name),
+    details: changedFields(was, after),
+    at,
+  });
 }
 
 /** Enables a disabled challenge or disables an enabled one; answers the new state. */
@@ -331,6 +423,8 @@ export async function listChallengesForAdmin(ctx: AppContext): Promise<AdminChal
     const a = authoring.get(id);
     return presentAdminChallenge(c, {
       flags: (flags.get(id) ?? []) as StoredFlag[],
+      per_team: a?.per_team === 1,
+      per_team_on_page: a?.per_team_on_page === 1,
       max_attempts: a?.max_attempts ?? null,
       release_at: a?.release_at ?? null,
       hints: hints.get(id) ?? [],
@@ -368,7 +462,24 @@ export async function listSolversByChallenge(
 
 export { flagMatcher, type FlagMatcher, type StoredFlag } from './flags.js';
 
-/** Every challenge's flags (the submission log tells when a wrong attempt is another's flag). */
-export async function listAllFlags(ctx: AppContext): Promise<Map<number, StoredFlag[]>> {
-  return (await listChallengeFlags(ctx.database.db)) as Map<number, StoredFlag[]>;
+/**
+ * Every challenge's flags (the submission log tells when a wrong attempt is another's flag), and
+ * the ids of the per-team challenges, whose one flag is a base that nobody's flag equals.
+ */
+export async function listAllFlags(
+  ctx: AppContext,
+): Promise<{ flags: Map<number, StoredFlag[]>; perTeam: Set<number> }> {
+  const db = ctx.database.db;
+  const [flags, authoring] = await Promise.all([listChallengeFlags(db), listAuthoringFields(db)]);
+  const perTeam = new Set([...authoring].filter(([, a]) => a.per_team === 1).map(([id]) => id));
+  return { flags: flags as Map<number, StoredFlag[]>, perTeam };
 }
+
+export { listCompetitors } from './challenges.repo.js';
+export {
+  competitorOfUser,
+  ownerOfSuffix,
+  teamFlagKey,
+  teamFlagSuffixOf,
+  type Competitor,
+} from './team-flags.js';

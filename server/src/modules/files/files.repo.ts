@@ -51,3 +51,31 @@ export async function activeChallengesOfFile(db: Executor, fileId: number): Prom
     .execute();
   return rows.map((r) => r.challenge_id);
 }
+
+/** The row whose name equals `name` ignoring case, with its id (the import's name check). */
+export async function findFileRowLike(
+  db: Executor,
+  name: string,
+): Promise<{ id: number; name: string } | null> {
+  return (
+    (await db
+      .selectFrom('files')
+      .select(['id', 'name'])
+      .where(sql<string>`lower(name)`, '=', name.toLowerCase())
+      .executeTakeFirst()) ?? null
+  );
+}
+
+export async function setFileSize(db: Executor, id: number, size: number): Promise<void> {
+  await db.updateTable('files').set({ size }).where('id', '=', id).execute();
+}
+
+/** Every challenge (active or not) the file is attached to. */
+export async function challengesOfFile(db: Executor, fileId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('challenge_files')
+    .select('challenge_id')
+    .where('file_id', '=', fileId)
+    .execute();
+  return rows.map((r) => r.challenge_id);
+}

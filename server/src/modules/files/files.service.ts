@@ -1,9 +1,9 @@
 import { MESSAGES, adminApi } from '@ctf/contract';
-import type { FileHandle } from 'node:fs/promises';
-import type { Readable } from 'node:stream';
+import { rm, type FileHandle } from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/connect.js';
-import type { UserRow } from '../../db/schema.js';
+import type { Executor, UserRow } from '../../db/schema.js';
 import { DomainError, badInput, conflict, notFound } from '../../lib/errors.js';
 import { SYSTEM_ACTOR, recordAudit, type AuditActor } from '../audit/audit.service.js';
 import { isSiteActive } from '../site/site.service.js';
@@ -14,15 +14,22 @@ import {
   findFileNameLike,
   insertFile,
   activeChallengesOfFile,
+  challengesOfFile,
+  findFileRowLike,
   listFileNames,
+  setFileSize,
 } from './files.repo.js';
 import {
   TooLargeError,
   commitTemp,
   discardTemp,
+  moveAside,
   openStored,
+  putBack,
+  readStored,
   receiveToTemp,
   removeStored,
+  type TempUpload,
 } from './files.storage.js';
 
 /** A ZIP starts with a local file header, or is empty and starts with the end-of-directory record. */
@@ -185,4 +192,99 @@ export async function openDownload(ctx: AppContext, user: UserRow, name: string)
   const opened = await openStored(ctx.config.uploadDir, row.name);
   if (!opened) throw missing();
   return { name: row.name, ...opened };
+}
+
+/**
+ * Files an import writes inside its one transaction (challenge.yml archives, issue 17). Rows are
+ * written with the transaction; bytes go to temporary files, and only at the end of the
+ * transaction's work (publish) are they renamed into place, a replaced file moved aside first.
+ * A failed transaction is undone on disk too (undo), so nothing is left behind; after the commit,
+ * finish() drops what was moved aside. A dry run writes rows (rolled back) and no bytes.
+ */
+export class ImportedFiles {
+  private readonly pending: { temp: TempUpload | null; name: string; replaces: boolean }[] = [];
+  private readonly placed: { name: string; aside: string | null }[] = [];
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly dryRun: boolean,
+  ) {}
+
+  /**
+   * Claims a stored name for these bytes. The same bytes already stored: nothing to do. Another
+   * file of that name is replaced only when no challenge but `ownerId` uses it; else 409.
+   */
+  async stage(
+    trx: Executor,
+    file: { name: string; content: Buffer },
+    ownerId: number | null,
+    actor: AuditActor,
+    at: Date,
+  ): Promise<void> {
+    const { name, content } = file;
+    const problem = adminApi.fileNameProblem(name);
+    if (problem) throw badInput(`File '${name}': ${problem}`);
+    if (content.length > this.ctx.config.uploadMaxBytes) throw tooLarge(this.ctx);
+    const existing = await findFileRowLike(trx, name);
+    let replaces = false;
+    if (existing) {
+      if (existing.name !== name)
+        throw conflict(
+          `A file named '${existing.name}' already exists. Delete it first or rename your file.`,
+        );
+      const stored = await readStored(this.ctx.config.uploadDir, name);
+      if (stored?.equals(content)) return;
+      const users = await challengesOfFile(trx, existing.id);
+      // Replaced only when it is this challenge's own file (a re-import of an edited challenge).
+      if (users.length === 0 || users.some((id) => id !== ownerId)) {
+        throw conflict(
+          `A different file named '${name}' is already stored${users.length > 0 ? ' for another challenge' : ''}. Delete it first or rename your file.`,
+        );
+      }
+      await setFileSize(trx, existing.id, content.length);
+      replaces = true;
+    } else {
+      await insertFile(trx, { name, size: content.length, created_at: at.toISOString() });
+    }
+    await recordAudit(trx, {
+      actor,
+      action: 'file.upload',
+      target: `file '${name}'`,
+      details: { size: content.length, imported: true, ...(replaces && { replaced: true }) },
+      at,
+    });
+    const temp = this.dryRun
+      ? null
+      : await receiveToTemp(this.ctx.config.uploadDir, Readable.from([content]), Infinity, () => false);
+    this.pending.push({ temp, name, replaces });
+  }
+
+  /** Renames every staged file into place (the last step inside the transaction). */
+  async publish(): Promise<void> {
+    const dir = this.ctx.config.uploadDir;
+    for (const p of this.pending) {
+      if (!p.temp) continue;
+      const aside = p.replaces ? await moveAside(dir, p.name) : null;
+      this.placed.push({ name: p.name, aside });
+      await commitTemp(dir, p.temp, p.name);
+      p.temp = null;
+    }
+  }
+
+  /** After a failed transaction: takes placed files away, puts replaced ones back, drops temps. */
+  async undo(): Promise<void> {
+    const dir = this.ctx.config.uploadDir;
+    for (const p of this.placed.reverse()) {
+      await removeStored(dir, p.name);
+      if (p.aside) await putBack(dir, p.aside, p.name);
+    }
+    this.placed.length = 0;
+    await this.finish();
+  }
+
+  /** After the commit (or undo): removes what was moved aside and any temporary file left. */
+  async finish(): Promise<void> {
+    for (const p of this.placed) if (p.aside) await rm(p.aside, { force: true });
+    for (const p of this.pending) if (p.temp) await discardTemp(p.temp);
+  }
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, open, readdir, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readFile, readdir, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -134,5 +134,41 @@ export async function removeStaleTemps(uploadDir: string, olderThanMs: number, n
     } catch {
       // Gone already, or another process is cleaning too.
     }
+  }
+}
+
+/**
+ * Moves a stored file out of the way under a temporary name (an import replacing it), so the
+ * replacement can be undone; a crash leaves a temporary file that removeStaleTemps clears.
+ */
+export async function moveAside(uploadDir: string, name: string): Promise<string | null> {
+  const target = storedPath(uploadDir, name);
+  if (!target) throw new Error('stored name escapes the upload folder');
+  const aside = path.join(uploadDir, `${TEMP_PREFIX}${randomBytes(12).toString('hex')}${TEMP_SUFFIX}`);
+  try {
+    await rename(target, aside);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+  return aside;
+}
+
+/** Puts a file moved aside back under its stored name. */
+export async function putBack(uploadDir: string, aside: string, name: string): Promise<void> {
+  const target = storedPath(uploadDir, name);
+  if (!target) throw new Error('stored name escapes the upload folder');
+  await rename(aside, target);
+}
+
+/** The bytes of a stored file, or null when it is not on disk. */
+export async function readStored(uploadDir: string, name: string): Promise<Buffer | null> {
+  const target = storedPath(uploadDir, name);
+  if (!target) return null;
+  try {
+    return await readFile(target);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
   }
 }

@@ -1,0 +1,67 @@
+import type { ImportResult } from '@ctf/contract';
+import { readdir } from 'node:fs/promises';
+import { buildApp } from '../app.js';
+import { ConfigError, loadConfig } from '../config.js';
+import type { AppContext } from '../context.js';
+import { exportChallengesTo, importChallengePath } from '../modules/challenge-archive/archive.service.js';
+
+const USAGE =
+  'Usage: npm run challenges -- import PATH [--dry-run]\n       npm run challenges -- export DIR\n';
+
+/** The import's report as lines: what was (or would be) done, then warnings and errors with file:line. */
+export function formatImportResult(result: ImportResult): string {
+  const lines = [result.message];
+  if (result.created.length) lines.push(`created: ${result.created.join(', ')}`);
+  if (result.updated.length) lines.push(`updated: ${result.updated.join(', ')}`);
+  const where = (i: { file: string; line: number | null }) =>
+    `${i.file || '(archive)'}${i.line ? `:${i.line}` : ''}`;
+  for (const w of result.warnings) lines.push(`warning ${where(w)}: ${w.message}`);
+  for (const e of result.errors) lines.push(`error ${where(e)}: ${e.message}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** Runs one command against the configured site; answers the exit code. */
+export async function runChallengesCommand(
+  ctx: AppContext,
+  args: readonly string[],
+): Promise<{ code: number; out: string }> {
+  const [command, target, ...rest] = args;
+  if (command === 'import' && target && rest.every((a) => a === '--dry-run')) {
+    const result = await importChallengePath(ctx, target, { dryRun: rest.includes('--dry-run') });
+    return { code: result.errors.length > 0 ? 1 : 0, out: formatImportResult(result) };
+  }
+  if (command === 'export' && target && rest.length === 0) {
+    const existing = await readdir(target).catch(() => []);
+    if (existing.length > 0)
+      return { code: 1, out: `${target} is not empty: export into a new or empty folder.\n` };
+    const count = await exportChallengesTo(ctx, target);
+    return { code: 0, out: `Exported ${count} challenge(s) to ${target}.\n` };
+  }
+  return { code: 2, out: USAGE };
+}
+
+/** `npm run challenges -- import PATH [--dry-run]` / `export DIR` (README, docs/challenge-archives.md). */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const { app, ctx } = await buildApp({ ...config, logLevel: 'silent' }, { logger: false });
+  try {
+    const { code, out } = await runChallengesCommand(ctx, process.argv.slice(2));
+    (code === 0 ? process.stdout : process.stderr).write(out);
+    process.exitCode = code;
+  } finally {
+    await app.close();
+  }
+}
+
+if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
+  void main();
+}
