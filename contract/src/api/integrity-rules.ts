@@ -10,6 +10,7 @@ export const AUDIT_ACTIONS = [
   'challenge.toggle',
   'challenge.delete',
   'challenge.schedule',
+  'challenge.reveal_team_flag',
   'challenge.import',
   'challenge.export',
   'file.upload',

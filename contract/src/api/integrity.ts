@@ -155,10 +155,11 @@ export const getSubmissionsCsv = endpoint({
  * A hint for a human, never acted on automatically: (a) same_address_solves, two competitors
  * solving one challenge within 5 minutes from one address (IPv4 /32, IPv6 /64); (b) shared_address,
  * accounts of different competitors submitting from one address; (c) other_flag, a wrong attempt
- * that is another challenge's flag; (d) burst, many wrong attempts over many challenges in a minute.
+ * that is another challenge's flag, or other_team_flag, another competitor's per-team flag (certain
+ * evidence naming both); (d) burst, many wrong attempts over many challenges in a minute.
  */
 export const Signal = z.object({
-  kind: z.enum(['same_address_solves', 'shared_address', 'other_flag', 'burst']),
+  kind: z.enum(['same_address_solves', 'shared_address', 'other_flag', 'other_team_flag', 'burst']),
   summary: z.string(),
   competitors: z.array(z.string()),
   submission_ids: z.array(z.string()),

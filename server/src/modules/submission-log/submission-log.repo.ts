@@ -249,7 +249,7 @@ export async function listAddressUsers(
 /** Wrong attempts that were another challenge's flag, with that challenge's name (signal c). */
 export async function listOtherFlagRows(
   db: Executor,
-): Promise<(EvidenceRow & { matched_name: string | null })[]> {
+): Promise<(EvidenceRow & { matched_name: string | null; matched_competitor: string | null })[]> {
   return db
     .selectFrom('submissions')
     .leftJoin('challenges', 'challenges.id', 'submissions.matched_challenge_id')
@@ -262,6 +262,7 @@ export async function listOtherFlagRows(
       'submissions.challenge_name',
       'submissions.address',
       'challenges.name as matched_name',
+      'submissions.matched_competitor',
     ])
     .where('submissions.matched_challenge_id', 'is not', null)
     .orderBy('submissions.id', 'desc')

@@ -218,6 +218,44 @@ for (const kind of testDatabaseKinds()) {
       expect((await log()).rows.map((r) => r.result)).toEqual(['correct']);
     });
 
+    it('takes the retention from the settings store: an admin’s change applies at the next run, no restart', async () => {
+      const c = await addChallenge(t, { name: 'Kept' });
+      await submit(alice, c.id, 'ten-days-old');
+      await flushSubmissionLog(t.ctx);
+      t.clock.advance(10 * 24 * 3600 * 1000);
+      // The environment's value (SUBMISSION_RETENTION_DAYS, 90) is the setting's first value.
+      const settings = await admin.get('/api/admin/settings');
+      expect(settings.body.submissionRetentionDays).toBe(90);
+      expect(await pruneSubmissionLog(t.ctx)).toBe(0);
+      for (const [value, field] of [
+        [-1, 'submissionRetentionDays'],
+        [3651, 'submissionRetentionDays'],
+        [1.5, 'submissionRetentionDays'],
+      ] as const) {
+        const bad = await admin.post('/api/admin/settings', { submissionRetentionDays: value });
+        expect(bad.status).toBe(400);
+        expect(bad.body.message).toContain(field);
+      }
+      expect(await pruneSubmissionLog(t.ctx)).toBe(0);
+      const saved = await admin.post('/api/admin/settings', { submissionRetentionDays: 7 });
+      expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+      expect(saved.body.settings.submissionRetentionDays).toBe(7);
+      expect(await pruneSubmissionLog(t.ctx)).toBe(1);
+      admin = await t.login('boss', { admin: true });
+      alice = await t.login('alice');
+      expect((await log()).rows).toEqual([]);
+      // 0 keeps every attempt.
+      await submit(alice, c.id, 'kept-for-ever');
+      await flushSubmissionLog(t.ctx);
+      await admin.post('/api/admin/settings', { submissionRetentionDays: 0 });
+      t.clock.advance(4000 * 24 * 3600 * 1000);
+      expect(await pruneSubmissionLog(t.ctx)).toBe(0);
+      admin = await t.login('boss', { admin: true });
+      expect((await log()).rows.map((r) => r.submitted)).toEqual(['kept-for-ever']);
+      const audit = await admin.get('/api/admin/audit?action=settings.update');
+      expect(JSON.stringify(audit.body.rows[0].details)).toContain('submissionRetentionDays');
+    });
+
     it('is for admins only and names the bad field', async () => {
       expect((await t.visitor().get('/api/admin/submissions')).status).toBe(401);
       expect((await alice.get('/api/admin/submissions')).status).toBe(403);

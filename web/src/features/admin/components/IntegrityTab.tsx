@@ -8,6 +8,7 @@ const KIND_LABEL: Record<Signal['kind'], string> = {
   same_address_solves: 'Same address, same solve',
   shared_address: 'Shared address',
   other_flag: "Another challenge's flag",
+  other_team_flag: "Another competitor's per-team flag (certain)",
   burst: 'Burst of wrong flags',
 };
 
