@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { SERVER_ENTRY, SERVER_NODE_FLAGS } from '../e2e/support/server.js';
 import { formatReport } from './report.js';
 import { SCENARIOS, runBench } from './run.js';
-import { TINY_EVENT } from './seed.js';
+import { challengeMatcher } from '../server/src/modules/challenges/flags.js';
+import { TINY_EVENT, regexFlagAnswer, regexFlagPatterns } from './seed.js';
 
 /**
  * Not a benchmark: a quick run of the seed generator and every load scenario on a tiny event, so
@@ -20,7 +21,23 @@ describe('benchmark harness', () => {
     expect(pkg.scripts.start).toBe(`npm run build && ${command}`);
   });
 
-  it('seeds a tiny event and runs every scenario end to end', async () => {
+  it("regex-submit's right answers are accepted by a pattern alone, its wrong ones by none", () => {
+    for (const i of [2, 7, 97]) {
+      const patterns = regexFlagPatterns(i);
+      expect(patterns).toHaveLength(3);
+      const matches = challengeMatcher(patterns.map((content) => ({ type: 'regex' as const, content })));
+      const staticOnly = challengeMatcher([{ type: 'static', content: `flag{bench_${i}_abc}` }]);
+      for (let k = 0; k < 50; k++) {
+        const answer = regexFlagAnswer(i);
+        expect(matches(answer), answer).toBe(true);
+        expect(staticOnly(answer), answer).toBe(false);
+      }
+      expect(matches(`flag{wrong_123456}`)).toBe(false);
+      expect(matches(regexFlagAnswer(i + 1))).toBe(false);
+    }
+  });
+
+  it('seeds a tiny event and runs every scenario and leg end to end', async () => {
     const report = await runBench({
       databases: ['sqlite'],
       size: TINY_EVENT,
@@ -29,6 +46,9 @@ describe('benchmark harness', () => {
       connections: [4],
       scenarios: SCENARIOS,
       workers: false,
+      streams: 20,
+      dynamic: true,
+      boardCost: true,
     });
     const run = report.runs[0]!;
     expect(run.results.map((r) => r.scenario)).toEqual([
@@ -36,9 +56,11 @@ describe('benchmark harness', () => {
       'list-304',
       'leaderboard',
       'leaderboard-page',
+      'graph',
       'info',
       'submit',
       'wrong-flag',
+      'regex-submit',
       'mixed',
     ]);
     for (const r of run.results) {
@@ -53,9 +75,38 @@ describe('benchmark harness', () => {
     // Every acknowledged correct answer is recorded; a few more may be recorded whose answers were
     // still in flight when the load stopped (at most one per connection and scenario).
     expect(run.solvesRecorded).toBeGreaterThanOrEqual(run.correctAnswers);
-    expect(run.solvesRecorded - run.correctAnswers).toBeLessThanOrEqual(2 * 4);
+    expect(run.solvesRecorded - run.correctAnswers).toBeLessThanOrEqual(3 * 4);
+    // Issue 18: every wrong answer the flag scenarios were given is a row of the submission log.
+    expect(run.wrongAnswers).toBeGreaterThan(0);
+    expect(run.logged!.wrong).toBeGreaterThanOrEqual(run.wrongAnswers);
+    // Issue 15: every stream opened, had every announcement, and stayed open through the load.
+    const streams = run.streams!;
+    expect(streams.opened.open).toBe(20);
+    expect(streams.firstAnnouncement.status).toBe(200);
+    expect(streams.announcements).toHaveLength(3);
+    for (const a of streams.announcements) {
+      expect(a.status).toBe(200);
+      expect(a.received).toBe(20);
+      expect(a.ms).toBeGreaterThan(0);
+    }
+    expect(streams.openAfter).toBe(20);
+    expect(streams.mixedWith.total).toBeGreaterThan(0);
+    // Issue 16: the dynamic leg, and the board's cost of a correct flag on both events.
+    expect(report.dynamic!.results.map((r) => r.scenario)).toEqual(['list', 'leaderboard', 'graph']);
+    for (const r of report.dynamic!.results) expect(r.errors, r.scenario).toBe(0);
+    for (const cost of [run.boardCost!, report.dynamic!.boardCost!]) {
+      expect(cost.samples).toBeGreaterThan(0);
+      expect(cost.rebuildMs).toBeGreaterThan(0);
+      expect(cost.updateMs).toBeGreaterThan(0);
+    }
+    expect(report.dynamic!.boardCost!.applyDynamicMs).toBeGreaterThan(0);
     const md = formatReport(report);
     expect(md).toContain('# Benchmark results');
     expect(md).toContain('| list | 4 |');
-  }, 120_000);
+    expect(md).toContain('| graph | 4 |');
+    expect(md).toContain('| regex-submit | 4 |');
+    expect(md).toContain('Live event streams (issue 15)');
+    expect(md).toContain('Dynamic scoring (issue 16)');
+    expect(md).toContain('What a correct flag costs the scoreboard');
+  }, 240_000);
 });

@@ -10,8 +10,11 @@ import { BASE_EVENT, DOUBLE_EVENT, TINY_EVENT } from './seed.js';
  * TEST_DATABASE_URL) names a server; writes bench/RESULTS.md. BENCH_SECONDS shortens each scenario.
  *
  * While working on one figure, BENCH_ONLY narrows the run (a comma list of scenarios, `sqlite`,
- * `postgres`, `workers` and `double`, e.g. BENCH_ONLY=sqlite,leaderboard,double); a narrowed
- * run prints its report and leaves RESULTS.md alone, which only a whole run may write.
+ * `postgres`, and the legs `workers`, `double`, `dynamic` and `streams`, e.g.
+ * BENCH_ONLY=sqlite,leaderboard,double); a narrowed run prints its report and leaves RESULTS.md
+ * alone, which only a whole run may write. The legs: `workers` the mixed profile with WORKERS=2,
+ * `double` the doubled event, `dynamic` the event with half the challenges dynamic (issue 16),
+ * `streams` BENCH_STREAMS (2,000) open live event streams on one process (issue 15).
  * BENCH_EVENT=tiny seeds the tests' tiny event instead (a quick check that a narrowed run works).
  */
 const pg = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
@@ -21,15 +24,19 @@ const only = new Set((process.env.BENCH_ONLY ?? '').split(',').filter(Boolean));
 const wants = (part: string, group: readonly string[]) =>
   only.size === 0 || only.has(part) || !group.some((g) => only.has(g));
 const DATABASES = ['sqlite', 'postgres'] as const;
-const PARTS = ['workers', 'double'] as const;
+const PARTS = ['workers', 'double', 'dynamic', 'streams'] as const;
+const legs = [...SCENARIOS, ...PARTS];
 const report = await runBench({
   databases: DATABASES.filter((d) => (d === 'sqlite' || pg) && wants(d, DATABASES)),
   size: tiny ? TINY_EVENT : BASE_EVENT,
-  doubleSize: wants('double', [...SCENARIOS, ...PARTS]) ? (tiny ? TINY_EVENT : DOUBLE_EVENT) : null,
+  doubleSize: wants('double', legs) ? (tiny ? TINY_EVENT : DOUBLE_EVENT) : null,
   durationSec: Number(process.env.BENCH_SECONDS ?? 10),
   connections: [50, 100],
-  scenarios: SCENARIOS.filter((s: ScenarioName) => wants(s, [...SCENARIOS, ...PARTS])),
-  workers: wants('workers', [...SCENARIOS, ...PARTS]),
+  scenarios: SCENARIOS.filter((s: ScenarioName) => wants(s, legs)),
+  workers: wants('workers', legs),
+  streams: wants('streams', legs) ? Number(process.env.BENCH_STREAMS ?? 2000) : 0,
+  dynamic: wants('dynamic', legs),
+  boardCost: true,
   log: (l) => process.stdout.write(l + '\n'),
 });
 if (only.size > 0 || tiny) {

@@ -1,9 +1,22 @@
 import autocannon from 'autocannon';
 import { readFileSync } from 'node:fs';
-import type { SeededEvent } from './seed.js';
+import { regexFlagAnswer, type SeededEvent } from './seed.js';
 
 export type ScenarioName =
-  'hello' | 'list' | 'list-304' | 'leaderboard' | 'leaderboard-page' | 'info' | 'submit' | 'wrong-flag' | 'mixed';
+  | 'hello'
+  | 'list'
+  | 'list-304'
+  | 'leaderboard'
+  | 'leaderboard-page'
+  | 'graph'
+  | 'info'
+  | 'submit'
+  | 'wrong-flag'
+  | 'regex-submit'
+  | 'mixed';
+
+/** The scenarios that send correct flags (each acknowledged one must be recorded once). */
+export const SUBMITTING: readonly ScenarioName[] = ['submit', 'regex-submit', 'mixed'];
 
 export interface LoadResult {
   scenario: ScenarioName;
@@ -15,6 +28,8 @@ export interface LoadResult {
   non2xx: number;
   total: number;
   correct: number;
+  /** Answers 'Incorrect Flag!' (each one a row of the submission log). */
+  wrong: number;
   /** The bare hello-world server's req/s at the same connections, measured right before (the ratio's base). */
   hello: number;
 }
@@ -24,9 +39,10 @@ export type Req = { method: string; path: string; headers: Record<string, string
 /** What every browser sends; the answers worth compressing come back compressed, as they would to students. */
 export const BROWSER_HEADERS = { 'accept-encoding': 'gzip, deflate, br' } as const;
 
-/** The scenarios whose answers are read (to count correct flags). */
-const READS_BODIES: ReadonlySet<ScenarioName> = new Set(['submit', 'mixed']);
+/** The scenarios whose answers are read (to count correct and wrong flags). */
+const READS_BODIES: ReadonlySet<ScenarioName> = new Set(['submit', 'wrong-flag', 'regex-submit', 'mixed']);
 const CORRECT_FLAG = Buffer.from('Correct Flag!');
+const INCORRECT_FLAG = Buffer.from('Incorrect Flag!');
 
 /**
  * autocannon's client appends every response body to a JavaScript string (its pipelined-requests
@@ -54,7 +70,7 @@ export function requestMaker(
   etag: string,
   competitors = 0,
 ) {
-  const { sessions, challengeIds, flags } = event;
+  const { sessions, challengeIds, flags, regexChallenges } = event;
   const rand = (n: number) => Math.floor(Math.random() * n);
   const cookie = () => `ctf_session=${sessions[rand(sessions.length)]!.token}`;
   const list = (): Req => ({ method: 'GET', path: '/api/ctf/challenges', headers: { ...BROWSER_HEADERS } });
@@ -74,6 +90,12 @@ export function requestMaker(
   const boardPage = (): Req => ({
     method: 'GET',
     path: `/api/info/leaderboard?limit=50&offset=${rand(2) ? 0 : rand(pages) * 50}`,
+    headers: { ...BROWSER_HEADERS, cookie: cookie() },
+  });
+  // The score graph of the top 10 (issue 16), as the leaderboard page asks for it.
+  const graph = (): Req => ({
+    method: 'GET',
+    path: '/api/info/scoreboard/graph?top=10',
     headers: { ...BROWSER_HEADERS, cookie: cookie() },
   });
   const info = (): Req => ({
@@ -101,9 +123,27 @@ export function requestMaker(
       body: JSON.stringify({ flag: `flag{wrong_${rand(1e6)}}`, challenge_id: String(id) }),
     };
   };
+  /**
+   * The submit scenario on the challenges with regex flags only (issue 17): every attempt runs the
+   * static comparison and the three patterns; one in ten is right, and only a pattern accepts it.
+   */
+  const regexSubmit = (): Req => {
+    const { id, index } = regexChallenges[rand(regexChallenges.length)]!;
+    const flag = rand(10) === 0 ? regexFlagAnswer(index) : `flag{wrong_${rand(1e6)}}`;
+    return {
+      method: 'POST',
+      path: '/api/ctf/submit-flag',
+      headers: { ...BROWSER_HEADERS, cookie: cookie(), origin, 'content-type': 'application/json' },
+      body: JSON.stringify({ flag, challenge_id: String(id) }),
+    };
+  };
   switch (name) {
     case 'wrong-flag':
       return wrongFlag;
+    case 'regex-submit':
+      return regexSubmit;
+    case 'graph':
+      return graph;
     case 'hello':
       return (): Req => ({ method: 'GET', path: '/', headers: {} });
     case 'list':
@@ -149,6 +189,7 @@ interface Stretch {
   errors: number;
   non2xx: number;
   correct: number;
+  wrong: number;
 }
 
 /** Loads one target with autocannon's programmatic API, bounded in time, against loopback only. */
@@ -157,6 +198,7 @@ async function loadStretch(target: LoadTarget, connections: number, seconds: num
   if (!/^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?$/.test(url))
     throw new Error(`load only against loopback: ${url}`);
   let correct = 0;
+  let wrong = 0;
   const latencies: number[] = [];
   const result = await autocannon({
     url,
@@ -174,6 +216,7 @@ async function loadStretch(target: LoadTarget, connections: number, seconds: num
       if (READS_BODIES.has(name)) {
         client.on('body', (chunk: Buffer) => {
           if (chunk.includes(CORRECT_FLAG)) correct += 1;
+          else if (chunk.includes(INCORRECT_FLAG)) wrong += 1;
         });
       }
     },
@@ -185,6 +228,7 @@ async function loadStretch(target: LoadTarget, connections: number, seconds: num
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
     correct,
+    wrong,
   };
 }
 
@@ -207,6 +251,7 @@ function summarise(name: ScenarioName, connections: number, stretches: Stretch[]
     non2xx: sum((s) => s.non2xx),
     total: sum((s) => s.requests),
     correct: sum((s) => s.correct),
+    wrong: sum((s) => s.wrong),
     hello: NaN,
   };
 }
@@ -247,9 +292,18 @@ export async function measurePaired(
   return { result, hello };
 }
 
+function statusMb(pid: number, field: 'VmHWM' | 'VmRSS'): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(status);
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
 /** Peak resident memory of a process (VmHWM), in MB. */
 export function peakRssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const m = /VmHWM:\s+(\d+) kB/.exec(status);
-  return m ? Number(m[1]) / 1024 : NaN;
+  return statusMb(pid, 'VmHWM');
+}
+
+/** Resident memory of a process now (VmRSS), in MB. */
+export function currentRssMb(pid: number): number {
+  return statusMb(pid, 'VmRSS');
 }

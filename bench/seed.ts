@@ -35,10 +35,36 @@ export const DOUBLE_EVENT: EventSize = {
   sessions: 1000,
 };
 /**
- * BENCH_DYNAMIC=half seeds every other challenge with dynamic scoring (issue 16: leaderboard and
- * list must keep >= 0.5 of hello-world, the graph >= 0.3, and a correct flag stays O(what changed)).
+ * How the challenges score. 'half': every other challenge dynamic (issue 16: leaderboard and list
+ * must keep >= 0.5 of hello-world, the graph >= 0.3, and a correct flag stays O(what changed)); the
+ * benchmark's dynamic leg seeds it so. BENCH_DYNAMIC=half makes it the default of every event.
  */
-const DYNAMIC_HALF = process.env.BENCH_DYNAMIC === 'half';
+export type Scoring = 'static' | 'half';
+const DEFAULT_SCORING: Scoring = process.env.BENCH_DYNAMIC === 'half' ? 'half' : 'static';
+
+/**
+ * Every fifth challenge (issue 17) accepts, beside its static flag, three regex flags (RE2): each
+ * submission to it runs all four comparisons. The patterns of challenge number `i` (0-based).
+ */
+export function regexFlagPatterns(i: number): string[] {
+  return [
+    `flag\\{bench_${i}_[0-9a-z]{4,12}\\}`,
+    `(?i)flag\\{regex_${i}_[0-9a-f]{8}\\}`,
+    `flag\\{(alpha|beta|gamma|delta)_${i}_\\d{2,6}(_[a-z]+)*\\}`,
+  ];
+}
+
+/** A correct flag of regex challenge number `i` that only a regex accepts (fresh at each call). */
+export function regexFlagAnswer(i: number, random: () => number = Math.random): string {
+  const hex = Math.floor(random() * 0xffffffff)
+    .toString(16)
+    .padStart(8, '0');
+  return random() < 0.5
+    ? `FLAG{regex_${i}_${hex}}`
+    : `flag{${['alpha', 'beta', 'gamma', 'delta'][Math.floor(random() * 4)]}_${i}_${100 + Math.floor(random() * 9900)}_x}`;
+}
+
+const isRegexChallenge = (i: number) => i % 5 === 2;
 
 export const TINY_EVENT: EventSize = {
   users: 40,
@@ -52,9 +78,15 @@ export const TINY_EVENT: EventSize = {
 export interface SeededEvent {
   /** Session tokens of random participants (cookie values). */
   sessions: { token: string; userId: number }[];
-  /** challenge id -> flag, for the submission scenario. */
+  /** challenge id -> flag, for the submission scenario (the static one, also of regex challenges). */
   flags: Map<number, string>;
   challengeIds: number[];
+  /** The challenges with regex flags: id and the number their patterns are made from. */
+  regexChallenges: { id: number; index: number }[];
+  /** The challenges with dynamic scoring. */
+  dynamicChallengeIds: number[];
+  /** A session of an admin (not a competitor): the announcements of the stream leg. */
+  adminToken: string;
 }
 
 /** A small deterministic PRNG so every run seeds the same event. */
@@ -78,7 +110,13 @@ async function inChunks<T>(rows: T[], size: number, fn: (chunk: T[]) => Promise<
  * services (points, sanitising, ZIP checks), users, teams, solves and ratings in bulk through the
  * Kysely schema (the same tables and constraints the API writes).
  */
-export async function seedEvent(ctx: AppContext, size: EventSize, seed = 2025): Promise<SeededEvent> {
+export async function seedEvent(
+  ctx: AppContext,
+  size: EventSize,
+  options: { scoring?: Scoring; seed?: number } = {},
+): Promise<SeededEvent> {
+  const seed = options.seed ?? 2025;
+  const dynamicHalf = (options.scoring ?? DEFAULT_SCORING) === 'half';
   const rand = rng(seed);
   const db = ctx.database.db;
   const weekStart = Date.parse('2025-10-15T01:00:00Z');
@@ -99,6 +137,8 @@ export async function seedEvent(ctx: AppContext, size: EventSize, seed = 2025): 
 
   const flags = new Map<number, string>();
   const challengeIds: number[] = [];
+  const regexChallenges: SeededEvent['regexChallenges'] = [];
+  const dynamicChallengeIds: number[] = [];
   const difficultyOf = new Map<number, number>();
   for (let i = 0; i < size.challenges; i++) {
     const d = i % DIFFICULTIES.length;
@@ -110,11 +150,18 @@ export async function seedEvent(ctx: AppContext, size: EventSize, seed = 2025): 
       category: CATEGORIES[i % CATEGORIES.length]!,
       difficulty: DIFFICULTIES[d]!,
       written_by: `author${i % 9}`,
-      flag,
+      ...(isRegexChallenge(i)
+        ? {
+            flags: [
+              { type: 'static' as const, content: flag },
+              ...regexFlagPatterns(i).map((content) => ({ type: 'regex' as const, content })),
+            ],
+          }
+        : { flag }),
       files: fileNames.length ? [fileNames[i % fileNames.length]!] : [],
       // BENCH_DYNAMIC=half: every other challenge dynamic (issue 16), alternating the two functions,
       // so that a correct flag moves the value (and the scores) of every solver of it.
-      ...(DYNAMIC_HALF && i % 2 === 1
+      ...(dynamicHalf && i % 2 === 1
         ? {
             scoring: {
               type: 'dynamic' as const,
@@ -129,6 +176,8 @@ export async function seedEvent(ctx: AppContext, size: EventSize, seed = 2025): 
     flags.set(id, flag);
     challengeIds.push(id);
     difficultyOf.set(id, d);
+    if (isRegexChallenge(i)) regexChallenges.push({ id, index: i });
+    if (dynamicHalf && i % 2 === 1) dynamicChallengeIds.push(id);
   }
 
   const createdAt = new Date(weekStart - 86400000).toISOString();
@@ -233,6 +282,26 @@ export async function seedEvent(ctx: AppContext, size: EventSize, seed = 2025): 
     }));
   await inChunks(ratings, 500, (chunk) => db.insertInto('ratings').values(chunk).execute());
 
+  // One admin (no competitor: admins count nowhere), whose session posts the stream leg's announcements.
+  await db
+    .insertInto('users')
+    .values({
+      username: 'benchadmin',
+      username_key: nameKey('benchadmin'),
+      avatar_url: '',
+      email: 'benchadmin@example.org',
+      is_admin: 1,
+      team_id: null,
+      team_joined_at: null,
+      created_at: createdAt,
+    })
+    .execute();
+  const admin = await db
+    .selectFrom('users')
+    .select('id')
+    .where('username', '=', 'benchadmin')
+    .executeTakeFirstOrThrow();
+
   await setSiteActive(ctx, true);
   for (const t of ['challenges', 'solves', 'ratings', 'teams', 'users'] as const) ctx.bus.publish(t);
   // A bulk import leaves PostgreSQL without statistics until autovacuum's next round (up to a
@@ -246,5 +315,6 @@ export async function seedEvent(ctx: AppContext, size: EventSize, seed = 2025): 
     const { token } = await createSession(ctx, userId);
     sessions.push({ token, userId });
   }
-  return { sessions, flags, challengeIds };
+  const { token: adminToken } = await createSession(ctx, admin.id);
+  return { sessions, flags, challengeIds, regexChallenges, dynamicChallengeIds, adminToken };
 }
