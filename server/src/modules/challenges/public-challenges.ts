@@ -24,7 +24,8 @@ import {
   listReleaseTimes,
   unmetPrerequisites,
 } from './challenges.repo.js';
-import { challengeMatcher, type FlagMatcher, type StoredFlag } from './flags.js';
+import { challengeMatcher, type StoredFlag } from './flags.js';
+import { competitorOfUser, teamFlag, teamFlagKey, teamFlagMatcher } from './team-flags.js';
 
 /**
  * The public list, serialised once per change: every caller gets the same bytes and ETag. It
@@ -358,7 +359,12 @@ export async function getChallengeDetail(
       ? Promise.resolve(null)
       : attemptsUsed(ctx.database.db, user.id, id).then((used) => Math.max(0, play.maxAttempts! - used)),
   ]);
-  return presentChallengeDetail(challenge, { hints, attemptsLeft });
+  // A challenge built to read it offers a competitor its own per-team flag (admins are no competitor).
+  const teamFlagText =
+    play.perTeam?.onPage && user.is_admin !== 1
+      ? teamFlag(teamFlagKey(ctx.config.sessionSecret), id, play.perTeam.base, competitorOfUser(user))
+      : undefined;
+  return presentChallengeDetail(challenge, { hints, attemptsLeft, teamFlag: teamFlagText });
 }
 
 /** Before its release time a challenge exists for admins only. */
@@ -386,7 +392,10 @@ export async function canSeeChallengeContent(ctx: AppContext, user: UserRow, id:
 /** What the flag gate knows about a challenge: compiled flags, state and attempt limit. */
 export interface ChallengeForPlay {
   id: number;
-  matches: FlagMatcher;
+  /** Whether a submission is this user's right flag (a per-team flag is the user's competitor's). */
+  matches: (submitted: string, user: { id: number; team_id: number | null }) => boolean;
+  /** Per-team flags: the base (in memory like every flag) and whether the page offers the flag. */
+  perTeam: { base: string; onPage: boolean } | null;
   isActive: boolean;
   maxAttempts: number | null;
   /** ms; null: released. */
@@ -412,18 +421,31 @@ function challengesForPlay(ctx: AppContext): Promise<ReadonlyMap<number, Challen
         listChallengeFlags(ctx.database.db),
         listPrerequisites(ctx.database.db),
       ]);
+      const key = teamFlagKey(ctx.config.sessionSecret);
       return new Map(
-        rows.map((r) => [
-          r.id,
-          {
-            id: r.id,
-            matches: challengeMatcher((flags.get(r.id) ?? []) as StoredFlag[]),
-            isActive: r.is_active === 1,
-            maxAttempts: r.max_attempts,
-            releaseAt: r.release_at === null ? null : Date.parse(r.release_at),
-            prerequisites: prerequisites.get(r.id) ?? [],
-          },
-        ]),
+        rows.map((r) => {
+          const stored = (flags.get(r.id) ?? []) as StoredFlag[];
+          // NOTE: a per-team challenge costs one HMAC per submission; the others compare as before.
+          const base = r.per_team === 1 ? (stored[0]?.content ?? null) : null;
+          let matches: ChallengeForPlay['matches'];
+          if (base === null) matches = challengeMatcher(stored);
+          else {
+            const own = teamFlagMatcher(key, r.id, base);
+            matches = (submitted, user) => own(submitted, competitorOfUser(user));
+          }
+          return [
+            r.id,
+            {
+              id: r.id,
+              matches,
+              perTeam: base === null ? null : { base, onPage: r.per_team_on_page === 1 },
+              isActive: r.is_active === 1,
+              maxAttempts: r.max_attempts,
+              releaseAt: r.release_at === null ? null : Date.parse(r.release_at),
+              prerequisites: prerequisites.get(r.id) ?? [],
+            },
+          ] as const;
+        }),
       );
     });
     playCaches.set(ctx, cache);

@@ -96,7 +96,7 @@ async function checkFlag(
   }
 
   // Static flags compare in constant time; regexes were compiled when the gate's cache filled.
-  if (!challenge.matches(input.flag)) {
+  if (!challenge.matches(input.flag, user)) {
     // NOTE: an array push; the row is written with others within a second (submission-log).
     logAttempt(ctx, user, {
       challengeId: challenge.id,
