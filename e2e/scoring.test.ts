@@ -1,0 +1,154 @@
+import { MESSAGES } from '@ctf/contract';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { browserAvailable, launchBrowser } from './support/browser.js';
+import { startServer, type RunningServer } from './support/server.js';
+import { localSignIn } from './support/session.js';
+
+const run = browserAvailable();
+
+/**
+ * Issue 16 in a real browser: a dynamic challenge's points fall on a player's open Compete page as
+ * others solve it; the leaderboard page draws the score graph; an admin sets a freeze in the panel
+ * and a later solve does not move the public leaderboard, while its solver sees it as solved.
+ */
+describe.runIf(run)('scoring in Chromium', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let admin: BrowserContext;
+  const players: Record<string, BrowserContext> = {};
+  const ids: Record<string, string> = {};
+
+  async function post(context: BrowserContext, path: string, data: unknown) {
+    const res = await context.request.post(`${server.url}${path}`, { data, headers: { origin: server.url } });
+    const body = (await res.json().catch(() => null)) as Record<string, unknown> | null;
+    if (!res.ok()) throw new Error(`${path} answered ${res.status()}: ${JSON.stringify(body)}`);
+    return body;
+  }
+
+  async function solve(name: string, challenge: string) {
+    const body = await post(players[name]!, '/api/ctf/submit-flag', {
+      flag: `flag{${challenge.toLowerCase()}}`,
+      challenge_id: ids[challenge],
+    });
+    expect(body?.message).toBe(MESSAGES.correctFlag);
+  }
+
+  const card = (page: Page, name: string) =>
+    page.getByTestId('challenge-card').filter({ has: page.getByRole('heading', { name }) });
+
+  /** The podium as shown: "#1 name N points" per entry. */
+  async function podium(page: Page): Promise<string[]> {
+    return (await page.getByTestId('podium-entry').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+  }
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+    admin = await browser.newContext();
+    await localSignIn(admin, server.url, 'scorekeeper', true);
+    for (const name of ['ann', 'bob', 'cat']) {
+      players[name] = await browser.newContext();
+      await localSignIn(players[name]!, server.url, name);
+    }
+    const common = { description: 'x', category: 'General', written_by: 'club', files: [] };
+    await post(admin, '/api/admin/ctf/create_challenge', {
+      ...common,
+      name: 'Dynamo',
+      difficulty: 'Hard',
+      flag: 'flag{dynamo}',
+      scoring: { type: 'dynamic', function: 'linear', initial: 500, minimum: 100, decay: 100 },
+    });
+    await post(admin, '/api/admin/ctf/create_challenge', {
+      ...common,
+      name: 'Plain',
+      difficulty: 'Easy',
+      flag: 'flag{plain}',
+    });
+    const list = await (await admin.request.get(`${server.url}/api/admin/ctf/fetch_challenges`)).json();
+    for (const c of list as { _id: string; name: string }[]) ids[c.name] = c._id;
+    await post(admin, '/api/admin/update_site_info', { activated: true });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it("drops a dynamic challenge's points on an open Compete page as others solve it", async () => {
+    const page = await players.ann!.newPage();
+    const streamOpen = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/events');
+    await page.goto(`${server.url}/compete`);
+    expect((await streamOpen).status()).toBe(200);
+    const dynamo = card(page, 'Dynamo');
+    await expect.poll(() => dynamo.innerText()).toMatch(/Points: 500/);
+    await expect.poll(() => dynamo.innerText()).toMatch(/dynamic/i);
+
+    await solve('ann', 'Dynamo');
+    await expect.poll(() => dynamo.innerText()).toMatch(/Solves: 1/);
+    // Each solve by another competitor lowers it by 100, for every solver (ann included).
+    await solve('bob', 'Dynamo');
+    await expect.poll(() => dynamo.innerText()).toMatch(/Points: 400/);
+    await solve('cat', 'Dynamo');
+    await expect.poll(() => dynamo.innerText()).toMatch(/Points: 300/);
+    expect(await dynamo.innerText()).toMatch(/Solves: 3/);
+    await page.close();
+  });
+
+  it('draws the score graph on the leaderboard page', async () => {
+    const page = await players.bob!.newPage();
+    await page.goto(`${server.url}/leaderboard`);
+    const chart = page.getByTestId('score-graph-chart');
+    // One line per competitor on the board (recharts draws each as a path of class recharts-line-curve).
+    await expect.poll(() => chart.locator('path.recharts-line-curve').count()).toBe(3);
+    const box = await chart.locator('.recharts-wrapper').first().boundingBox();
+    expect(box?.width ?? 0).toBeGreaterThan(100);
+    expect(box?.height ?? 0).toBeGreaterThan(100);
+    expect(await page.getByTestId('score-graph-table').locator('tbody tr').count()).toBe(3);
+    await page.close();
+  });
+
+  it('keeps the public leaderboard still after a freeze set in the admin panel; the solver sees the solve', async () => {
+    const panel = await admin.newPage();
+    await panel.goto(`${server.url}/admin/panel`);
+    // The freeze at the next whole minute (the panel's field has minutes), then waited for.
+    const next = await panel.evaluate(() => {
+      const d = new Date();
+      d.setSeconds(0, 0);
+      d.setMinutes(d.getMinutes() + 1);
+      const pad = (n: number) => String(n).padStart(2, '0');
+      return {
+        local: `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`,
+        ms: d.getTime(),
+      };
+    });
+    await panel.getByLabel('Freeze time').fill(next.local);
+    await panel.getByRole('button', { name: 'Set freeze' }).click();
+    await expect.poll(() => panel.getByTestId('freeze-status').innerText()).toMatch(/(Freezes|Frozen) at/);
+    await expect.poll(() => Date.now() > next.ms + 500, { timeout: 75_000, interval: 250 }).toBe(true);
+
+    const publicPage = await players.bob!.newPage();
+    await publicPage.goto(`${server.url}/leaderboard`);
+    await expect.poll(() => publicPage.getByTestId('freeze-banner').isVisible()).toBe(true);
+    const before = await podium(publicPage);
+    expect(before).toHaveLength(3);
+
+    // After the freeze ann solves Plain (100 more points): only the live board moves.
+    await solve('ann', 'Plain');
+    const compete = await players.ann!.newPage();
+    await compete.goto(`${server.url}/compete`);
+    // The Compete page lists unsolved challenges by default: ask for the solved ones too.
+    await compete.getByLabel('My Completed').check();
+    await expect.poll(() => card(compete, 'Plain').innerText()).toMatch(/Solved/);
+
+    const live = await admin.newPage();
+    await live.goto(`${server.url}/leaderboard`);
+    await expect.poll(() => live.getByTestId('freeze-banner').innerText()).toMatch(/Live board/);
+    await expect.poll(async () => (await podium(live))[0]).toMatch(/#1 ann 400 points/);
+
+    await publicPage.reload();
+    await expect.poll(() => publicPage.getByTestId('podium-entry').count()).toBe(3);
+    expect(await podium(publicPage)).toEqual(before);
+    expect(before.join(' ')).not.toMatch(/400 points/);
+    for (const p of [panel, publicPage, compete, live]) await p.close();
+  }, 180_000);
+});
