@@ -112,6 +112,8 @@ function comparable(list: AdminChallenge[]) {
       hlinks: c.hlinks,
       flags: c.flags,
       max_attempts: c.max_attempts,
+      per_team: c.per_team,
+      per_team_on_page: c.per_team_on_page,
       release_at: c.release_at,
       hints: c.hints.map((h) => ({ title: h.title, content: h.content, cost: h.cost })),
       prerequisites: c.prerequisites.map((id) => names.get(id)).sort(),
@@ -405,6 +407,16 @@ hints:
         release_at: null,
       });
       expect(form.status, JSON.stringify(form.body)).toBe(200);
+      const perTeam = await admin.post('/api/admin/ctf/create_challenge', {
+        name: 'Team Flag',
+        category: 'General',
+        difficulty: 'Easy',
+        written_by: 'admin',
+        flag: 'flag{base}',
+        per_team: true,
+        per_team_on_page: true,
+      });
+      expect(perTeam.status, JSON.stringify(perTeam.body)).toBe(200);
       const original = comparable(await adminList(admin));
 
       const exported = await t.app.inject({
@@ -422,8 +434,10 @@ hints:
         'falling-star/falling-star.zip',
         'hand-made/challenge.yml',
         'hand-made/handout.zip',
+        'team-flag/challenge.yml',
         'warmup/challenge.yml',
       ]);
+      expect(entries.get('team-flag/challenge.yml')!.toString()).toContain('per_team: true');
       expect(entries.get('falling-star/challenge.yml')!.toString()).toContain('state: hidden');
 
       const fresh = await buildTestApp(kind);
@@ -440,7 +454,7 @@ hints:
         }
         // And again: a second import of the same export changes nothing.
         const again = await postImport(freshAdmin, zip);
-        expect(again.body.updated.sort()).toEqual(['Falling Star', 'Hand Made', 'Warmup']);
+        expect(again.body.updated.sort()).toEqual(['Falling Star', 'Hand Made', 'Team Flag', 'Warmup']);
         expect(comparable(await adminList(freshAdmin))).toEqual(original);
       } finally {
         await fresh.close();
