@@ -3,30 +3,11 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, TEST_ORIGIN, type TestApp, type TestClient } from '../../../test/build-test-app.js';
+import { multipart, postImport } from '../../../test/archive-upload.js';
 import { testDatabaseKinds } from '../../../test/databases.js';
 import { makeZip } from '../../lib/zip.js';
 import { readZipArchive } from './archive-reader.js';
 import { htmlAsMarkdown, importChallengeZip, zipBuffer } from './archive.service.js';
-
-const BOUNDARY = '----archiveTestBoundary';
-
-export function multipart(filename: string, content: Buffer, field = 'file') {
-  return {
-    payload: Buffer.concat([
-      Buffer.from(
-        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: application/zip\r\n\r\n`,
-      ),
-      content,
-      Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
-    ]),
-    headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
-  };
-}
-
-export function postImport(client: TestClient, zip: Buffer, dryRun = false, filename = 'challenges.zip') {
-  const { payload, headers } = multipart(filename, zip);
-  return client.post(`/api/admin/ctf/import${dryRun ? '?dry_run=1' : ''}`, payload, headers);
-}
 
 const BASICS = `name: Warmup
 author: club
