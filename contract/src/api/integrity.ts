@@ -2,10 +2,11 @@ import { z } from 'zod';
 import { AckResponse, Cursor, PageLimit, Timestamp, endpoint } from './common.js';
 import { ROUTES } from './routes.js';
 
-import { SUBMISSION_RESULTS } from './integrity-rules.js';
+import { EVIDENCE_IDS_MAX, SUBMISSION_RESULTS } from './integrity-rules.js';
 
 export {
   AUDIT_ACTIONS,
+  EVIDENCE_IDS_MAX,
   SUBMISSION_RESULTS,
   SUBMITTED_TEXT_MAX,
   type AuditAction,
@@ -102,6 +103,16 @@ export const SubmissionFilters = z.object({
   q: optionalText(200),
   from: isoTime.optional(),
   to: isoTime.optional(),
+  /** Only these rows (a signal's evidence, from the Integrity tab): ids separated by commas. */
+  ids: z
+    .string()
+    .trim()
+    .regex(
+      new RegExp(`^[1-9][0-9]{0,9}(,[1-9][0-9]{0,9}){0,${EVIDENCE_IDS_MAX - 1}}$`),
+      `must be at most ${EVIDENCE_IDS_MAX} submission ids separated by commas`,
+    )
+    .transform((v) => v.split(',').map(Number))
+    .optional(),
 });
 export type SubmissionFilters = z.infer<typeof SubmissionFilters>;
 

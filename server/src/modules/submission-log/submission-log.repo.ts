@@ -88,6 +88,8 @@ export interface SubmissionFilter {
   q?: string | undefined;
   from?: string | undefined;
   to?: string | undefined;
+  /** Only these rows (a signal's evidence). */
+  ids?: readonly number[] | undefined;
 }
 
 export interface StoredSubmission {
@@ -147,6 +149,7 @@ export async function listSubmissionRows(
     .$if(filter.q !== undefined, (q) => q.where('result', '=', 'wrong'))
     .$if(filter.from !== undefined, (q) => q.where('created_at', '>=', filter.from!))
     .$if(filter.to !== undefined, (q) => q.where('created_at', '<', filter.to!))
+    .$if(filter.ids !== undefined, (q) => q.where('id', 'in', filter.ids!))
     .$if(page.after !== undefined, (q) =>
       q.where(sql<boolean>`(created_at, id) < (${page.after!.created_at}, ${page.after!.id})`),
     )

@@ -273,6 +273,7 @@ function toFilter(f: SubmissionFilters): SubmissionFilter {
     q: f.q || undefined,
     from: f.from,
     to: f.to,
+    ids: f.ids,
   };
 }
 

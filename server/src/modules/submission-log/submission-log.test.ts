@@ -122,6 +122,34 @@ for (const kind of testDatabaseKinds()) {
       expect([...times].sort().reverse()).toEqual(times);
     });
 
+    it("shows just a signal's evidence rows with ids=, in the CSV too, and refuses a malformed list", async () => {
+      const c = await addChallenge(t, { name: 'Evidence' });
+      for (let i = 0; i < 4; i++) {
+        await submit(alice, c.id, `try-${i}`);
+        t.clock.advance(1000);
+      }
+      const all = (await log()).rows;
+      const picked = [all[3]!._id, all[1]!._id];
+      const page = await log(`?ids=${picked.join(',')}`);
+      expect(page.rows.map((r) => r.submitted)).toEqual(['try-2', 'try-0']);
+      expect((await log(`?ids=${picked.join(',')}&q=try-0`)).rows.map((r) => r._id)).toEqual([all[3]!._id]);
+      const csv = await admin.get(`/api/admin/submissions.csv?ids=${picked.join('%2C')}`);
+      expect(csv.status).toBe(200);
+      expect(
+        csv.text
+          .trim()
+          .split('\n')
+          .slice(1)
+          .map((l) => l.split(',')[0]),
+      ).toEqual([all[1]!._id, all[3]!._id]);
+      for (const bad of ['1,,2', 'abc', '0', Array.from({ length: 201 }, (_, i) => i + 1).join(',')]) {
+        const res = await admin.get(`/api/admin/submissions?ids=${bad}`);
+        expect(res.status, bad).toBe(400);
+        expect(JSON.stringify(res.body)).toContain('ids');
+      }
+      expect((await alice.get(`/api/admin/submissions?ids=${picked.join(',')}`)).status).toBe(403);
+    });
+
     it('a text search reads a bounded window and goes on from where it stopped', async () => {
       const c = await addChallenge(t, { name: 'Scan' });
       for (let i = 0; i < 7; i++) {
