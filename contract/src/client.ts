@@ -21,7 +21,7 @@ import type * as users from './api/users.js';
 import type * as divisions from './api/divisions.js';
 import { DOWNLOAD_PATH_PREFIX, LOGO_PATH, ROUTES, type Route } from './api/routes.js';
 import { confirmDeleteText, looksLikeZip, uploadSummaryText } from './api/admin-rules.js';
-import { AUDIT_ACTIONS, SUBMISSION_RESULTS } from './api/integrity-rules.js';
+import { AUDIT_ACTIONS, EVIDENCE_IDS_MAX, SUBMISSION_RESULTS } from './api/integrity-rules.js';
 
 /**
  * An endpoint as the web calls it: the method and path it sends. `types` never exists at run time:
@@ -66,9 +66,10 @@ export const settingsApi: ClientApi<typeof settings> & { LOGO_PATH: string } = {
   LOGO_PATH,
 };
 export const integrityApi: ClientApi<typeof integrity> &
-  Pick<typeof integrity, 'AUDIT_ACTIONS' | 'SUBMISSION_RESULTS'> = {
+  Pick<typeof integrity, 'AUDIT_ACTIONS' | 'EVIDENCE_IDS_MAX' | 'SUBMISSION_RESULTS'> = {
   ...ROUTES.integrity,
   AUDIT_ACTIONS,
+  EVIDENCE_IDS_MAX,
   SUBMISSION_RESULTS,
 };
 /** Divisions (issue 19): the admin's list lives beside the settings, the pick beside the user. */
@@ -93,7 +94,7 @@ export type {
   SubmissionRow,
   Signal,
 } from './api/integrity.js';
-export type { AdminUser, AdminTeam } from './api/admin.js';
+export type { AdminUser, AdminTeam, ImportIssue, ImportResult } from './api/admin.js';
 export type { OAuthProvider, OAuthMessage } from './api/oauth.js';
 export { OAUTH_PROVIDERS, OAUTH_BROADCAST_CHANNEL } from './api/oauth.js';
 export type { User, UserCompletion } from './api/users.js';

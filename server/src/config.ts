@@ -145,6 +145,13 @@ const EnvSchema = z.object({
         )
         .optional(),
     ),
+  /**
+   * The token an author's service sends (Authorization: Bearer) to read a competitor's per-team
+   * flag (GET /api/admin/ctf/team-flag). Unset: that endpoint refuses every call.
+   */
+  ADMIN_API_TOKEN: optionalNonEmpty.pipe(
+    z.string().min(32, 'ADMIN_API_TOKEN must be at least 32 characters').optional(),
+  ),
   /** Days wrong attempts stay in the submission log (correct ones stay); 0 keeps them for ever. */
   SUBMISSION_RETENTION_DAYS: z.coerce.number().int().min(0).max(3650).default(90),
 });
@@ -193,8 +200,10 @@ export interface Config {
   webhook: { url: string; events: WebhookEventKind[] } | null;
   /** Proxies whose X-Forwarded-For is believed (Fastify's trustProxy); false: none. */
   trustProxy: string | false;
-  /** Days wrong attempts stay in the submission log; 0: for ever. */
+  /** Days wrong attempts stay in the submission log; 0: for ever (the setting's first value). */
   submissionRetentionDays: number;
+  /** The admin API token of the team-flag endpoint; null: that endpoint is off. */
+  adminApiToken: string | null;
   /** Where the built web app lives (web/dist). */
   webDist: string;
 }
@@ -331,6 +340,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       : null,
     trustProxy: e.TRUST_PROXY ?? false,
     submissionRetentionDays: e.SUBMISSION_RETENTION_DAYS,
+    adminApiToken: e.ADMIN_API_TOKEN ?? null,
     webDist: path.resolve(import.meta.dirname, '../../web/dist'),
   };
 }

@@ -91,6 +91,10 @@ export type AdminHint = z.infer<typeof AdminHint>;
 export const AdminChallenge = PublicChallenge.extend({
   flag: z.string(),
   flags: z.array(AdminFlag),
+  /** Per-team flags: the one static flag is the base of each competitor's own (issue 18). */
+  per_team: z.boolean(),
+  /** The challenge page offers the competitor its own per-team flag. */
+  per_team_on_page: z.boolean(),
   max_attempts: z.number().nullable(),
   hints: z.array(AdminHint),
   release_at: z.string().nullable(),
@@ -159,6 +163,13 @@ const ChallengeFields = z.object({
     .nullable()
     .optional(),
   prerequisites: z.array(IdInput).max(PREREQUISITES_MAX).optional(),
+  /**
+   * Per-team flags (issue 18): the challenge's one static flag is a base, and each competitor's
+   * accepted flag is derived from it (docs/decisions/0007-integrity.md). Absent on an update: left.
+   */
+  per_team: z.boolean({ error: 'per_team must be true or false' }).optional(),
+  /** The challenge page offers the competitor its own per-team flag (per_team only). Absent: left. */
+  per_team_on_page: z.boolean({ error: 'per_team_on_page must be true or false' }).optional(),
 });
 
 /** The flag list a body means: `flags` when given, else the old single `flag` as one static flag. */
@@ -245,6 +256,37 @@ export const getSolvers = get(
     first_bloods: z.record(z.string(), z.string()),
   }),
 );
+/**
+ * A competitor's per-team flag, shown to an admin on demand (and written to the audit log, without
+ * the flag). `competitor` is a team name, or a username: that user's team, or the user if teamless.
+ */
+export const revealTeamFlag = endpoint({
+  ...ROUTES.admin.revealTeamFlag,
+  body: z.object({
+    challenge_id: IdInput,
+    competitor: z.string().trim().min(1, 'is required').max(200, 'must be at most 200 characters'),
+  }),
+  response: AckResponse.extend({ competitor: z.string(), flag: z.string() }),
+});
+
+/**
+ * The same for an author's service (a challenge built to read its players' flags): authenticated
+ * by `Authorization: Bearer <ADMIN_API_TOKEN>`, never by a session; refused while no token is set.
+ * `team` names the competitor like `competitor` above.
+ */
+export const serviceTeamFlag = endpoint({
+  ...ROUTES.admin.serviceTeamFlag,
+  body: undefined,
+  query: z.object({
+    challenge: IdInput,
+    team: z.string().trim().min(1, 'is required').max(200, 'must be at most 200 characters'),
+  }),
+  response: z.object({ challenge: IdString, team: z.string(), flag: z.string() }),
+});
+
+/** Endpoints under /api/admin/ that take the admin API token instead of an admin session. */
+export const TOKEN_ENDPOINTS = [serviceTeamFlag] as const;
+
 export const getSiteInfo = get(ROUTES.admin.getSiteInfo, z.object({ activated: z.boolean() }));
 export const updateSiteInfo = post(ROUTES.admin.updateSiteInfo, z.object({ activated: z.boolean() }));
 
@@ -368,6 +410,7 @@ export const ADMIN_ENDPOINTS = [
   upload,
   deleteFile,
   getSolvers,
+  revealTeamFlag,
   getSiteInfo,
   updateSiteInfo,
   freezeScoreboard,

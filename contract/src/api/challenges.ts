@@ -69,6 +69,11 @@ export const ChallengeDetail = z.object({
   attempts_left: z.number().nullable(),
   /** Present (true) when the caller has not solved the prerequisites yet. */
   locked: z.literal(true).optional(),
+  /**
+   * The caller's own per-team flag: only on a challenge built to read it (per_team_on_page), only
+   * for a competitor (never an admin), never in the locked view (issue 18).
+   */
+  team_flag: z.string().optional(),
 });
 export type ChallengeDetail = z.infer<typeof ChallengeDetail>;
 

@@ -10,6 +10,7 @@ export const AUDIT_ACTIONS = [
   'challenge.toggle',
   'challenge.delete',
   'challenge.schedule',
+  'challenge.reveal_team_flag',
   'challenge.import',
   'challenge.export',
   'file.upload',
@@ -45,3 +46,6 @@ export type SubmissionResultName = (typeof SUBMISSION_RESULTS)[number];
 
 /** A wrong attempt's text is kept cut to this many characters. */
 export const SUBMITTED_TEXT_MAX = 200;
+
+/** The most submission ids one request may ask for (the Integrity tab links to at most this many). */
+export const EVIDENCE_IDS_MAX = 200;

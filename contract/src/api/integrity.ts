@@ -2,10 +2,11 @@ import { z } from 'zod';
 import { AckResponse, Cursor, PageLimit, Timestamp, endpoint } from './common.js';
 import { ROUTES } from './routes.js';
 
-import { SUBMISSION_RESULTS } from './integrity-rules.js';
+import { EVIDENCE_IDS_MAX, SUBMISSION_RESULTS } from './integrity-rules.js';
 
 export {
   AUDIT_ACTIONS,
+  EVIDENCE_IDS_MAX,
   SUBMISSION_RESULTS,
   SUBMITTED_TEXT_MAX,
   type AuditAction,
@@ -102,6 +103,16 @@ export const SubmissionFilters = z.object({
   q: optionalText(200),
   from: isoTime.optional(),
   to: isoTime.optional(),
+  /** Only these rows (a signal's evidence, from the Integrity tab): ids separated by commas. */
+  ids: z
+    .string()
+    .trim()
+    .regex(
+      new RegExp(`^[1-9][0-9]{0,9}(,[1-9][0-9]{0,9}){0,${EVIDENCE_IDS_MAX - 1}}$`),
+      `must be at most ${EVIDENCE_IDS_MAX} submission ids separated by commas`,
+    )
+    .transform((v) => v.split(',').map(Number))
+    .optional(),
 });
 export type SubmissionFilters = z.infer<typeof SubmissionFilters>;
 
@@ -144,10 +155,11 @@ export const getSubmissionsCsv = endpoint({
  * A hint for a human, never acted on automatically: (a) same_address_solves, two competitors
  * solving one challenge within 5 minutes from one address (IPv4 /32, IPv6 /64); (b) shared_address,
  * accounts of different competitors submitting from one address; (c) other_flag, a wrong attempt
- * that is another challenge's flag; (d) burst, many wrong attempts over many challenges in a minute.
+ * that is another challenge's flag, or other_team_flag, another competitor's per-team flag (certain
+ * evidence naming both); (d) burst, many wrong attempts over many challenges in a minute.
  */
 export const Signal = z.object({
-  kind: z.enum(['same_address_solves', 'shared_address', 'other_flag', 'burst']),
+  kind: z.enum(['same_address_solves', 'shared_address', 'other_flag', 'other_team_flag', 'burst']),
   summary: z.string(),
   competitors: z.array(z.string()),
   submission_ids: z.array(z.string()),

@@ -73,6 +73,9 @@ export const ROUTES = {
     upload: post('/api/admin/ctf/upload'),
     deleteFile: post('/api/admin/ctf/delete_file'),
     getSolvers: get('/api/admin/ctf/get_solvers'),
+    revealTeamFlag: post('/api/admin/ctf/reveal_team_flag'),
+    /** Authenticated by ADMIN_API_TOKEN (an author's service), not by a session. */
+    serviceTeamFlag: get('/api/admin/ctf/team-flag'),
     getSiteInfo: get('/api/admin/get_site_info'),
     updateSiteInfo: post('/api/admin/update_site_info'),
     freezeScoreboard: post('/api/admin/scoreboard/freeze'),

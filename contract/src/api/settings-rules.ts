@@ -12,6 +12,8 @@ export const SETTINGS_LIMITS = {
   prizeTextMax: 100,
   urlMax: 500,
   hostMax: 253,
+  /** The longest a wrong attempt may be kept (days; 0 keeps them for ever). */
+  retentionDaysMax: 3650,
   /** The logo's largest size in bytes. */
   logoMaxBytes: 1024 * 1024,
 } as const;

@@ -35,7 +35,8 @@ const text = (max: number) => z.string().max(max, `must be at most ${max} charac
 
 /**
  * The event's settings as an admin edits them. Stored in the database; the environment variables
- * (EVENT_START, EVENT_END, COMMUNITY_URL, TOOLS_URL, CHALLENGE_HOST) are only their first values.
+ * (EVENT_START, EVENT_END, COMMUNITY_URL, TOOLS_URL, CHALLENGE_HOST, SUBMISSION_RETENTION_DAYS)
+ * are only their first values.
  */
 export const EventSettings = z.object({
   name: text(SETTINGS_LIMITS.nameMax).trim().min(1, 'is required'),
@@ -70,6 +71,15 @@ export const EventSettings = z.object({
   autoOpen: z.boolean(),
   /** Apply the after-event setting at the end time (once; recorded). */
   autoClose: z.boolean(),
+  /**
+   * Days a wrong (or refused) flag attempt stays in the submission log; 0 keeps them. Correct
+   * attempts stay. SUBMISSION_RETENTION_DAYS is its first value (issue 18).
+   */
+  submissionRetentionDays: z
+    .number()
+    .int('must be a whole number')
+    .min(0, `must be 0 to ${SETTINGS_LIMITS.retentionDaysMax}`)
+    .max(SETTINGS_LIMITS.retentionDaysMax, `must be 0 to ${SETTINGS_LIMITS.retentionDaysMax}`),
 });
 export type EventSettings = z.output<typeof EventSettings>;
 export type EventSettingsInput = z.input<typeof EventSettings>;

@@ -93,6 +93,10 @@ export interface ChallengesTable {
   scoring_initial: number | null;
   scoring_minimum: number | null;
   scoring_decay: number | null;
+  /** 1: the one static flag is a base, each competitor's flag derived from it (0012_b). */
+  per_team: Generated<number>;
+  /** 1: the challenge page offers the competitor its own per-team flag. */
+  per_team_on_page: Generated<number>;
 }
 
 /** One accepted flag: 'static' (exact), 'case_insensitive' or 'regex' (RE2, whole string). */
@@ -232,6 +236,8 @@ export interface FirstBloodNoticesTable {
   challenge_id: number;
   solve_id: number;
   created_at: string;
+  /** 1 while a first blood scored during a freeze waits for the lift to be announced (0012_d). */
+  held: Generated<number>;
 }
 
 /** The Discord webhook's outbox (migration 0007_d); times in ms since the epoch. */
@@ -285,6 +291,8 @@ export interface SubmissionsTable {
   address: string;
   /** A wrong attempt equal to another challenge's flag: that challenge (a cheating signal). */
   matched_challenge_id: Generated<number | null>;
+  /** A wrong attempt equal to another competitor's per-team flag: that competitor's name (0012_b). */
+  matched_competitor: Generated<string | null>;
 }
 
 export interface Database {

@@ -55,6 +55,7 @@ function validBody(w: World, path: string): { payload: unknown; headers?: Record
     '/api/admin/ctf/delete_challenge': { challenge_id: w.ids.inactive },
     '/api/admin/ctf/schedule_release': { challenge_ids: [w.ids.active], release_at: null },
     '/api/admin/ctf/delete_file': { filename: WORLD_FILE },
+    '/api/admin/ctf/reveal_team_flag': { challenge_id: w.ids.active, competitor: 'Fuzz Team' },
     '/api/admin/update_site_info': { activated: false },
     '/api/admin/scoreboard/freeze': { freeze_at: null },
     '/api/admin/settings': { name: 'Csrf CTF' },

@@ -9,13 +9,18 @@ import { FAKE_CLIENT, FakeOAuthProvider } from '../../test/fake-oauth-provider.j
 import { WORLD_FILE, buildWorld, type World } from '../../test/security-world.js';
 import { arbitraryFor, contractEndpoints } from '../../test/zod-arbitrary.js';
 import { WEB_ROUTES } from '../plugins/web-app.js';
+import { addChallenge } from '../../test/compete.js';
+import { flushSubmissionLog } from '../modules/submission-log/submission-log.service.js';
 
 /**
  * Secrets never leave: with unique canaries planted (SESSION_SECRET, every flag, every session
  * token, the OAuth client secret and PKCE verifier, other people's e-mail addresses, join-request
- * checksums), every non-admin route is driven as a visitor and as four kinds of participant, and
- * no answer (body or header) carries a canary it should not. The server's log lines, captured
- * from its logger, carry none at all, whatever the admin did too.
+ * checksums; and issue 18's: every competitor's per-team flags and their bases, the admin API
+ * token, a wrong attempt's text, a client address given through the trusted proxy, an audit
+ * entry's detail), every non-admin route is driven as a visitor and as four kinds of participant,
+ * and no answer (body or header) carries a canary it should not: a competitor sees only its own
+ * per-team flag, on the challenge built to offer it. The admin routes answer them nothing either.
+ * The server's log lines, captured from its logger, carry none at all, whatever the admin did too.
  */
 
 const canary = (what: string) => `CANARY-${what}-${randomBytes(9).toString('hex')}`;
@@ -39,6 +44,7 @@ for (const kind of testDatabaseKinds()) {
     const secrets = {
       sessionSecret: canary('session-secret-0123456789abcdef'),
       clientSecret: canary('oauth-client-secret'),
+      adminApiToken: canary('admin-api-token'),
     };
     const flags = { active: `flag{${canary('active')}}`, inactive: `flag{${canary('inactive')}}` };
     const unsolved = `flag{${canary('unsolved')}}`;
@@ -53,7 +59,13 @@ for (const kind of testDatabaseKinds()) {
       logs = new LogCapture();
       w = await buildWorld(
         kind,
-        { ...fake.env(), SESSION_SECRET: secrets.sessionSecret, LOG_LEVEL: 'trace' },
+        {
+          ...fake.env(),
+          SESSION_SECRET: secrets.sessionSecret,
+          ADMIN_API_TOKEN: secrets.adminApiToken,
+          TRUST_PROXY: 'loopback',
+          LOG_LEVEL: 'trace',
+        },
         flags,
         { logStream: logs },
       );
@@ -91,6 +103,79 @@ for (const kind of testDatabaseKinds()) {
             .execute(),
         );
       t.ctx.bus.publish('challenges');
+
+      // Issue 18's canaries. Per-team flags of every competitor (read by the admin: audited), on a
+      // challenge whose page offers each its own and on one that offers none.
+      const bases = {
+        page: `flag{${canary('per-team-base-page')}}`,
+        hidden: `flag{${canary('per-team-base')}}`,
+      };
+      const onPage = await addChallenge(t, {
+        name: 'Per Team Page',
+        flag: bases.page,
+        per_team: true,
+        per_team_on_page: true,
+      });
+      const offPage = await addChallenge(t, { name: 'Per Team', flag: bases.hidden, per_team: true });
+      const reveal = async (id: number, competitor: string) => {
+        const res = await w.admin.post('/api/admin/ctf/reveal_team_flag', { challenge_id: id, competitor });
+        expect(res.status, res.text).toBe(200);
+        return res.body.flag as string;
+      };
+      const competitorOf: Record<string, string> = {
+        leader: 'Fuzz Team',
+        member: 'Fuzz Team',
+        'other team leader': 'Other Team',
+        asker: 'fuzz-asker',
+      };
+      const perTeam: Record<string, string> = {};
+      for (const competitor of ['Fuzz Team', 'Other Team', 'fuzz-asker', 'fuzz-admin2']) {
+        perTeam[`page flag of ${competitor}`] = await reveal(onPage.id, competitor);
+        perTeam[`per-team flag of ${competitor}`] = await reveal(offPage.id, competitor);
+      }
+      // A wrong attempt's text, from an address given through the trusted proxy; another team's
+      // per-team flag (a signal); an audit entry's detail (an announcement's body before an edit).
+      const attemptText = `flag{${canary('wrong-attempt')}}`;
+      const hex = () => randomBytes(2).toString('hex').replace(/^0+/, '') || 'c0de';
+      const address = `2001:db8:${hex()}:${hex()}:${hex()}:${hex()}:${hex()}:${hex()}`;
+      const auditDetail = canary('audit-detail');
+      expect(
+        (
+          await w.member.post(
+            '/api/ctf/submit-flag',
+            { challenge_id: w.ids.active, flag: attemptText },
+            { 'x-forwarded-for': address },
+          )
+        ).body.message,
+      ).toBe('Incorrect Flag!');
+      await w.other.post('/api/ctf/submit-flag', {
+        challenge_id: offPage.id,
+        flag: perTeam['per-team flag of Fuzz Team'],
+      });
+      const posted = await w.admin.post('/api/admin/announcements/create', {
+        title: 'Leaks',
+        body: auditDetail,
+      });
+      expect(
+        (
+          await w.admin.post('/api/admin/announcements/update', {
+            _id: posted.body._id,
+            title: 'Leaks',
+            body: 'Nothing to see.',
+            pinned: false,
+          })
+        ).status,
+      ).toBe(200);
+      await flushSubmissionLog(t.ctx);
+      // The controls: admins see each of them where they belong.
+      const log = (await w.admin.get('/api/admin/submissions?limit=200')).text;
+      expect(log).toContain(attemptText);
+      expect(log).toContain(address);
+      expect((await w.admin.get('/api/admin/audit?limit=200')).text).toContain(auditDetail);
+      expect((await w.admin.get('/api/admin/signals')).text).toContain('other_team_flag');
+      const memberPage = await w.member.post('/api/ctf/challenge', { challenge_id: onPage.id });
+      expect(memberPage.body.team_flag).toBe(perTeam['page flag of Fuzz Team']);
+
       const principals: Principal[] = [
         { name: 'visitor', client: null },
         { name: 'asker', client: w.asker },
@@ -123,6 +208,11 @@ for (const kind of testDatabaseKinds()) {
         flagInactive: flags.inactive,
         flagUnsolved: unsolved,
         wrongGuess,
+        attemptText,
+        address,
+        auditDetail,
+        perTeamBasePage: bases.page,
+        perTeamBase: bases.hidden,
         verifier,
         adminToken: tokenOf(w.admin),
         adminEmail: (
@@ -142,6 +232,9 @@ for (const kind of testDatabaseKinds()) {
           out[`${q.name} email`] = emails.get(q.name)!;
         }
         if (p.name !== 'leader') out.checksum = w.checksum;
+        // Every per-team flag but the competitor's own on the page that offers it.
+        for (const [what, flag] of Object.entries(perTeam))
+          if (what !== `page flag of ${competitorOf[p.name]}`) out[what] = flag;
         if (own) delete out[Object.keys(out).find((k) => out[k] === own)!];
         return out;
       };
@@ -177,7 +270,15 @@ for (const kind of testDatabaseKinds()) {
         '/tools',
         '/discord',
       ];
-      const hints = { ...w.hints, flag: [flags.active, unsolved, wrongGuess, flags.inactive] };
+      const hints = {
+        ...w.hints,
+        flag: [flags.active, unsolved, wrongGuess, flags.inactive, ...Object.values(perTeam)],
+        challenge_id: [...(w.hints.challenge_id ?? []), onPage.id, offPage.id],
+      };
+      // The admin routes (session or token) answer non-admins nothing of it either.
+      const adminGets = [...adminApi.ADMIN_ENDPOINTS, ...adminApi.TOKEN_ENDPOINTS]
+        .filter((e) => e.method === 'GET')
+        .map((e) => `${e.path}?challenge=${offPage.id}&team=Fuzz%20Team&q=CANARY`);
       for (const p of principals) {
         const c = p.client ?? w.t.visitor();
         for (const { key, endpoint } of endpoints) {
@@ -194,6 +295,11 @@ for (const kind of testDatabaseKinds()) {
           }
         }
         for (const url of extraGets) expectClean(p, await c.get(url), `GET ${url}`, undefined);
+        for (const url of adminGets) {
+          expectClean(p, await c.get(url), `GET ${url}`, undefined);
+          const wrong = { authorization: `Bearer ${secrets.adminApiToken.slice(0, -1)}x` };
+          expectClean(p, await c.get(url, wrong), `GET ${url} (wrong token)`, undefined);
+        }
         // The right flag of an unsolved challenge, a wrong guess, and the detail pages.
         for (const body of [
           { challenge_id: w.ids.active, flag: wrongGuess },
@@ -202,7 +308,7 @@ for (const kind of testDatabaseKinds()) {
         ]) {
           expectClean(p, await c.post('/api/ctf/submit-flag', body), `submit ${body.challenge_id}`, body);
         }
-        for (const id of [w.ids.active, w.ids.inactive]) {
+        for (const id of [w.ids.active, w.ids.inactive, onPage.id, offPage.id]) {
           expectClean(p, await c.post('/api/ctf/challenge', { challenge_id: id }), `detail ${id}`, undefined);
         }
       }
@@ -256,6 +362,29 @@ for (const kind of testDatabaseKinds()) {
         });
       await w.leader.post('/api/team/add-member', { request_id: w.ids.request, checksum: `${w.checksum}x` });
       await w.leader.post('/api/team/add-member', { request_id: w.ids.request, checksum: w.checksum });
+      // Per-team flags: sent by their own competitor and by another, read by an admin and a service.
+      const perTeamBase = `flag{${canary('per-team-base')}}`;
+      const perTeam = await addChallenge(t, { name: 'Per Team', flag: perTeamBase, per_team: true });
+      const perTeamFlags: string[] = [];
+      for (const competitor of ['Fuzz Team', 'Other Team']) {
+        const res = await w.admin.post('/api/admin/ctf/reveal_team_flag', {
+          challenge_id: perTeam.id,
+          competitor,
+        });
+        perTeamFlags.push(res.body.flag);
+      }
+      const served = await t
+        .visitor()
+        .get(`/api/admin/ctf/team-flag?challenge=${perTeam.id}&team=Other%20Team`, {
+          authorization: `Bearer ${secrets.adminApiToken}`,
+        });
+      expect(served.body.flag).toBe(perTeamFlags[1]);
+      await t.visitor().get(`/api/admin/ctf/team-flag?challenge=${perTeam.id}&team=Other%20Team`, {
+        authorization: `Bearer ${secrets.adminApiToken}x`,
+      });
+      await w.other.post('/api/ctf/submit-flag', { challenge_id: perTeam.id, flag: perTeamFlags[0] });
+      await w.member.post('/api/ctf/submit-flag', { challenge_id: perTeam.id, flag: perTeamFlags[0] });
+      await flushSubmissionLog(t.ctx);
       const newFlag = `flag{${canary('admin-typed')}}`;
       const admin = w.admin;
       await admin.post('/api/admin/ctf/create_challenge', {
@@ -297,6 +426,8 @@ for (const kind of testDatabaseKinds()) {
         unsolved,
         wrongGuess,
         newFlag,
+        perTeamBase,
+        ...Object.fromEntries(perTeamFlags.map((f, i) => [`per-team flag ${i}`, f])),
         verifier,
         checksum: w.checksum,
         ...Object.fromEntries(tokens.map((tk, i) => [`token ${i}`, tk])),

@@ -65,6 +65,8 @@ export function makeAdminChallenge(n: number, overrides: Partial<AdminChallenge>
     ...makeChallenge(n),
     flag: `flag{${n}}`,
     flags: [{ type: 'static', content: `flag{${n}}` }],
+    per_team: false,
+    per_team_on_page: false,
     max_attempts: null,
     hints: [],
     release_at: null,

@@ -15,6 +15,9 @@ import { createAnnouncement } from '../announcements/announcements.service.js';
 /** The admin check of the navbar guard has the same rule, though it lives in the auth contract. */
 const GUARDED: readonly Endpoint[] = [...adminApi.ADMIN_ENDPOINTS, authApi.adminAuthenticated];
 
+/** The admin API token: the one thing that opens the token endpoints (never a session). */
+const SERVICE_TOKEN = 'authz-matrix-admin-api-token-0123456789abcdef';
+
 const EMPTY_ZIP = Buffer.from([0x50, 0x4b, 0x05, 0x06, ...new Array<number>(18).fill(0)]);
 const BOUNDARY = 'authzBoundary';
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
@@ -47,6 +50,7 @@ const UPLOAD_BODY = Buffer.concat([
 ]);
 
 interface Fixtures {
+  perTeamChallengeId: number;
   victimId: number;
   deputyName: string;
   teamId: number;
@@ -90,6 +94,9 @@ function sampleRequest(
       headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
     },
     '/api/admin/ctf/delete_file': { payload: { filename: f.fileName } },
+    '/api/admin/ctf/reveal_team_flag': {
+      payload: { challenge_id: String(f.perTeamChallengeId), competitor: 'player' },
+    },
     '/api/admin/ctf/import': {
       payload: IMPORT_BODY,
       headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
@@ -144,7 +151,7 @@ for (const kind of testDatabaseKinds()) {
     let fixtures: Fixtures;
 
     beforeAll(async () => {
-      t = await buildTestApp(kind);
+      t = await buildTestApp(kind, { ADMIN_API_TOKEN: SERVICE_TOKEN });
       admin = await t.login('boss', { admin: true });
       player = await t.login('player');
       const victim = await t.login('victim');
@@ -154,6 +161,7 @@ for (const kind of testDatabaseKinds()) {
       const teamId = await makeTeam(t, 'Target', [leader.user!.id]);
       const challenge = await addChallenge(t, { name: 'Kept' });
       const doomed = await addChallenge(t, { name: 'Doomed' });
+      const perTeam = await addChallenge(t, { name: 'Per team', per_team: true });
       await addFileRow(t, 'doomed.zip');
       const announcement = await createAnnouncement(t.ctx, { title: 'Kept', body: 'x', pinned: false });
       const doomedAnnouncement = await createAnnouncement(t.ctx, {
@@ -162,6 +170,7 @@ for (const kind of testDatabaseKinds()) {
         pinned: false,
       });
       fixtures = {
+        perTeamChallengeId: perTeam.id,
         victimId: victim.user!.id,
         deputyName: 'deputy',
         teamId,
@@ -214,13 +223,29 @@ for (const kind of testDatabaseKinds()) {
       });
     }
 
+    for (const ep of adminApi.TOKEN_ENDPOINTS) {
+      it(`${ep.method} ${ep.path}: without the admin API token 401 for visitor, participant and admin; with it 200`, async () => {
+        const url = `${ep.path}?challenge=${fixtures.perTeamChallengeId}&team=player`;
+        for (const client of [t.visitor(), player, admin]) {
+          const res = await client.get(url);
+          expect(res.status).toBe(401);
+          expect(res.body).toMatchObject({ acknowledge: false });
+          expect((await client.get(url, { authorization: `Bearer ${SERVICE_TOKEN}-wrong` })).status).toBe(
+            401,
+          );
+        }
+        const ok = await t.visitor().get(url, { authorization: `Bearer ${SERVICE_TOKEN}` });
+        expect(ok.status, ok.text).toBe(200);
+      });
+    }
+
     it('covers every route registered under /api/admin/', () => {
       const paths = registeredPaths(t.app.printRoutes({ commonPrefix: false }));
       // The parser must see the tree as it is, or the check below would pass vacuously.
       expect(paths).toContain('/api/admin/ctf/upload');
       expect(paths).toContain('/api/auth/github/callback');
       const admins = [...paths].filter((p) => p.startsWith('/api/admin'));
-      const known = new Set(GUARDED.map((e) => e.path));
+      const known = new Set([...GUARDED, ...adminApi.TOKEN_ENDPOINTS].map((e) => e.path));
       expect(admins.filter((p) => !known.has(p))).toEqual([]);
       expect(admins.length).toBe(known.size);
     });

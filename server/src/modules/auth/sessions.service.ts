@@ -16,7 +16,8 @@ import {
 async function assertMayLogIn(ctx: AppContext, userId: number): Promise<void> {
   const ban = await findBan(ctx.database.db, userId);
   if (!ban) return;
-  const reason = ban.reason ? ` Reason: ${ban.reason}` : '';
+  // The reason is the admin's own words: end it with a full stop so the next sentence reads apart.
+  const reason = ban.reason ? ` Reason: ${ban.reason}${/[.!?]$/.test(ban.reason) ? '' : '.'}` : '';
   throw new DomainError(
     'banned',
     `This account is banned from the competition by the organisers.${reason} Contact them if you think this is a mistake.`,

@@ -37,6 +37,8 @@ export function presentPublicChallenge(
 /** What only the admin view adds: flags, attempt limit, hints with content, release, prerequisites. */
 export interface AdminOnlyFields {
   flags: AdminFlag[];
+  per_team: boolean;
+  per_team_on_page: boolean;
   max_attempts: number | null;
   hints: AdminHint[];
   release_at: string | null;
@@ -51,6 +53,8 @@ export function presentAdminChallenge(challenge: PublicChallenge, extra: AdminOn
     ...challenge,
     flag: extra.flags[0]?.content ?? '',
     flags: extra.flags,
+    per_team: extra.per_team,
+    per_team_on_page: extra.per_team_on_page,
     max_attempts: extra.max_attempts,
     hints: extra.hints,
     release_at: extra.release_at,
@@ -62,7 +66,7 @@ export function presentAdminChallenge(challenge: PublicChallenge, extra: AdminOn
 /** The challenge page (SPEC.md §7: name, category, difficulty, description, rating, and more). */
 export function presentChallengeDetail(
   c: PublicChallenge,
-  play: { hints: ChallengeHint[]; attemptsLeft: number | null },
+  play: { hints: ChallengeHint[]; attemptsLeft: number | null; teamFlag?: string | undefined },
 ): ChallengeDetail {
   return {
     _id: c._id,
@@ -79,5 +83,6 @@ export function presentChallengeDetail(
     first_blood: c.first_blood,
     hints: play.hints,
     attempts_left: play.attemptsLeft,
+    ...(play.teamFlag === undefined ? {} : { team_flag: play.teamFlag }),
   };
 }

@@ -13,10 +13,14 @@ export interface ChallengeFields extends ScoringColumns {
   points: number;
   max_attempts: number | null;
   release_at: string | null;
+  /** 1: per-team flags (the one static flag is the base); 0: one flag for all. */
+  per_team: number;
+  /** 1: the challenge page offers the competitor its own per-team flag. */
+  per_team_on_page: number;
 }
 
 /** The fields that an update leaves as they are when the body omits them. */
-export type OptionalChallengeFields = 'max_attempts' | 'release_at';
+export type OptionalChallengeFields = 'max_attempts' | 'release_at' | 'per_team' | 'per_team_on_page';
 
 /** A challenge as the lists show it, with its solve count and rating sum (no flag). */
 export interface ChallengeSummaryRow extends ScoringColumns {
@@ -141,9 +145,27 @@ export async function replaceChallengeFlags(
 /** The authoring fields the admin list shows beside the public ones. */
 export async function listAuthoringFields(
   db: Executor,
-): Promise<Map<number, { max_attempts: number | null; release_at: string | null }>> {
-  const rows = await db.selectFrom('challenges').select(['id', 'max_attempts', 'release_at']).execute();
-  return new Map(rows.map((r) => [r.id, { max_attempts: r.max_attempts, release_at: r.release_at }]));
+): Promise<
+  Map<
+    number,
+    { max_attempts: number | null; release_at: string | null; per_team: number; per_team_on_page: number }
+  >
+> {
+  const rows = await db
+    .selectFrom('challenges')
+    .select(['id', 'max_attempts', 'release_at', 'per_team', 'per_team_on_page'])
+    .execute();
+  return new Map(
+    rows.map((r) => [
+      r.id,
+      {
+        max_attempts: r.max_attempts,
+        release_at: r.release_at,
+        per_team: r.per_team,
+        per_team_on_page: r.per_team_on_page,
+      },
+    ]),
+  );
 }
 
 /** Attempts the user has claimed against a challenge (0 when none). */
@@ -242,10 +264,20 @@ export async function unmetPrerequisites(
 }
 
 /** What flag submission needs to know about every challenge (its flags are read beside it). */
-export async function listChallengesForPlay(
-  db: Executor,
-): Promise<{ id: number; is_active: number; max_attempts: number | null; release_at: string | null }[]> {
-  return db.selectFrom('challenges').select(['id', 'is_active', 'max_attempts', 'release_at']).execute();
+export async function listChallengesForPlay(db: Executor): Promise<
+  {
+    id: number;
+    is_active: number;
+    max_attempts: number | null;
+    release_at: string | null;
+    per_team: number;
+    per_team_on_page: number;
+  }[]
+> {
+  return db
+    .selectFrom('challenges')
+    .select(['id', 'is_active', 'max_attempts', 'release_at', 'per_team', 'per_team_on_page'])
+    .execute();
 }
 
 export async function challengeExists(db: Executor, id: number): Promise<boolean> {
@@ -397,6 +429,8 @@ export async function findChallengeForAudit(
       'scoring_initial',
       'scoring_minimum',
       'scoring_decay',
+      'per_team',
+      'per_team_on_page',
     ])
     .where('id', '=', id)
     .executeTakeFirst();
@@ -479,4 +513,64 @@ export async function listFirstBloods(db: Executor, solveIds?: readonly number[]
           .select((e) => e.fn.min<number>('solves.id').as('id')),
       );
   return query.orderBy('solves.id').execute();
+}
+
+/** A challenge's name, per-team switch and first flag (the base of a per-team challenge). */
+export async function findPerTeamChallenge(
+  db: Executor,
+  id: number,
+): Promise<{ id: number; name: string; per_team: number; base: string | null } | null> {
+  const row = await db
+    .selectFrom('challenges')
+    .select(['id', 'name', 'per_team'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!row) return null;
+  const flag = await db
+    .selectFrom('challenge_flags')
+    .select('content')
+    .where('challenge_id', '=', id)
+    .orderBy('position')
+    .executeTakeFirst();
+  return { ...row, base: flag?.content ?? null };
+}
+
+/**
+ * The competitor a name means: the team of that name; else the user of that name, whose
+ * competitor is its team (named by the team) or, while teamless, the user itself.
+ */
+export async function findCompetitorByName(
+  db: Executor,
+  key: string,
+): Promise<{ kind: 'team' | 'user'; id: number; name: string } | null> {
+  const team = await db
+    .selectFrom('teams')
+    .select(['id', 'name'])
+    .where('name_key', '=', key)
+    .executeTakeFirst();
+  if (team) return { kind: 'team', id: team.id, name: team.name };
+  const user = await db
+    .selectFrom('users')
+    .leftJoin('teams', 'teams.id', 'users.team_id')
+    .select(['users.id', 'users.username', 'users.team_id', 'teams.name as team_name'])
+    .where('users.username_key', '=', key)
+    .executeTakeFirst();
+  if (!user) return null;
+  return user.team_id !== null && user.team_name !== null
+    ? { kind: 'team', id: user.team_id, name: user.team_name }
+    : { kind: 'user', id: user.id, name: user.username };
+}
+
+/** Every competitor: each team, and each user without one (the per-team flag signal's candidates). */
+export async function listCompetitors(
+  db: Executor,
+): Promise<{ kind: 'team' | 'user'; id: number; name: string }[]> {
+  const [teams, users] = await Promise.all([
+    db.selectFrom('teams').select(['id', 'name']).execute(),
+    db.selectFrom('users').select(['id', 'username']).where('team_id', 'is', null).execute(),
+  ]);
+  return [
+    ...teams.map((t) => ({ kind: 'team' as const, id: t.id, name: t.name })),
+    ...users.map((u) => ({ kind: 'user' as const, id: u.id, name: u.username })),
+  ];
 }

@@ -34,7 +34,9 @@ import {
   toggleChallengeActive,
   updateChallengeRow,
   type ChallengeFields,
+  type OptionalChallengeFields,
 } from './challenges.repo.js';
+import { TEAM_FLAG_BASE_MAX_LENGTH, TEAM_FLAG_EXTRA_LENGTH } from './team-flags.js';
 import { normaliseFlags, type StoredFlag } from './flags.js';
 import { buildPublicChallenges, compareChallenges, withCurrentValues } from './public-challenges.js';
 
@@ -60,8 +62,8 @@ const CHALLENGE_NOT_FOUND = 'Challenge not found';
 
 /** The admin's input in stored form, before the transaction: checked flags, rendered hints. */
 export interface PreparedChallenge {
-  fields: Omit<ChallengeFields, 'max_attempts' | 'release_at'> &
-    Partial<Pick<ChallengeFields, 'max_attempts' | 'release_at'>>;
+  fields: Omit<ChallengeFields, OptionalChallengeFields> &
+    Partial<Pick<ChallengeFields, OptionalChallengeFields>>;
   flags: StoredFlag[];
   /** null: leave the stored ones (an update that did not send them). */
   hints: PreparedHint[] | null;
@@ -91,12 +93,45 @@ export async function prepareChallenge(input: ChallengeInput): Promise<PreparedC
       ...columnsFromScoring(input.scoring ?? { type: 'static' }),
       ...(input.max_attempts !== undefined && { max_attempts: input.max_attempts }),
       ...(input.release_at !== undefined && { release_at: toUtc(input.release_at) ?? null }),
+      ...(input.per_team !== undefined && { per_team: input.per_team ? 1 : 0 }),
+      ...(input.per_team_on_page !== undefined && { per_team_on_page: input.per_team_on_page ? 1 : 0 }),
     },
     flags,
     hints: input.hints === undefined ? null : await prepareHints(input.hints),
     prerequisites:
       input.prerequisites === undefined ? null : [...new Set(input.prerequisites.map((p) => Number(p)))],
   };
+}
+
+/**
+ * The per-team columns as they will be stored, from the body and (on an update that omits them)
+ * the stored row. A per-team challenge has exactly one static flag, its base, short enough for
+ * the suffix; only a per-team challenge may offer the flag on its page (turning per-team off turns
+ * that off too). 400 naming the field.
+ */
+function settlePerTeam(
+  prepared: PreparedChallenge,
+  stored: { per_team: number; per_team_on_page: number } | null,
+): { per_team: number; per_team_on_page: number } {
+  const perTeam = prepared.fields.per_team ?? stored?.per_team ?? 0;
+  const onPage = prepared.fields.per_team_on_page ?? stored?.per_team_on_page ?? 0;
+  if (perTeam === 0) {
+    if (prepared.fields.per_team_on_page === 1)
+      throw badInput(
+        'Invalid per_team_on_page: only a challenge with per-team flags can offer one on its page',
+      );
+    return { per_team: 0, per_team_on_page: 0 };
+  }
+  const [base, ...rest] = prepared.flags;
+  if (!base || rest.length > 0 || base.type !== 'static')
+    throw badInput(
+      "Invalid flags: a challenge with per-team flags takes exactly one static flag, the base of every competitor's own",
+    );
+  if (base.content.length > TEAM_FLAG_BASE_MAX_LENGTH)
+    throw badInput(
+      `Invalid flags.0: a per-team base must be at most ${TEAM_FLAG_BASE_MAX_LENGTH} characters (the suffix adds ${TEAM_FLAG_EXTRA_LENGTH})`,
+    );
+  return { per_team: 1, per_team_on_page: onPage };
 }
 
 /** Writes what goes beside the row: flags, files, hints and prerequisites (when sent). */
@@ -191,9 +226,14 @@ async function assertNameFree(trx: Executor, name: string, exceptId: number | nu
 const challengeTarget = (id: number, name: string) => `challenge '${name}' (#${id})`;
 
 /** What the audit log records of an admin's input (flags are redacted by the log itself). */
-function auditView(prepared: PreparedChallenge, files: readonly string[]) {
+function auditView(
+  prepared: PreparedChallenge,
+  files: readonly string[],
+  perTeam: { per_team: number; per_team_on_page: number },
+) {
   return {
     ...prepared.fields,
+    ...perTeam,
     flags: prepared.flags,
     files: [...new Set(files)].sort(),
     ...(prepared.prerequisites && { prerequisites: [...prepared.prerequisites].sort((a, b) => a - b) }),
@@ -239,11 +279,13 @@ export async function insertPreparedChallenge(
   options: WriteOptions,
 ): Promise<number> {
   const { actor, at } = options;
+  const perTeam = settlePerTeam(prepared, null);
   await assertNameFree(trx, prepared.fields.name, null);
   const challengeId = await insertChallenge(trx, {
     max_attempts: null,
     release_at: null,
     ...prepared.fields,
+    ...perTeam,
     is_active: options.isActive === false ? 0 : 1,
     created_at: at.toISOString(),
   });
@@ -253,7 +295,10 @@ export async function insertPreparedChallenge(
     action: 'challenge.create',
     target: challengeTarget(challengeId, prepared.fields.name),
     details: {
-      after: { ...auditView(prepared, files), ...(options.isActive === false && { is_active: false }) },
+      after: {
+        ...auditView(prepared, files, perTeam),
+        ...(options.isActive === false && { is_active: false }),
+      },
     },
     at,
   });
@@ -286,16 +331,15 @@ export async function updatePreparedChallenge(
   const { actor, at } = options;
   await assertNameFree(trx, prepared.fields.name, id);
   const before = await findChallengeForAudit(trx, id);
+  if (!before) throw notFound(CHALLENGE_NOT_FOUND);
+  const perTeam = settlePerTeam(prepared, before);
   const active = options.isActive === undefined ? {} : { is_active: options.isActive ? 1 : 0 };
-  if (
-    !before ||
-    !(await updateChallengeRow(trx, id, { ...prepared.fields, ...active, updated_at: at.toISOString() }))
-  )
-    throw notFound(CHALLENGE_NOT_FOUND);
+  const fields = { ...prepared.fields, ...perTeam, ...active, updated_at: at.toISOString() };
+  if (!(await updateChallengeRow(trx, id, fields))) throw notFound(CHALLENGE_NOT_FOUND);
   await writeParts(trx, id, prepared, files);
   // Compared on what the body set: an omitted field (kept as it is) is no change.
   const after: Record<string, unknown> = {
-    ...auditView(prepared, files),
+    ...auditView(prepared, files, perTeam),
     ...(options.isActive !== undefined && { is_active: active.is_active }),
   };
   const was = Object.fromEntries(Object.entries(before).filter(([k]) => k in after));
@@ -379,6 +423,8 @@ export async function listChallengesForAdmin(ctx: AppContext): Promise<AdminChal
     const a = authoring.get(id);
     return presentAdminChallenge(c, {
       flags: (flags.get(id) ?? []) as StoredFlag[],
+      per_team: a?.per_team === 1,
+      per_team_on_page: a?.per_team_on_page === 1,
       max_attempts: a?.max_attempts ?? null,
       release_at: a?.release_at ?? null,
       hints: hints.get(id) ?? [],
@@ -416,7 +462,24 @@ export async function listSolversByChallenge(
 
 export { flagMatcher, type FlagMatcher, type StoredFlag } from './flags.js';
 
-/** Every challenge's flags (the submission log tells when a wrong attempt is another's flag). */
-export async function listAllFlags(ctx: AppContext): Promise<Map<number, StoredFlag[]>> {
-  return (await listChallengeFlags(ctx.database.db)) as Map<number, StoredFlag[]>;
+/**
+ * Every challenge's flags (the submission log tells when a wrong attempt is another's flag), and
+ * the ids of the per-team challenges, whose one flag is a base that nobody's flag equals.
+ */
+export async function listAllFlags(
+  ctx: AppContext,
+): Promise<{ flags: Map<number, StoredFlag[]>; perTeam: Set<number> }> {
+  const db = ctx.database.db;
+  const [flags, authoring] = await Promise.all([listChallengeFlags(db), listAuthoringFields(db)]);
+  const perTeam = new Set([...authoring].filter(([, a]) => a.per_team === 1).map(([id]) => id));
+  return { flags: flags as Map<number, StoredFlag[]>, perTeam };
 }
+
+export { listCompetitors } from './challenges.repo.js';
+export {
+  competitorOfUser,
+  ownerOfSuffix,
+  teamFlagKey,
+  teamFlagSuffixOf,
+  type Competitor,
+} from './team-flags.js';

@@ -45,6 +45,8 @@ for (const kind of testDatabaseKinds()) {
         written_by: 'Ada',
         flag: 'flag{warm}',
         flags: [{ type: 'static', content: 'flag{warm}' }],
+        per_team: false,
+        per_team_on_page: false,
         max_attempts: null,
         hints: [],
         release_at: null,

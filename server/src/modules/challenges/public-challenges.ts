@@ -24,7 +24,8 @@ import {
   listReleaseTimes,
   unmetPrerequisites,
 } from './challenges.repo.js';
-import { challengeMatcher, type FlagMatcher, type StoredFlag } from './flags.js';
+import { challengeMatcher, type StoredFlag } from './flags.js';
+import { competitorOfUser, teamFlag, teamFlagKey, teamFlagMatcher } from './team-flags.js';
 
 /**
  * The public list, serialised once per change: every caller gets the same bytes and ETag. It
@@ -264,12 +265,23 @@ function assertChallengeOpenFor(user: UserRow, isActive: boolean): void {
  * The list with each challenge's current value and solve count as a board has them (the score
  * board counts solves the same way: users who count), ordered by those values.
  */
-export function withCurrentValues(list: readonly PublicChallenge[], board: ScoreBoard): PublicChallenge[] {
+export function withCurrentValues(
+  list: readonly PublicChallenge[],
+  board: ScoreBoard,
+  firstBloodIds?: ReadonlyMap<number, number>,
+): PublicChallenge[] {
   return list
     .map((c) => {
       const id = Number(c._id);
       const points = board.values.get(id);
-      return points === undefined ? c : { ...c, points, user_completions: board.counts.get(id) ?? 0 };
+      if (points === undefined) return c;
+      const valued = { ...c, points, user_completions: board.counts.get(id) ?? 0 };
+      // A frozen board names a first blood only when its solve is on it (before the freeze).
+      if (board.cutoff !== null && firstBloodIds && c.first_blood !== null) {
+        const blood = firstBloodIds.get(id);
+        if (blood === undefined || board.firstSolves.get(id) !== blood) valued.first_blood = null;
+      }
+      return valued;
     })
     .sort((a, b) =>
       compareChallenges(
@@ -293,7 +305,7 @@ function valuedList(ctx: AppContext, base: PublicChallengeList, board: ScoreBoar
   if (kept && kept.board === board && kept.version === board.version) return kept.list;
   // The base list turns over at each release time, so its schedule is read as of now.
   const list = listAnswer(
-    withCurrentValues(base.all, board),
+    withCurrentValues(base.all, board, base.firstBloodIds),
     base.position,
     base.schedule,
     ctx.clock.now().getTime(),
@@ -347,7 +359,12 @@ export async function getChallengeDetail(
       ? Promise.resolve(null)
       : attemptsUsed(ctx.database.db, user.id, id).then((used) => Math.max(0, play.maxAttempts! - used)),
   ]);
-  return presentChallengeDetail(challenge, { hints, attemptsLeft });
+  // A challenge built to read it offers a competitor its own per-team flag (admins are no competitor).
+  const teamFlagText =
+    play.perTeam?.onPage && user.is_admin !== 1
+      ? teamFlag(teamFlagKey(ctx.config.sessionSecret), id, play.perTeam.base, competitorOfUser(user))
+      : undefined;
+  return presentChallengeDetail(challenge, { hints, attemptsLeft, teamFlag: teamFlagText });
 }
 
 /** Before its release time a challenge exists for admins only. */
@@ -375,7 +392,10 @@ export async function canSeeChallengeContent(ctx: AppContext, user: UserRow, id:
 /** What the flag gate knows about a challenge: compiled flags, state and attempt limit. */
 export interface ChallengeForPlay {
   id: number;
-  matches: FlagMatcher;
+  /** Whether a submission is this user's right flag (a per-team flag is the user's competitor's). */
+  matches: (submitted: string, user: { id: number; team_id: number | null }) => boolean;
+  /** Per-team flags: the base (in memory like every flag) and whether the page offers the flag. */
+  perTeam: { base: string; onPage: boolean } | null;
   isActive: boolean;
   maxAttempts: number | null;
   /** ms; null: released. */
@@ -401,18 +421,31 @@ function challengesForPlay(ctx: AppContext): Promise<ReadonlyMap<number, Challen
         listChallengeFlags(ctx.database.db),
         listPrerequisites(ctx.database.db),
       ]);
+      const key = teamFlagKey(ctx.config.sessionSecret);
       return new Map(
-        rows.map((r) => [
-          r.id,
-          {
-            id: r.id,
-            matches: challengeMatcher((flags.get(r.id) ?? []) as StoredFlag[]),
-            isActive: r.is_active === 1,
-            maxAttempts: r.max_attempts,
-            releaseAt: r.release_at === null ? null : Date.parse(r.release_at),
-            prerequisites: prerequisites.get(r.id) ?? [],
-          },
-        ]),
+        rows.map((r) => {
+          const stored = (flags.get(r.id) ?? []) as StoredFlag[];
+          // NOTE: a per-team challenge costs one HMAC per submission; the others compare as before.
+          const base = r.per_team === 1 ? (stored[0]?.content ?? null) : null;
+          let matches: ChallengeForPlay['matches'];
+          if (base === null) matches = challengeMatcher(stored);
+          else {
+            const own = teamFlagMatcher(key, r.id, base);
+            matches = (submitted, user) => own(submitted, competitorOfUser(user));
+          }
+          return [
+            r.id,
+            {
+              id: r.id,
+              matches,
+              perTeam: base === null ? null : { base, onPage: r.per_team_on_page === 1 },
+              isActive: r.is_active === 1,
+              maxAttempts: r.max_attempts,
+              releaseAt: r.release_at === null ? null : Date.parse(r.release_at),
+              prerequisites: prerequisites.get(r.id) ?? [],
+            },
+          ] as const;
+        }),
       );
     });
     playCaches.set(ctx, cache);

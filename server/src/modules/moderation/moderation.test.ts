@@ -227,7 +227,9 @@ for (const kind of testDatabaseKinds()) {
       });
       const login = t.login('alice');
       await expect(login).rejects.toMatchObject({ statusCode: 403, code: 'banned' });
-      await expect(login).rejects.toThrow(/banned.*Reason: abuse/);
+      await expect(login).rejects.toThrow(
+        'This account is banned from the competition by the organisers. Reason: abuse. Contact them if you think this is a mistake.',
+      );
 
       await moderate({ target: 'user', name: 'alice', action: 'unban' });
       const back = await t.login('alice');
@@ -240,7 +242,10 @@ for (const kind of testDatabaseKinds()) {
       const res = await moderate({ target: 'team', name: 'Blue', action: 'ban', reason: 'shared flags' });
       expect(res.body).toEqual({ acknowledge: true, message: "Team 'Blue' is banned: it cannot log in." });
       expect((await alice.get('/api/authenticated')).status).toBe(401);
-      await expect(t.login('alice')).rejects.toThrow(/Reason: shared flags/);
+      await expect(t.login('alice')).rejects.toThrow(/Reason: shared flags\. Contact them/);
+      // A reason that ends a sentence already gets no second full stop.
+      await moderate({ target: 'team', name: 'Blue', action: 'ban', reason: 'Shared flags!' });
+      await expect(t.login('alice')).rejects.toThrow(/Reason: Shared flags! Contact them/);
     });
 
     it('records each moderation in the audit log', async () => {

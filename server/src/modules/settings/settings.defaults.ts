@@ -35,5 +35,6 @@ export function defaultSettings(config: Config): EventSettings {
     afterEnd: 'open',
     autoOpen: false,
     autoClose: false,
+    submissionRetentionDays: config.submissionRetentionDays,
   };
 }

@@ -178,6 +178,19 @@ async function applyDueTransitions(ctx: AppContext, state: SiteState): Promise<v
   } else stateCache(ctx).invalidate();
 }
 
+/**
+ * One setting as stored now, read from the database rather than the kept state: for jobs that run
+ * rarely (the submission log's pruning), which then never fill or hold the state early.
+ */
+export async function readStoredSetting<K extends keyof EventSettings>(
+  ctx: AppContext,
+  key: K,
+): Promise<EventSettings[K]> {
+  const defaults = defaultSettings(ctx.config);
+  const raw = await readSettingRow(ctx.database.db, SETTING_PREFIX + key);
+  return (raw === null ? defaults[key] : parseSetting(key, raw, defaults)) as EventSettings[K];
+}
+
 /** The settings as the admin panel shows them. */
 export async function getAdminSettings(ctx: AppContext): Promise<AdminSettings> {
   return presentAdminSettings(await readSiteState(ctx));

@@ -85,12 +85,22 @@ async function sharedAddresses(ctx: AppContext): Promise<Signal[]> {
 }
 
 async function otherFlags(ctx: AppContext): Promise<Signal[]> {
-  return (await listOtherFlagRows(ctx.database.db)).map((r) => ({
-    kind: 'other_flag' as const,
-    summary: `${r.username} (${competitorOf(r)}) sent the flag of '${r.matched_name ?? '(deleted)'}' to '${r.challenge_name}'`,
-    competitors: [competitorOf(r)],
-    submission_ids: [String(r.id)],
-  }));
+  return (await listOtherFlagRows(ctx.database.db)).map((r) =>
+    r.matched_competitor === null
+      ? {
+          kind: 'other_flag' as const,
+          summary: `${r.username} (${competitorOf(r)}) sent the flag of '${r.matched_name ?? '(deleted)'}' to '${r.challenge_name}'`,
+          competitors: [competitorOf(r)],
+          submission_ids: [String(r.id)],
+        }
+      : {
+          // Certain: nobody but the owner (and admins) can know a per-team flag.
+          kind: 'other_team_flag' as const,
+          summary: `${r.username} (${competitorOf(r)}) sent ${r.matched_competitor}'s per-team flag of '${r.matched_name ?? '(deleted)'}' to '${r.challenge_name}': certain, that flag is derived for ${r.matched_competitor} alone`,
+          competitors: [competitorOf(r), r.matched_competitor],
+          submission_ids: [String(r.id)],
+        },
+  );
 }
 
 async function bursts(ctx: AppContext): Promise<Signal[]> {

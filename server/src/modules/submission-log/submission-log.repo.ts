@@ -88,6 +88,8 @@ export interface SubmissionFilter {
   q?: string | undefined;
   from?: string | undefined;
   to?: string | undefined;
+  /** Only these rows (a signal's evidence). */
+  ids?: readonly number[] | undefined;
 }
 
 export interface StoredSubmission {
@@ -147,6 +149,7 @@ export async function listSubmissionRows(
     .$if(filter.q !== undefined, (q) => q.where('result', '=', 'wrong'))
     .$if(filter.from !== undefined, (q) => q.where('created_at', '>=', filter.from!))
     .$if(filter.to !== undefined, (q) => q.where('created_at', '<', filter.to!))
+    .$if(filter.ids !== undefined, (q) => q.where('id', 'in', filter.ids!))
     .$if(page.after !== undefined, (q) =>
       q.where(sql<boolean>`(created_at, id) < (${page.after!.created_at}, ${page.after!.id})`),
     )
@@ -246,7 +249,7 @@ export async function listAddressUsers(
 /** Wrong attempts that were another challenge's flag, with that challenge's name (signal c). */
 export async function listOtherFlagRows(
   db: Executor,
-): Promise<(EvidenceRow & { matched_name: string | null })[]> {
+): Promise<(EvidenceRow & { matched_name: string | null; matched_competitor: string | null })[]> {
   return db
     .selectFrom('submissions')
     .leftJoin('challenges', 'challenges.id', 'submissions.matched_challenge_id')
@@ -259,6 +262,7 @@ export async function listOtherFlagRows(
       'submissions.challenge_name',
       'submissions.address',
       'challenges.name as matched_name',
+      'submissions.matched_competitor',
     ])
     .where('submissions.matched_challenge_id', 'is not', null)
     .orderBy('submissions.id', 'desc')

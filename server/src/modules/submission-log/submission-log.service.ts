@@ -10,7 +10,17 @@ import {
 import type { AppContext } from '../../context.js';
 import type { Executor, UserRow } from '../../db/schema.js';
 import { CachedValue } from '../../lib/invalidation.js';
-import { flagMatcher, listAllFlags, type FlagMatcher } from '../challenges/challenges.service.js';
+import { readStoredSetting } from '../settings/settings.service.js';
+import {
+  competitorOfUser,
+  flagMatcher,
+  listAllFlags,
+  listCompetitors,
+  ownerOfSuffix,
+  teamFlagKey,
+  teamFlagSuffixOf,
+  type FlagMatcher,
+} from '../challenges/challenges.service.js';
 import {
   deleteOldAttempts,
   findNames,
@@ -98,9 +108,24 @@ class AttemptBuffer {
         address: a.address,
       }));
       const matchOther = await otherFlagFinder(this.ctx);
-      for (const row of rows) {
-        if (row.result === 'wrong' && row.submitted)
-          row.matched_challenge_id = matchOther(row.submitted, row.challenge_id);
+      let competitors: Awaited<ReturnType<typeof listCompetitors>> | null = null;
+      const key = teamFlagKey(this.ctx.config.sessionSecret);
+      for (const [i, row] of rows.entries()) {
+        if (row.result !== 'wrong' || !row.submitted) continue;
+        row.matched_challenge_id = matchOther.otherFlag(row.submitted, row.challenge_id);
+        // Shaped like a per-team flag: whose is it? Derived for each competitor until one matches
+        // (only for such texts, off the request path). Another competitor's is certain evidence.
+        for (const candidate of matchOther.perTeamShaped(row.submitted)) {
+          competitors ??= await listCompetitors(db);
+          const owner = ownerOfSuffix(key, candidate.challengeId, candidate.suffix, competitors);
+          if (!owner) continue;
+          const sender = competitorOfUser({ id: batch[i]!.user.id, team_id: batch[i]!.user.teamId });
+          const own = owner.kind === sender.kind && owner.id === sender.id;
+          if (own && candidate.challengeId === row.challenge_id) continue;
+          row.matched_challenge_id = candidate.challengeId;
+          row.matched_competitor = own ? null : owner.name;
+          break;
+        }
       }
       await insertSubmissionRows(db, rows);
     } catch (err) {
@@ -115,8 +140,12 @@ class AttemptBuffer {
   }
 }
 
-/** Which challenge's flag a text is, other than the challenge it was sent to (null: none). */
-type OtherFlagFinder = (text: string, sentTo: number) => number | null;
+interface OtherFlagFinder {
+  /** Which challenge's flag a text is, other than the challenge it was sent to (null: none). */
+  otherFlag: (text: string, sentTo: number) => number | null;
+  /** The per-team challenges whose flags the text is shaped like, with the suffix it carries. */
+  perTeamShaped: (text: string) => { challengeId: number; suffix: string }[];
+}
 
 const finders = new WeakMap<AppContext, CachedValue<OtherFlagFinder>>();
 
@@ -128,10 +157,17 @@ const finders = new WeakMap<AppContext, CachedValue<OtherFlagFinder>>();
 function otherFlagFinder(ctx: AppContext): Promise<OtherFlagFinder> {
   let cache = finders.get(ctx);
   if (!cache) {
-    cache = new CachedValue(ctx.bus, ['challenges'], async () => {
+    cache = new CachedValue<OtherFlagFinder>(ctx.bus, ['challenges'], async () => {
       const exact = new Map<string, number[]>();
       const others: { challengeId: number; matches: FlagMatcher }[] = [];
-      for (const [challengeId, flags] of await listAllFlags(ctx)) {
+      const bases: { challengeId: number; base: string }[] = [];
+      const all = await listAllFlags(ctx);
+      for (const [challengeId, flags] of all.flags) {
+        if (all.perTeam.has(challengeId)) {
+          // A base is nobody's flag: each competitor's is derived from it.
+          if (flags[0]) bases.push({ challengeId, base: flags[0].content });
+          continue;
+        }
         for (const flag of flags) {
           if (flag.type === 'static') {
             const key = flag.content.trim();
@@ -145,11 +181,18 @@ function otherFlagFinder(ctx: AppContext): Promise<OtherFlagFinder> {
           }
         }
       }
-      return (text, sentTo) => {
-        const trimmed = text.trim();
-        const hit = exact.get(trimmed)?.find((id) => id !== sentTo);
-        if (hit !== undefined) return hit;
-        return others.find((o) => o.challengeId !== sentTo && o.matches(trimmed))?.challengeId ?? null;
+      return {
+        otherFlag: (text, sentTo) => {
+          const trimmed = text.trim();
+          const hit = exact.get(trimmed)?.find((id) => id !== sentTo);
+          if (hit !== undefined) return hit;
+          return others.find((o) => o.challengeId !== sentTo && o.matches(trimmed))?.challengeId ?? null;
+        },
+        perTeamShaped: (text) =>
+          bases.flatMap((b) => {
+            const suffix = teamFlagSuffixOf(b.base, text);
+            return suffix === null ? [] : [{ challengeId: b.challengeId, suffix }];
+          }),
       };
     });
     finders.set(ctx, cache);
@@ -198,9 +241,12 @@ export function flushSubmissionLog(ctx: AppContext): Promise<void> {
   return buffers.get(ctx)?.flush() ?? Promise.resolve();
 }
 
-/** Deletes attempts other than correct ones older than SUBMISSION_RETENTION_DAYS (0: never). */
+/**
+ * Deletes attempts other than correct ones older than the retention setting (days; 0: never). The
+ * setting is read from the settings store at each run, so a change applies without a restart.
+ */
 export async function pruneSubmissionLog(ctx: AppContext): Promise<number> {
-  const days = ctx.config.submissionRetentionDays;
+  const days = await readStoredSetting(ctx, 'submissionRetentionDays');
   if (days === 0) return 0;
   const cutoff = new Date(ctx.clock.now().getTime() - days * 24 * 60 * 60 * 1000).toISOString();
   return deleteOldAttempts(ctx.database.db, cutoff);
@@ -227,6 +273,7 @@ function toFilter(f: SubmissionFilters): SubmissionFilter {
     q: f.q || undefined,
     from: f.from,
     to: f.to,
+    ids: f.ids,
   };
 }
 

@@ -122,6 +122,34 @@ for (const kind of testDatabaseKinds()) {
       expect([...times].sort().reverse()).toEqual(times);
     });
 
+    it("shows just a signal's evidence rows with ids=, in the CSV too, and refuses a malformed list", async () => {
+      const c = await addChallenge(t, { name: 'Evidence' });
+      for (let i = 0; i < 4; i++) {
+        await submit(alice, c.id, `try-${i}`);
+        t.clock.advance(1000);
+      }
+      const all = (await log()).rows;
+      const picked = [all[3]!._id, all[1]!._id];
+      const page = await log(`?ids=${picked.join(',')}`);
+      expect(page.rows.map((r) => r.submitted)).toEqual(['try-2', 'try-0']);
+      expect((await log(`?ids=${picked.join(',')}&q=try-0`)).rows.map((r) => r._id)).toEqual([all[3]!._id]);
+      const csv = await admin.get(`/api/admin/submissions.csv?ids=${picked.join('%2C')}`);
+      expect(csv.status).toBe(200);
+      expect(
+        csv.text
+          .trim()
+          .split('\n')
+          .slice(1)
+          .map((l) => l.split(',')[0]),
+      ).toEqual([all[1]!._id, all[3]!._id]);
+      for (const bad of ['1,,2', 'abc', '0', Array.from({ length: 201 }, (_, i) => i + 1).join(',')]) {
+        const res = await admin.get(`/api/admin/submissions?ids=${bad}`);
+        expect(res.status, bad).toBe(400);
+        expect(JSON.stringify(res.body)).toContain('ids');
+      }
+      expect((await alice.get(`/api/admin/submissions?ids=${picked.join(',')}`)).status).toBe(403);
+    });
+
     it('a text search reads a bounded window and goes on from where it stopped', async () => {
       const c = await addChallenge(t, { name: 'Scan' });
       for (let i = 0; i < 7; i++) {
@@ -188,6 +216,44 @@ for (const kind of testDatabaseKinds()) {
       expect(await pruneSubmissionLog(t.ctx)).toBe(1);
       admin = await t.login('boss', { admin: true });
       expect((await log()).rows.map((r) => r.result)).toEqual(['correct']);
+    });
+
+    it('takes the retention from the settings store: an admin’s change applies at the next run, no restart', async () => {
+      const c = await addChallenge(t, { name: 'Kept' });
+      await submit(alice, c.id, 'ten-days-old');
+      await flushSubmissionLog(t.ctx);
+      t.clock.advance(10 * 24 * 3600 * 1000);
+      // The environment's value (SUBMISSION_RETENTION_DAYS, 90) is the setting's first value.
+      const settings = await admin.get('/api/admin/settings');
+      expect(settings.body.submissionRetentionDays).toBe(90);
+      expect(await pruneSubmissionLog(t.ctx)).toBe(0);
+      for (const [value, field] of [
+        [-1, 'submissionRetentionDays'],
+        [3651, 'submissionRetentionDays'],
+        [1.5, 'submissionRetentionDays'],
+      ] as const) {
+        const bad = await admin.post('/api/admin/settings', { submissionRetentionDays: value });
+        expect(bad.status).toBe(400);
+        expect(bad.body.message).toContain(field);
+      }
+      expect(await pruneSubmissionLog(t.ctx)).toBe(0);
+      const saved = await admin.post('/api/admin/settings', { submissionRetentionDays: 7 });
+      expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+      expect(saved.body.settings.submissionRetentionDays).toBe(7);
+      expect(await pruneSubmissionLog(t.ctx)).toBe(1);
+      admin = await t.login('boss', { admin: true });
+      alice = await t.login('alice');
+      expect((await log()).rows).toEqual([]);
+      // 0 keeps every attempt.
+      await submit(alice, c.id, 'kept-for-ever');
+      await flushSubmissionLog(t.ctx);
+      await admin.post('/api/admin/settings', { submissionRetentionDays: 0 });
+      t.clock.advance(4000 * 24 * 3600 * 1000);
+      expect(await pruneSubmissionLog(t.ctx)).toBe(0);
+      admin = await t.login('boss', { admin: true });
+      expect((await log()).rows.map((r) => r.submitted)).toEqual(['kept-for-ever']);
+      const audit = await admin.get('/api/admin/audit?action=settings.update');
+      expect(JSON.stringify(audit.body.rows[0].details)).toContain('submissionRetentionDays');
     });
 
     it('is for admins only and names the bad field', async () => {

@@ -48,3 +48,7 @@ export function isoToLocalInput(iso: string | null): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
+
+/** A competitor's per-team flag (team name, or a username: that user's competitor); audited. */
+export const revealTeamFlag = (challengeId: string, competitor: string) =>
+  callApi(adminApi.revealTeamFlag, { challenge_id: challengeId, competitor });

@@ -3,8 +3,9 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { queryKeys } from '../../../lib/query';
 import { fetchPage, pathWithQuery } from './paged';
 
+/** The filters as the tab holds them; `ids` (comma-separated) is a signal's evidence. */
 export type SubmissionFilterValues = Record<
-  'user' | 'team' | 'challenge' | 'result' | 'q' | 'from' | 'to',
+  'user' | 'team' | 'challenge' | 'result' | 'q' | 'from' | 'to' | 'ids',
   string
 >;
 

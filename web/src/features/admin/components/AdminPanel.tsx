@@ -1,9 +1,11 @@
+import { useState } from 'react';
 import { Container, Tab, Tabs } from 'react-bootstrap';
 import { useAdminAction } from '../use-admin-action';
 import { AdminMessageView } from './AdminMessageView';
 import { AdminsTab } from './AdminsTab';
 import { AnnouncementsTab } from './AnnouncementsTab';
 import { AuditTab } from './AuditTab';
+import { ImportExportTab } from './ImportExportTab';
 import { IntegrityTab } from './IntegrityTab';
 import { SubmissionsTab } from './SubmissionsTab';
 import { CreateChallengeTab } from './CreateChallengeTab';
@@ -22,13 +24,22 @@ import { ViewChallengesTab } from './ViewChallengesTab';
  */
 export function AdminPanel() {
   const { message, act } = useAdminAction();
+  const [tab, setTab] = useState('users');
+  // A signal's evidence opens the Submissions tab afresh on its rows (the key remounts it).
+  const [evidence, setEvidence] = useState<{ ids: string[]; seq: number }>({ ids: [], seq: 0 });
   return (
     <Container className="py-4">
       <h1 className="mb-3">Admin Panel</h1>
       <SiteControls act={act} />
       <ScoreboardControls act={act} />
       <AdminMessageView message={message} />
-      <Tabs defaultActiveKey="users" id="admin-tabs" className="my-3" mountOnEnter>
+      <Tabs
+        activeKey={tab}
+        onSelect={(key) => key && setTab(key)}
+        id="admin-tabs"
+        className="my-3"
+        mountOnEnter
+      >
         <Tab eventKey="users" title="Users">
           <UsersTab act={act} />
         </Tab>
@@ -50,14 +61,22 @@ export function AdminPanel() {
         <Tab eventKey="upload" title="Upload">
           <UploadTab act={act} />
         </Tab>
+        <Tab eventKey="import-export" title="Import / Export">
+          <ImportExportTab />
+        </Tab>
         <Tab eventKey="announcements" title="Announcements">
           <AnnouncementsTab act={act} />
         </Tab>
         <Tab eventKey="submissions" title="Submissions">
-          <SubmissionsTab />
+          <SubmissionsTab key={evidence.seq} evidence={evidence.ids} />
         </Tab>
         <Tab eventKey="integrity" title="Integrity">
-          <IntegrityTab />
+          <IntegrityTab
+            onShowEvidence={(ids) => {
+              setEvidence((e) => ({ ids, seq: e.seq + 1 }));
+              setTab('submissions');
+            }}
+          />
         </Tab>
         <Tab eventKey="audit" title="Audit">
           <AuditTab />

@@ -33,6 +33,10 @@ export interface ChallengeFormValues {
   category: Category | '';
   difficulty: Difficulty | '';
   flags: FlagValue[];
+  /** Per-team flags: the one exact flag is the base of each competitor's own (issue 18). */
+  per_team: boolean;
+  /** The challenge page offers each competitor its own per-team flag. */
+  per_team_on_page: boolean;
   /** Empty: no limit. */
   max_attempts: string;
   description: string;
@@ -105,6 +109,8 @@ export const EMPTY_CHALLENGE: ChallengeFormValues = {
   category: '',
   difficulty: '',
   flags: [{ type: 'static', content: '' }],
+  per_team: false,
+  per_team_on_page: false,
   max_attempts: '',
   description: '',
   files: [],
@@ -116,6 +122,7 @@ export const EMPTY_CHALLENGE: ChallengeFormValues = {
 
 const REQUIRED_TEXT = 'Name, author, category, difficulty and flag are required.';
 const HINT_TEXT = 'Every hint needs a title and a whole cost of 0 or more.';
+const PER_TEAM_TEXT = 'Per-team flags take exactly one exact (case-sensitive) flag: the base.';
 const ATTEMPTS_TEXT = `The attempt limit must be a whole number from 1 to ${MAX_ATTEMPTS_LIMIT}, or empty.`;
 
 /** The body the form sends: the flag list, the limit (null: none) and the hints in order. */
@@ -129,6 +136,8 @@ function toBody(values: ChallengeFormValues, category: Category, difficulty: Dif
     files: values.files,
     points: pointsFor(difficulty),
     flags: values.flags.filter((f) => f.content.trim() !== ''),
+    per_team: values.per_team,
+    per_team_on_page: values.per_team && values.per_team_on_page,
     max_attempts: values.max_attempts.trim() === '' ? null : Number(values.max_attempts),
     release_at: localInputToIso(values.release_at),
     prerequisites: values.prerequisites,
@@ -182,6 +191,11 @@ export function ChallengeForm({
     const hasFlag = values.flags.some((f) => f.content.trim() !== '');
     if (!values.name.trim() || !values.written_by.trim() || !hasFlag || !category || !difficulty) {
       setError(REQUIRED_TEXT);
+      return;
+    }
+    const filled = values.flags.filter((f) => f.content.trim() !== '');
+    if (values.per_team && (filled.length !== 1 || filled[0]!.type !== 'static')) {
+      setError(PER_TEAM_TEXT);
       return;
     }
     const limit = values.max_attempts.trim();
@@ -283,6 +297,31 @@ export function ChallengeForm({
         </Col>
         <Col xs={12}>
           <FlagListEditor id={id} flags={values.flags} onChange={(flags) => set('flags', flags)} />
+        </Col>
+        <Col xs={12}>
+          <Form.Check
+            id={`${id}-per-team`}
+            type="checkbox"
+            label="Per-team flags: each team (or player without one) gets its own flag derived from this one"
+            checked={values.per_team}
+            onChange={(e) => set('per_team', e.target.checked)}
+            aria-describedby={`${id}-per-team-help`}
+          />
+          <Form.Text id={`${id}-per-team-help`}>
+            One exact flag, the base: a competitor must send it with _ and 16 hex digits before the closing
+            brace (flag&#123;base&#125; becomes flag&#123;base_3f9a…&#125;). View Challenges shows a
+            competitor&apos;s flag.
+          </Form.Text>
+          {values.per_team && (
+            <Form.Check
+              id={`${id}-per-team-on-page`}
+              type="checkbox"
+              className="mt-2"
+              label="Show each competitor its own flag on the challenge page (for challenges built to read it)"
+              checked={values.per_team_on_page}
+              onChange={(e) => set('per_team_on_page', e.target.checked)}
+            />
+          )}
         </Col>
         <Form.Group as={Col} md={4} controlId={`${id}-max-attempts`}>
           <Form.Label>Attempt limit per user</Form.Label>

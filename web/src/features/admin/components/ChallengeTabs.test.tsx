@@ -30,6 +30,43 @@ describe('View Challenges', { timeout: 20_000 }, () => {
     expect(api.bodyOf('POST /api/admin/ctf/delete_challenge')).toEqual({ challenge_id: '2' });
   });
 
+  it("shows a competitor's per-team flag on demand, only for per-team challenges", async () => {
+    const api = mockApi(
+      baseRoutes({
+        'GET /api/admin/ctf/fetch_challenges': () =>
+          json([
+            makeAdminChallenge(1, { per_team: true, per_team_on_page: true }),
+            makeAdminChallenge(2, { is_active: false }),
+          ]),
+        'POST /api/admin/ctf/reveal_team_flag': () =>
+          json({
+            acknowledge: true,
+            message: "The per-team flag of 'Red' for 'Challenge 1'.",
+            competitor: 'Red',
+            flag: 'flag{1_0123456789abcdef}',
+          }),
+      }),
+    );
+    renderPage(<AdminPanel />);
+    await userEvent.click(screen.getByRole('tab', { name: 'View Challenges' }));
+    expect(await screen.findByText('Per-team flags, shown on its page')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: "Show a competitor's flag of Challenge 2" })).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: "Show a competitor's flag of Challenge 1" }));
+    const panel = screen.getByRole('region', { name: 'Per-team flag of Challenge 1' });
+    await userEvent.type(within(panel).getByLabelText('Team or username'), 'alice');
+    await userEvent.click(within(panel).getByRole('button', { name: 'Show flag' }));
+    expect(await within(panel).findByTestId('team-flag')).toHaveTextContent(
+      'Flag of Red: flag{1_0123456789abcdef}',
+    );
+    expect(api.bodyOf('POST /api/admin/ctf/reveal_team_flag')).toEqual({
+      challenge_id: '1',
+      competitor: 'alice',
+    });
+    await waitFor(() => expect(message()).toHaveTextContent("The per-team flag of 'Red' for 'Challenge 1'."));
+    await userEvent.click(within(panel).getByRole('button', { name: 'Close' }));
+    expect(screen.queryByTestId('team-flag')).toBeNull();
+  });
+
   it('edits a challenge with derived points and returns to the list 1.5 s after saving', async () => {
     const api = mockApi(
       baseRoutes({
@@ -148,6 +185,8 @@ describe('Create Challenge', () => {
       category: 'Cryptography',
       difficulty: 'Simple',
       flags: [{ type: 'static', content: 'flag{new}' }],
+      per_team: false,
+      per_team_on_page: false,
       max_attempts: null,
       hints: [],
       release_at: null,
@@ -159,6 +198,36 @@ describe('Create Challenge', () => {
     });
     await waitFor(() => expect(message()).toHaveTextContent("Challenge 'New one' created successfully."));
     await waitFor(() => expect(screen.getByLabelText('Name')).toHaveValue(''));
+  });
+
+  it('creates a challenge with per-team flags shown on its page, and asks for one exact flag first', async () => {
+    const api = mockApi(
+      baseRoutes({
+        'POST /api/admin/ctf/create_challenge': () =>
+          json({ acknowledge: true, message: "Challenge 'New one' created successfully." }),
+      }),
+    );
+    renderPage(<AdminPanel />);
+    await userEvent.click(screen.getByRole('tab', { name: 'Create Challenge' }));
+    await waitFor(() => expect(api.count('GET /api/info/site')).toBe(1));
+    const form = await fillForm();
+    expect(within(form).queryByLabelText(/Show each competitor its own flag/)).toBeNull();
+    await userEvent.click(within(form).getByLabelText(/^Per-team flags/));
+    await userEvent.click(within(form).getByLabelText(/Show each competitor its own flag/));
+    await userEvent.click(within(form).getByRole('button', { name: 'Add another accepted flag' }));
+    const second = within(form).getAllByTestId('flag-row')[1]!;
+    await userEvent.type(within(second).getByRole('textbox'), 'flag{{other}');
+    await userEvent.click(within(form).getByRole('button', { name: 'Create Challenge' }));
+    expect(await within(form).findByRole('alert')).toHaveTextContent('exactly one exact');
+    expect(api.count('POST /api/admin/ctf/create_challenge')).toBe(0);
+    await userEvent.click(within(form).getByRole('button', { name: 'Remove flag 2' }));
+    await userEvent.click(within(form).getByRole('button', { name: 'Create Challenge' }));
+    await waitFor(() => expect(api.count('POST /api/admin/ctf/create_challenge')).toBe(1));
+    expect(api.bodyOf('POST /api/admin/ctf/create_challenge')).toMatchObject({
+      flags: [{ type: 'static', content: 'flag{new}' }],
+      per_team: true,
+      per_team_on_page: true,
+    });
   });
 
   it('asks for the required fields before sending', async () => {

@@ -147,8 +147,18 @@ describe('Submissions tab', () => {
 });
 
 describe('Integrity tab', () => {
-  it('lists each signal with its competitors and evidence ids', async () => {
-    mockApi(
+  const evidenceRow = (id: string, username: string, team: string) => ({
+    _id: id,
+    time: '2026-01-10T12:00:00.000Z',
+    username,
+    team,
+    challenge: 'Web 1',
+    result: 'correct',
+    address: '10.0.0.7',
+  });
+
+  it('lists each signal with its competitors, and its evidence link opens the Submissions tab on those rows', async () => {
+    const api = mockApi(
       baseRoutes({
         'GET /api/admin/signals': () =>
           json([
@@ -159,6 +169,13 @@ describe('Integrity tab', () => {
               submission_ids: ['11', '14'],
             },
           ]),
+        'GET /api/admin/submissions?ids=11%2C14': () =>
+          json({
+            rows: [evidenceRow('14', 'bob', 'None'), evidenceRow('11', 'alice', 'Red')],
+            next_cursor: null,
+          }),
+        'GET /api/admin/submissions': () =>
+          json({ rows: [evidenceRow('20', 'carol', 'Blue')], next_cursor: null }),
       }),
     );
     renderPage(<AdminPanel />);
@@ -167,6 +184,28 @@ describe('Integrity tab', () => {
     expect(within(table).getByText('Same address, same solve')).toBeInTheDocument();
     expect(within(table).getByText('Red, bob')).toBeInTheDocument();
     expect(within(table).getByText('11, 14')).toBeInTheDocument();
+
+    await userEvent.click(within(table).getByRole('button', { name: 'Show 2 rows in Submissions' }));
+    expect(screen.getByRole('tab', { name: 'Submissions' })).toHaveAttribute('aria-selected', 'true');
+    const rows = await screen.findByRole('table', { name: 'Submissions' });
+    expect(
+      within(rows)
+        .getAllByRole('row')
+        .slice(1)
+        .map((r) => within(r).getAllByRole('cell')[0]!.textContent),
+    ).toEqual(['14', '11']);
+    expect(screen.getByTestId('evidence-note')).toHaveTextContent(
+      'Showing the evidence of a signal: rows 11, 14.',
+    );
+    expect(api.count('GET /api/admin/submissions')).toBe(0);
+    expect(screen.getByRole('link', { name: 'Export CSV' })).toHaveAttribute(
+      'href',
+      '/api/admin/submissions.csv?ids=11%2C14',
+    );
+
+    await userEvent.click(screen.getByRole('button', { name: 'Show all submissions' }));
+    expect(await screen.findByText('carol')).toBeInTheDocument();
+    expect(screen.queryByTestId('evidence-note')).toBeNull();
   });
 
   it('says when there is nothing to look into', async () => {

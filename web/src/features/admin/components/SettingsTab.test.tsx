@@ -23,6 +23,7 @@ const SETTINGS: AdminSettings = {
   afterEnd: 'open',
   autoOpen: false,
   autoClose: false,
+  submissionRetentionDays: 90,
   logoUrl: null,
 };
 
@@ -61,6 +62,10 @@ describe('Settings tab', () => {
     await userEvent.type(end, toLocalInput('2025-10-23T01:00:00.000Z'));
     await userEvent.selectOptions(screen.getByLabelText('After the end time'), 'practice');
     await userEvent.click(screen.getByLabelText('Switch the site on at the start time'));
+    const retention = screen.getByLabelText('Keep wrong attempts (days)');
+    expect(retention).toHaveValue(90);
+    await userEvent.clear(retention);
+    await userEvent.type(retention, '30');
     await userEvent.click(screen.getByRole('button', { name: 'Save Settings' }));
     await waitFor(() => expect(api.count('POST /api/admin/settings')).toBe(1));
     expect(api.bodyOf('POST /api/admin/settings')).toEqual({
@@ -68,6 +73,7 @@ describe('Settings tab', () => {
       eventEnd: '2025-10-23T01:00:00.000Z',
       afterEnd: 'practice',
       autoOpen: true,
+      submissionRetentionDays: 30,
     });
     expect(await screen.findByText('Settings saved.')).toBeInTheDocument();
   });

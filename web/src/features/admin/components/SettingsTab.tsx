@@ -218,6 +218,22 @@ function SettingsForm({ loaded, act }: { loaded: AdminSettings; act: AdminAct })
         checked={form.autoClose}
         onChange={(e) => set('autoClose', e.target.checked)}
       />
+      <h2 className="h4">Submission log</h2>
+      <Form.Group className="mb-3" controlId="settings-submissionRetentionDays">
+        <Form.Label>Keep wrong attempts (days)</Form.Label>
+        <Form.Control
+          type="number"
+          min={0}
+          max={SETTINGS_LIMITS.retentionDaysMax}
+          step={1}
+          value={form.submissionRetentionDays}
+          onChange={(e) => set('submissionRetentionDays', Number(e.target.value))}
+        />
+        <Form.Text>
+          Wrong and refused flag attempts older than this are deleted (hourly); correct ones stay. 0 keeps
+          them all.
+        </Form.Text>
+      </Form.Group>
       <Button type="submit" aria-disabled={busy}>
         Save Settings
       </Button>

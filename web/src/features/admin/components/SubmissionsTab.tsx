@@ -1,6 +1,6 @@
 import { integrityApi, type SubmissionRow } from '@ctf/contract';
 import { useState } from 'react';
-import { Badge } from 'react-bootstrap';
+import { Alert, Badge, Button } from 'react-bootstrap';
 import { submissionsCsvUrl, useSubmissionsPage, type SubmissionFilterValues } from '../api/submissions';
 import { AdminTable, useCursorPages, type AdminColumn } from './AdminTable';
 import { FilterForm } from './FilterForm';
@@ -14,6 +14,7 @@ const EMPTY: SubmissionFilterValues = {
   q: '',
   from: '',
   to: '',
+  ids: '',
 };
 
 const RESULT_VARIANT: Record<SubmissionRow['result'], string> = {
@@ -25,6 +26,7 @@ const RESULT_VARIANT: Record<SubmissionRow['result'], string> = {
 };
 
 const COLUMNS: AdminColumn<SubmissionRow>[] = [
+  { header: 'Row', cell: (r) => r._id },
   { header: 'Time', cell: (r) => new Date(r.time).toLocaleString() },
   { header: 'User', cell: (r) => r.username },
   { header: 'Team', cell: (r) => r.team },
@@ -37,9 +39,15 @@ const COLUMNS: AdminColumn<SubmissionRow>[] = [
   { header: 'Address', cell: (r) => r.address },
 ];
 
-/** Every flag attempt, newest first: filters, server-side pages and a CSV export of the same filters. */
-export function SubmissionsTab() {
-  const [filters, setFilters] = useState<SubmissionFilterValues>(EMPTY);
+/**
+ * Every flag attempt, newest first: filters, server-side pages and a CSV export of the same filters.
+ * Opened from a signal's evidence link (Integrity tab), it shows just those rows until the filters
+ * are applied or "Show all submissions" is pressed.
+ */
+export function SubmissionsTab({ evidence }: { evidence?: readonly string[] }) {
+  const [filters, setFilters] = useState<SubmissionFilterValues>(() =>
+    evidence?.length ? { ...EMPTY, ids: evidence.join(',') } : EMPTY,
+  );
   const pages = useCursorPages(JSON.stringify(filters));
   const page = useSubmissionsPage(filters, pages.cursor);
   return (
@@ -66,6 +74,19 @@ export function SubmissionsTab() {
           </a>
         }
       />
+      {filters.ids && (
+        <Alert variant="info" className="py-2" data-testid="evidence-note">
+          Showing the evidence of a signal: rows {filters.ids.split(',').join(', ')}.{' '}
+          <Button
+            variant="link"
+            size="sm"
+            className="p-0 align-baseline alert-link"
+            onClick={() => setFilters(EMPTY)}
+          >
+            Show all submissions
+          </Button>
+        </Alert>
+      )}
       <QueryState query={page} what="submissions">
         {(data) => (
           <AdminTable

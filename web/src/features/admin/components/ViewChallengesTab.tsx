@@ -14,6 +14,7 @@ import {
 import type { AdminAct } from '../use-admin-action';
 import { ChallengeForm, scoringValues, type ChallengeFormValues } from './ChallengeForm';
 import { QueryState } from './QueryState';
+import { TeamFlagReveal } from './TeamFlagReveal';
 
 function formValues(c: AdminChallenge): ChallengeFormValues {
   return {
@@ -22,6 +23,8 @@ function formValues(c: AdminChallenge): ChallengeFormValues {
     category: c.category as Category,
     difficulty: c.difficulty as Difficulty,
     flags: c.flags.length > 0 ? c.flags.map((f) => ({ ...f })) : [{ type: 'static', content: c.flag }],
+    per_team: c.per_team,
+    per_team_on_page: c.per_team_on_page,
     max_attempts: c.max_attempts === null ? '' : String(c.max_attempts),
     description: c.description,
     files: c.hlinks,
@@ -45,6 +48,7 @@ function formValues(c: AdminChallenge): ChallengeFormValues {
 export function ViewChallengesTab({ act }: { act: AdminAct }) {
   const challenges = useAdminChallenges();
   const [editing, setEditing] = useState<AdminChallenge | null>(null);
+  const [revealing, setRevealing] = useState<AdminChallenge | null>(null);
   const [busy, setBusy] = useState(false);
   const [selected, setSelected] = useState<string[]>([]);
   const [wave, setWave] = useState('');
@@ -95,6 +99,14 @@ export function ViewChallengesTab({ act }: { act: AdminAct }) {
           <p>No challenges yet.</p>
         ) : (
           <>
+            {revealing && (
+              <TeamFlagReveal
+                key={revealing._id}
+                challenge={revealing}
+                act={act}
+                onClose={() => setRevealing(null)}
+              />
+            )}
             <Form
               className="d-flex flex-wrap gap-2 align-items-end mb-2"
               aria-label="Release a wave"
@@ -188,6 +200,11 @@ export function ViewChallengesTab({ act }: { act: AdminAct }) {
                       <Badge bg={c.is_active ? 'success' : 'secondary'}>
                         {c.is_active ? 'Active' : 'Disabled'}
                       </Badge>
+                      {c.per_team && (
+                        <Badge bg="light" text="dark" className="ms-1 border">
+                          Per-team flags{c.per_team_on_page ? ', shown on its page' : ''}
+                        </Badge>
+                      )}
                     </td>
                     <td className="text-end text-nowrap">
                       <Button
@@ -200,6 +217,17 @@ export function ViewChallengesTab({ act }: { act: AdminAct }) {
                       >
                         {c.is_active ? 'Disable' : 'Enable'}
                       </Button>
+                      {c.per_team && (
+                        <Button
+                          size="sm"
+                          variant="outline-secondary"
+                          className="me-1"
+                          aria-label={`Show a competitor's flag of ${c.name}`}
+                          onClick={() => setRevealing(c)}
+                        >
+                          Show flag
+                        </Button>
+                      )}
                       <Button
                         size="sm"
                         variant="outline-primary"

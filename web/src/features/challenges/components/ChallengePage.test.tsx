@@ -213,4 +213,21 @@ describe('ChallengePage', { timeout: 20_000 }, () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('No challenge was chosen');
     expect(api.count('POST /api/ctf/challenge')).toBe(0);
   });
+
+  it("offers the competitor its own per-team flag only when the challenge's detail carries one", async () => {
+    const own = 'flag{service_base_0123456789abcdef}';
+    serve(makeUser(), { 'POST /api/ctf/challenge': () => json({ ...detail, team_flag: own }) });
+    const first = renderPage(<ChallengePage />, '/challenge?id=5');
+    const panel = await screen.findByTestId('team-flag-panel');
+    expect(within(panel).getByRole('heading', { name: 'Your own flag' })).toBeInTheDocument();
+    expect(within(panel).getByTestId('team-flag')).toHaveTextContent(own);
+    expect(screen.getByLabelText('Flag')).toBeInTheDocument();
+    first.unmount();
+
+    serve(makeUser());
+    renderPage(<ChallengePage />, '/challenge?id=5');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Hidden Cookie' })).toBeInTheDocument();
+    expect(screen.queryByTestId('team-flag-panel')).toBeNull();
+    expect(document.body.textContent).not.toContain('flag{service_base');
+  });
 });

@@ -12,6 +12,7 @@ import { ChallengeDetailView } from './ChallengeDetailView';
 import { FlagForm } from './FlagForm';
 import { HintsPanel } from './HintsPanel';
 import { RatingForm } from './RatingForm';
+import { TeamFlagPanel } from './TeamFlagPanel';
 
 /** SPEC.md §2 Challenge page: detail, flag form, then the rating prompt or the thank-you panel. */
 export function ChallengePage() {
@@ -83,6 +84,7 @@ export function ChallengePage() {
           ) : (
             <>
               <HintsPanel hints={detail.data.hints} onUnlocked={() => void detail.refetch()} />
+              {detail.data.team_flag !== undefined && <TeamFlagPanel flag={detail.data.team_flag} />}
               <FlagForm
                 challengeId={id}
                 onSolved={() => void refresh(id)}
