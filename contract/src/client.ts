@@ -94,7 +94,7 @@ export type {
   SubmissionRow,
   Signal,
 } from './api/integrity.js';
-export type { AdminUser, AdminTeam } from './api/admin.js';
+export type { AdminUser, AdminTeam, ImportIssue, ImportResult } from './api/admin.js';
 export type { OAuthProvider, OAuthMessage } from './api/oauth.js';
 export { OAUTH_PROVIDERS, OAUTH_BROADCAST_CHANNEL } from './api/oauth.js';
 export type { User, UserCompletion } from './api/users.js';

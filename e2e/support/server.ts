@@ -56,6 +56,9 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       PUBLIC_URL: url,
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
+      // Every browser page opens a live event stream, all from 127.0.0.1: no per-address limit
+      // (a test of the limit passes its own value).
+      EVENT_STREAMS_PER_ADDRESS: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -236,6 +236,8 @@ export interface FirstBloodNoticesTable {
   challenge_id: number;
   solve_id: number;
   created_at: string;
+  /** 1 while a first blood scored during a freeze waits for the lift to be announced (0012_d). */
+  held: Generated<number>;
 }
 
 /** The Discord webhook's outbox (migration 0007_d); times in ms since the epoch. */

@@ -35,6 +35,23 @@ describe('CachedValue', () => {
     expect(builds).toBe(2);
   });
 
+  it('answers a read made while the build after a publication runs with that build, not the kept value', async () => {
+    const bus = new LocalBus();
+    const next = deferred<string | null>();
+    let builds = 0;
+    const cache = new CachedValue<string | null>(bus, ['site'], async () =>
+      ++builds === 1 ? null : next.promise,
+    );
+    expect(await cache.get()).toBeNull();
+    bus.publish('site');
+    const first = cache.get();
+    const second = cache.get();
+    next.resolve('2026-01-10T12:00:00.000Z');
+    expect(await first).toBe('2026-01-10T12:00:00.000Z');
+    expect(await second).toBe('2026-01-10T12:00:00.000Z');
+    expect(builds).toBe(2);
+  });
+
   it('does not keep a build that an invalidation overtook', async () => {
     const bus = new LocalBus();
     const slow = deferred<string>();

@@ -212,8 +212,10 @@ export class IncrementalValue<T> {
       const at = this.expiry.at(this.value as T);
       if (at !== null && this.expiry.now() >= at) this.invalidate();
     }
-    if (this.hasValue && !this.needsBuild && !this.needsUpdate) return this.value as T;
+    // NOTE: pending first: a build or update in flight started after the last publication (a
+    // publication drops it), so while it runs the kept value is from before that publication.
     if (this.pending) return this.pending;
+    if (this.hasValue && !this.needsBuild && !this.needsUpdate) return this.value as T;
     const full = this.needsBuild || !this.hasValue;
     const kept = this.value as T;
     this.needsBuild = false;

@@ -265,12 +265,23 @@ function assertChallengeOpenFor(user: UserRow, isActive: boolean): void {
  * The list with each challenge's current value and solve count as a board has them (the score
  * board counts solves the same way: users who count), ordered by those values.
  */
-export function withCurrentValues(list: readonly PublicChallenge[], board: ScoreBoard): PublicChallenge[] {
+export function withCurrentValues(
+  list: readonly PublicChallenge[],
+  board: ScoreBoard,
+  firstBloodIds?: ReadonlyMap<number, number>,
+): PublicChallenge[] {
   return list
     .map((c) => {
       const id = Number(c._id);
       const points = board.values.get(id);
-      return points === undefined ? c : { ...c, points, user_completions: board.counts.get(id) ?? 0 };
+      if (points === undefined) return c;
+      const valued = { ...c, points, user_completions: board.counts.get(id) ?? 0 };
+      // A frozen board names a first blood only when its solve is on it (before the freeze).
+      if (board.cutoff !== null && firstBloodIds && c.first_blood !== null) {
+        const blood = firstBloodIds.get(id);
+        if (blood === undefined || board.firstSolves.get(id) !== blood) valued.first_blood = null;
+      }
+      return valued;
     })
     .sort((a, b) =>
       compareChallenges(
@@ -294,7 +305,7 @@ function valuedList(ctx: AppContext, base: PublicChallengeList, board: ScoreBoar
   if (kept && kept.board === board && kept.version === board.version) return kept.list;
   // The base list turns over at each release time, so its schedule is read as of now.
   const list = listAnswer(
-    withCurrentValues(base.all, board),
+    withCurrentValues(base.all, board, base.firstBloodIds),
     base.position,
     base.schedule,
     ctx.clock.now().getTime(),

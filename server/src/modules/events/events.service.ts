@@ -7,6 +7,7 @@ import {
 } from '@ctf/contract';
 import type { AppContext } from '../../context.js';
 import type { Topic } from '../../lib/invalidation.js';
+import { activeFreeze } from '../scoreboard/scoreboard.service.js';
 import { appendLiveEvent, deleteLiveEventsBefore } from './events.repo.js';
 import { LiveEventHub } from './live-hub.js';
 
@@ -103,9 +104,25 @@ export function signalLiveChange(ctx: AppContext, type: 'leaderboard' | 'challen
 /** What app.ts hands the bus: this process's writes become coalesced "changed" events. */
 export function liveChangesOf(ctx: () => AppContext): (topic: Topic) => void {
   return (topic) => {
-    for (const type of CHANGES[topic] ?? []) signalLiveChange(ctx(), type);
+    const types = CHANGES[topic];
+    if (!types) return;
+    const signal = () => {
+      for (const type of types) signalLiveChange(ctx(), type);
+    };
+    if (!FROZEN_QUIET.has(topic)) return signal();
+    // During a freeze a solve or an unlock changes nothing the public sees: an event would only
+    // tell visitors that someone scored (the freeze hides that too).
+    activeFreeze(ctx()).then(
+      (frozenAt) => {
+        if (frozenAt === null) signal();
+      },
+      (err: unknown) => ctx().log.error({ err }, 'the freeze could not be read'),
+    );
   };
 }
+
+/** Topics whose changes the public boards of a freeze do not show. */
+const FROZEN_QUIET: ReadonlySet<Topic> = new Set<Topic>(['solves-added', 'unlocks-added']);
 
 /** Stops the coalescing timers of an app that closes (nothing is sent after close). */
 export function stopLiveChanges(ctx: AppContext): void {

@@ -13,7 +13,7 @@ import { DomainError } from '../../lib/errors.js';
 import { listTeamCompletions } from '../teams/teams.service.js';
 import { listCompletionsOfUser } from '../users/users.service.js';
 import { getScoreView } from '../scoreboard/scoreboard.service.js';
-import { leaderboardEntries, rankedOf } from '../scoreboard/scoreboard.views.js';
+import { leaderboardEntries, rankedOf, withBoardPoints } from '../scoreboard/scoreboard.views.js';
 import { BoardPages } from './leaderboard-pages.js';
 
 /** The leaderboard, serialised once per change of its board and shared by every caller. */
@@ -110,9 +110,6 @@ export async function getOwnCompletions(
   ]);
   return {
     userCompletions,
-    teamCompletions: teamCompletions.map((c) => ({
-      ...c,
-      points: view.board.values.get(Number(c.id)) ?? c.points,
-    })),
+    teamCompletions: withBoardPoints(view.board, teamCompletions),
   };
 }

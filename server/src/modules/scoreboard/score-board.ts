@@ -100,6 +100,11 @@ export class ScoreBoard {
    */
   private readonly solvers = new Map<number, Set<number>>();
   readonly values = new Map<number, number>();
+  /**
+   * Each counted challenge's first solve id (the lowest: first blood, as the challenge list has
+   * it): a frozen board tells which first bloods the public may see.
+   */
+  readonly firstSolves = new Map<number, number>();
   private readonly users = new Map<number, BoardUser>();
   private readonly teams = new Map<number, string>();
   private readonly teamLeaders = new Map<number, number>();
@@ -258,6 +263,7 @@ export class ScoreBoard {
     if (solvers.has(s.user_id)) return undefined;
     solvers.add(s.user_id);
     this.counts.set(s.challenge_id, solvers.size);
+    if (s.id < (this.firstSolves.get(s.challenge_id) ?? Infinity)) this.firstSolves.set(s.challenge_id, s.id);
     const key = this.competitorKey(s);
     if (key === null) return null;
     const comp = this.competitorFor(key);

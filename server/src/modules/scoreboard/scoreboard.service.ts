@@ -5,6 +5,9 @@ import { SYSTEM_ACTOR, recordAudit, type AuditActor } from '../audit/audit.servi
 import { CachedValue, IncrementalValue } from '../../lib/invalidation.js';
 import { currentSolvePosition, readSolvesSince, type SolveFeedPosition } from '../submissions/solve-feed.js';
 import { currentUnlockFeed, readUnlockFeed, type UnlockFeedPosition } from '../hints/hints.service.js';
+import { publishLiveEvent } from '../events/events.service.js';
+import { releaseHeldFirstBloods } from '../submissions/submissions.repo.js';
+import { enqueueWebhook, kickWebhookSender, webhookText } from '../webhooks/webhooks.service.js';
 import { ScoreBoard } from './score-board.js';
 import {
   listSolvesForExport,
@@ -133,7 +136,7 @@ export async function setFreezeAt(
 ): Promise<string | null> {
   const value = at === null ? null : at.toISOString();
   const before = (await getFreezeAt(ctx))?.toISOString() ?? null;
-  await ctx.database.transaction(async (trx) => {
+  const released = await ctx.database.transaction(async (trx) => {
     await writeFreezeSetting(trx, value ?? '');
     await recordAudit(trx, {
       actor,
@@ -142,8 +145,21 @@ export async function setFreezeAt(
       details: { before: { freeze_at: before }, after: { freeze_at: value } },
       at: ctx.clock.now(),
     });
+    // First bloods held during the freeze that the public board now shows are announced, once:
+    // their Discord messages go to the outbox with the change that reveals them.
+    const bloods = await releaseHeldFirstBloods(trx, value);
+    for (const b of bloods)
+      await enqueueWebhook(trx, ctx, 'first-blood', webhookText.firstBlood(b.challenge, b.competitor));
+    return bloods;
   });
   ctx.bus.publish('site');
+  if (released.length > 0) {
+    kickWebhookSender(ctx);
+    for (const b of released)
+      await publishLiveEvent(ctx, 'first-blood', b).catch((err: unknown) =>
+        ctx.log.error({ err }, 'first blood could not be announced'),
+      );
+  }
   return value;
 }
 

@@ -119,6 +119,65 @@ for (const kind of testDatabaseKinds()) {
         ]);
       });
 
+      it("shows a solve's points as the board counts them wherever solves are listed with points", async () => {
+        const dyn = await addChallenge(t, { scoring: linear });
+        const easy = await addChallenge(t, { difficulty: 'Easy' });
+        const [ann, bob, cat, dan] = [
+          await t.login('ann'),
+          await t.login('bob'),
+          await t.login('cat'),
+          await t.login('dan'),
+        ];
+        await makeTeam(t, 'Red', [ann.user!.id, bob.user!.id]);
+        await solve(ann, dyn);
+        await solve(bob, easy);
+        /** Every answer that lists Red's solves with points, by challenge id. */
+        const shown = async () => {
+          const info = (await bob.get('/api/team/info')).body as {
+            completions: { id: string; points: number }[];
+          };
+          const own = (await ann.post(COMPLETIONS, {})).body as {
+            teamCompletions: { id: string; points: number }[];
+          };
+          const teams = (await admin.get('/api/admin/get_teams')).body as {
+            name: string;
+            completions: { id: string; points: number }[];
+          }[];
+          const byId = (list: { id: string; points: number }[]) =>
+            Object.fromEntries(list.map((c) => [c.id, c.points]));
+          return {
+            info: byId(info.completions),
+            own: byId(own.teamCompletions),
+            admin: byId(teams.find((x) => x.name === 'Red')!.completions),
+          };
+        };
+        const expectShown = async (value: number) => {
+          const want = { [String(dyn.id)]: value, [String(easy.id)]: 100 };
+          expect(await shown()).toEqual({ info: want, own: want, admin: want });
+          // ... and the points add up to the team's score on the board.
+          expect((await board()).find((r: { name: string }) => r.name === 'Red')).toEqual({
+            name: 'Red',
+            points: value + 100,
+          });
+        };
+        await expectShown(500);
+        // Other competitors' solves move the value of Red's solve (the kept answers follow).
+        await solve(cat, dyn);
+        await expectShown(400);
+        await solve(dan, dyn);
+        await expectShown(300);
+        // A parameter change too.
+        const edit = await admin.post(UPDATE, {
+          ...form,
+          name: dyn.name,
+          flag: dyn.flag,
+          challenge_id: dyn.id,
+          scoring: { ...linear, decay: 10 },
+        });
+        expect(edit.status).toBe(200);
+        await expectShown(480);
+      });
+
       it.each([
         [{ ...linear, minimum: 600 }, 'scoring.minimum'],
         [{ ...linear, initial: 10_001 }, 'scoring.initial'],

@@ -142,3 +142,24 @@ export function solveRows(
   }
   return rows;
 }
+
+/**
+ * What a solved challenge is worth in any answer that lists solves with points (team info, the
+ * admin's teams, the caller's completions): its current value on the board the caller sees, the
+ * same number the board adds to the score. `fallback` (the difficulty's points) only for a
+ * challenge the board does not know yet (created since it was read).
+ */
+export function solvedPoints(board: ScoreBoard, challengeId: number, fallback: number): number {
+  return board.values.get(challengeId) ?? fallback;
+}
+
+/** Completions (`id` the challenge's API id) with each one's points as the board counts them. */
+export function withBoardPoints<T extends { id: string; points: number }>(
+  board: ScoreBoard,
+  completions: readonly T[],
+): T[] {
+  return completions.map((c) => {
+    const points = solvedPoints(board, Number(c.id), c.points);
+    return points === c.points ? c : { ...c, points };
+  });
+}

@@ -106,6 +106,8 @@ export async function confirmFirstBloodNotice(
   trx: Executor,
   challengeId: number,
   solveId: number,
+  /** Scored during a freeze: kept back until the public board includes it (0012_d). */
+  held = false,
 ): Promise<{ challenge: string; competitor: string } | null> {
   const names = await trx
     .selectFrom('solves')
@@ -125,8 +127,53 @@ export async function confirmFirstBloodNotice(
   }
   await trx
     .updateTable('first_blood_notices')
-    .set({ solve_id: solveId })
+    .set({ solve_id: solveId, held: held ? 1 : 0 })
     .where('challenge_id', '=', challengeId)
     .execute();
   return names;
+}
+
+/**
+ * Gives up the hold of the first bloods held during a freeze whose solves the public board now
+ * includes (solved before `until`; every one when null), and answers the names to announce for
+ * those whose solves still count. NOTE: the conditional update (held = 1) lets exactly one
+ * transaction take each notice, however many processes lift the freeze at once.
+ */
+export async function releaseHeldFirstBloods(
+  trx: Executor,
+  until: string | null,
+): Promise<{ challenge: string; competitor: string }[]> {
+  const held = await trx
+    .selectFrom('first_blood_notices')
+    .innerJoin('solves', 'solves.id', 'first_blood_notices.solve_id')
+    .select(['first_blood_notices.challenge_id', 'first_blood_notices.solve_id'])
+    .where('first_blood_notices.held', '=', 1)
+    .$if(until !== null, (q) => q.where('solves.created_at', '<', until!))
+    .orderBy('first_blood_notices.solve_id')
+    .execute();
+  const released: { challenge: string; competitor: string }[] = [];
+  for (const notice of held) {
+    const taken = await trx
+      .updateTable('first_blood_notices')
+      .set({ held: 0 })
+      .where('challenge_id', '=', notice.challenge_id)
+      .where('solve_id', '=', notice.solve_id)
+      .where('held', '=', 1)
+      .executeTakeFirst();
+    if (Number(taken.numUpdatedRows) !== 1) continue;
+    const names = await trx
+      .selectFrom('solves')
+      .innerJoin('users', 'users.id', 'solves.user_id')
+      .innerJoin('challenges', 'challenges.id', 'solves.challenge_id')
+      .leftJoin('teams', 'teams.id', 'solves.team_id')
+      .select([
+        'challenges.name as challenge',
+        sql<string>`coalesce(teams.name, users.username)`.as('competitor'),
+      ])
+      .where('solves.id', '=', notice.solve_id)
+      .where(countedSolve)
+      .executeTakeFirst();
+    if (names) released.push(names);
+  }
+  return released;
 }

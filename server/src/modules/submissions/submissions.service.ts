@@ -13,6 +13,7 @@ import { readSiteState } from '../settings/settings.service.js';
 import { hasSolvedChallenge, recordSolvedPair } from './solved-pairs.js';
 import { knownFirstBlood } from '../challenges/public-challenges.js';
 import { publishLiveEvent } from '../events/events.service.js';
+import { getFreezeAt } from '../scoreboard/scoreboard.service.js';
 import { enqueueWebhook, kickWebhookSender, webhookText } from '../webhooks/webhooks.service.js';
 import {
   confirmFirstBloodNotice,
@@ -126,6 +127,7 @@ async function checkFlag(
   }
 
   let firstBlood: { challenge: string; competitor: string } | null = null;
+  let held = false;
   try {
     const createdAt = ctx.clock.now().toISOString();
     const solve = { userId: user.id, challengeId: challenge.id, createdAt };
@@ -133,13 +135,17 @@ async function checkFlag(
     // (first, so racing solves queue there); once one is, it is skipped. The solve, its log row
     // and the reservation commit together.
     const maybeFirst = user.is_admin !== 1 && !(await knownFirstBlood(ctx, challenge.id));
+    // A first blood scored during a freeze is announced only when the public board includes it
+    // (the lift announces it): the freeze hides who solved what, first bloods included.
+    const freezeAt = maybeFirst ? await getFreezeAt(ctx) : null;
+    held = freezeAt !== null && createdAt >= freezeAt.toISOString();
     const recorded = await ctx.database.transaction(async (trx) => {
       const reserved = maybeFirst && (await reserveFirstBloodNotice(trx, challenge.id, createdAt));
       const solveId = await insertSolveForCurrentTeam(trx, solve);
       if (solveId !== null) {
         await logCorrectAttempt(trx, solveId, input.address);
-        if (reserved) firstBlood = await confirmFirstBloodNotice(trx, challenge.id, solveId);
-        if (firstBlood) {
+        if (reserved) firstBlood = await confirmFirstBloodNotice(trx, challenge.id, solveId, held);
+        if (firstBlood && !held) {
           const text = webhookText.firstBlood(firstBlood.challenge, firstBlood.competitor);
           await enqueueWebhook(trx, ctx, 'first-blood', text);
         }
@@ -157,7 +163,7 @@ async function checkFlag(
   recordSolvedPair(ctx, user.id, challenge.id);
   ctx.bus.publish('solves-added');
   // Off the answer's path: the player's "Correct Flag!" never waits for the announcement.
-  if (firstBlood) {
+  if (firstBlood && !held) {
     kickWebhookSender(ctx);
     publishLiveEvent(ctx, 'first-blood', firstBlood).catch((err: unknown) =>
       ctx.log.error({ err }, 'first blood could not be announced'),

@@ -17,6 +17,8 @@ import { constantTimeEqual, hmac } from '../../lib/crypto.js';
 import { DomainError, badInput, conflict, forbidden, notFound } from '../../lib/errors.js';
 import { KeyedCache } from '../../lib/invalidation.js';
 import { SYSTEM_ACTOR, recordAudit, type AuditActor } from '../audit/audit.service.js';
+import { getScoreView } from '../scoreboard/scoreboard.service.js';
+import { withBoardPoints } from '../scoreboard/scoreboard.views.js';
 import { followSolves } from '../submissions/solve-feed.js';
 import { USER_ANSWER_CACHE_SIZE } from '../users/users.service.js';
 import { departCurrentTeam, departTeam } from './teams.membership.js';
@@ -115,10 +117,16 @@ export async function listTeamCompletions(ctx: AppContext, teamId: number): Prom
   return presentCompletions(await listTeamSolves(ctx.database.db, [teamId]));
 }
 
-/** A kept team answer, with the team it shows (null: the caller has none). */
+/**
+ * A kept team answer, with the team it shows (null: the caller has none). The team is kept with
+ * its completions' stored points; the answer is serialised with the points of the board the
+ * caller sees (a dynamic value moves with other competitors' solves, and the freeze starts by the
+ * clock), and again only when one of those values moved.
+ */
 interface TeamInfoEntry {
-  answer: CachedJson;
+  team: Team | null;
   teamId: number | null;
+  valued: { points: number[]; answer: CachedJson } | null;
 }
 
 const teamInfoCaches = new WeakMap<AppContext, KeyedCache<number, TeamInfoEntry>>();
@@ -150,24 +158,40 @@ export async function getTeamInfoAnswer(ctx: AppContext, user: UserRow): Promise
     teamInfoCaches.set(ctx, cache);
   }
   const entry = await cache.get(user.id, async () => {
-    const team = await getTeamInfo(ctx, user);
-    return {
-      answer: CachedJson.of(teamsApi.teamInfo.response, team),
-      teamId: team ? Number(team._id) : null,
-    };
+    const team = await getTeamInfo(ctx, user, { valued: false });
+    return { team, teamId: team ? Number(team._id) : null, valued: null };
   });
-  return entry.answer;
+  const team = entry.team === null ? null : await withBoardValues(ctx, entry.team, user.is_admin === 1);
+  const points = team?.completions.map((c) => c.points) ?? [];
+  const kept = entry.valued;
+  if (kept && kept.points.length === points.length && kept.points.every((p, i) => p === points[i]))
+    return kept.answer;
+  const answer = CachedJson.of(teamsApi.teamInfo.response, team);
+  entry.valued = { points, answer };
+  return answer;
+}
+
+/** The team with its completions worth what the board the reader sees counts (admins: live). */
+async function withBoardValues(ctx: AppContext, team: Team, live: boolean): Promise<Team> {
+  if (team.completions.length === 0) return team;
+  const { board } = await getScoreView(ctx, { live });
+  return { ...team, completions: withBoardPoints(board, team.completions) };
 }
 
 /** The caller's team (SPEC.md §3), null when teamless; join requests are shown to the leader only. */
-export async function getTeamInfo(ctx: AppContext, user: UserRow): Promise<Team | null> {
+export async function getTeamInfo(
+  ctx: AppContext,
+  user: UserRow,
+  options: { valued: boolean } = { valued: true },
+): Promise<Team | null> {
   const membership = await findUserTeamId(ctx.database.db, user.id);
   if (!membership?.team_id) return null;
   const team = await findTeamById(ctx.database.db, membership.team_id);
   if (!team) return null;
   const [built] = await buildTeams(ctx, [team], true);
   if (!built) return null;
-  return team.leader_id === user.id ? built : { ...built, join_requests: [] };
+  const shown = team.leader_id === user.id ? built : { ...built, join_requests: [] };
+  return options.valued ? withBoardValues(ctx, shown, user.is_admin === 1) : shown;
 }
 
 /** Teams a player could still join, by name. */
@@ -177,7 +201,8 @@ export async function listJoinableTeams(ctx: AppContext): Promise<TeamListEntry[
 
 /** Every team for the admin panel; checksums are for the leader only, so they are blank here. */
 export async function listTeamsForAdmin(ctx: AppContext): Promise<Team[]> {
-  return buildTeams(ctx, await listAllTeams(ctx.database.db), false);
+  const teams = await buildTeams(ctx, await listAllTeams(ctx.database.db), false);
+  return Promise.all(teams.map((team) => withBoardValues(ctx, team, true)));
 }
 
 /** Creates a team led by the caller, who must be teamless; their pending requests go. */

@@ -5,6 +5,7 @@ import { AdminMessageView } from './AdminMessageView';
 import { AdminsTab } from './AdminsTab';
 import { AnnouncementsTab } from './AnnouncementsTab';
 import { AuditTab } from './AuditTab';
+import { ImportExportTab } from './ImportExportTab';
 import { IntegrityTab } from './IntegrityTab';
 import { SubmissionsTab } from './SubmissionsTab';
 import { CreateChallengeTab } from './CreateChallengeTab';
@@ -59,6 +60,9 @@ export function AdminPanel() {
         </Tab>
         <Tab eventKey="upload" title="Upload">
           <UploadTab act={act} />
+        </Tab>
+        <Tab eventKey="import-export" title="Import / Export">
+          <ImportExportTab />
         </Tab>
         <Tab eventKey="announcements" title="Announcements">
           <AnnouncementsTab act={act} />
