@@ -222,6 +222,14 @@ export function formatReport(report: BenchReport): string {
       '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     );
     for (const [event, b] of costs) lines.push(boardCostRow(event, b));
+    const base = sqliteRun?.boardCost;
+    const doubled = sqliteRun?.doubleBoardCost;
+    if (base && doubled) {
+      lines.push(
+        '',
+        `From the base event to the doubled one (SQLite, ${base.solves} -> ${doubled.solves} solves): a rebuild x${fmt(doubled.rebuildMs / base.rebuildMs, 2)}, a correct flag x${fmt(doubled.flagMs / base.flagMs, 2)}, its board update x${fmt(doubled.updateMs / base.updateMs, 2)}, the in-memory apply of a static solve x${fmt(doubled.applyStaticMs / base.applyStaticMs, 2)}.`,
+      );
+    }
   }
 
   lines.push('', '## Targets', '', '| target | measured | met |', '| --- | --- | --- |');

@@ -409,4 +409,83 @@ describe.runIf(run)('integrity and moderation in Chromium', { timeout: 240_000 }
     }
     expect((await organiser.get(server.url, '/api/admin/audit?limit=200')).text).toBe(before);
   });
+
+  it("per-team flags: each team sees its own, an admin reads one on demand, and another team's is certain evidence", async () => {
+    await tab('Create Challenge');
+    const form = admin.getByRole('form', { name: 'Create Challenge' });
+    await form.getByLabel('Name').fill('Relay');
+    await form.getByLabel('Written by').fill('club');
+    await form.getByLabel('Category').selectOption('General');
+    await form.getByLabel('Difficulty').selectOption('Easy');
+    await form.getByLabel('Flag', { exact: true }).fill('flag{relay}');
+    await form.getByLabel('Description').fill('<p>Hand your own flag to the relay service.</p>');
+    await form.getByLabel(/^Per-team flags:/).check();
+    await form.getByLabel(/^Show each competitor its own flag/).check();
+    await form.getByRole('button', { name: 'Create Challenge' }).click();
+    await expect.poll(adminMessage).toContain("Challenge 'Relay' created successfully.");
+    const listed = (await organiser.get(server.url, '/api/admin/ctf/fetch_challenges')).body as {
+      _id: string;
+      name: string;
+    }[];
+    ids.set('Relay', listed.find((c) => c.name === 'Relay')!._id);
+
+    // Each team's page shows its own flag: the base with a suffix, different per team.
+    const ownFlag = async (page: Page) => {
+      await page.goto(`${server.url}/challenge?id=${challengeId('Relay')}`);
+      const panel = page.getByTestId('team-flag-panel');
+      await expect.poll(() => panel.getByRole('heading').textContent()).toBe('Your own flag');
+      return ((await panel.getByTestId('team-flag').textContent()) ?? '').trim();
+    };
+    const alice = await contexts.get('alice')!.newPage();
+    const bob = await contexts.get('bob')!.newPage();
+    const red = await ownFlag(alice);
+    const blue = await ownFlag(bob);
+    expect(red).toMatch(/^flag\{relay_[0-9a-f]{16}\}$/);
+    expect(blue).toMatch(/^flag\{relay_[0-9a-f]{16}\}$/);
+    expect(blue).not.toBe(red);
+
+    // The admin reads Red Rockets' flag on demand from View Challenges.
+    await tab('View Challenges');
+    await admin.getByRole('button', { name: "Show a competitor's flag of Relay" }).click();
+    const reveal = admin.getByRole('region', { name: 'Per-team flag of Relay' });
+    await reveal.getByLabel('Team or username').fill('Red Rockets');
+    await reveal.getByRole('button', { name: 'Show flag' }).click();
+    await expect
+      .poll(() => reveal.getByTestId('team-flag').textContent())
+      .toBe(`Flag of Red Rockets: ${red}`);
+    await reveal.getByRole('button', { name: 'Close' }).click();
+
+    // Bob sends Red Rockets' flag: wrong for him, and certain evidence naming both teams.
+    await submitFlag(bob, 'Relay', red, MESSAGES.incorrectFlag);
+    await submitFlag(alice, 'Relay', red, MESSAGES.correctFlag);
+    await alice.close();
+    await bob.close();
+    await expect
+      .poll(async () => {
+        const r = await organiser.get(server.url, '/api/admin/signals');
+        return (r.body as { kind: string }[]).filter((s) => s.kind === 'other_team_flag').length;
+      })
+      .toBe(1);
+    await admin.goto(`${server.url}/admin/panel`);
+    await tab('Integrity');
+    const signal = admin
+      .getByRole('table', { name: 'Signals' })
+      .locator('tbody tr')
+      .filter({ hasText: "Another competitor's per-team flag (certain)" });
+    await expect.poll(() => signal.count()).toBe(1);
+    const [, summary, competitors] = (await signal.locator('td').allTextContents()).map((t) => t.trim());
+    expect(summary).toBe(
+      "bob (Blue Barons) sent Red Rockets's per-team flag of 'Relay' to 'Relay': certain, that flag is derived for Red Rockets alone",
+    );
+    expect(competitors).toBe('Blue Barons, Red Rockets');
+    await signal.getByRole('button', { name: 'Show row in Submissions' }).click();
+    const table = admin.getByRole('table', { name: 'Submissions' });
+    await expect
+      .poll(async () => (await cells(table)).map(visible))
+      .toEqual([['bob', 'Blue Barons', 'Relay', 'wrong', red, ADDRESS]]);
+    // The read is in the audit log, naming the competitor and never the flag.
+    const audit = await organiser.get(server.url, '/api/admin/audit?action=challenge.reveal_team_flag');
+    expect(audit.text).toContain('Red Rockets');
+    expect(audit.text).not.toContain(red.slice(-17));
+  });
 });

@@ -28,6 +28,19 @@ function loadPurifier(): Promise<DOMPurify> {
   return purifier;
 }
 
+/**
+ * Starts loading the sanitiser in the background, where an admin is at work (any admin call): the
+ * admin's first write (an announcement the live stream must carry within a second) then finds it
+ * ready, while a process that only serves players never pays jsdom's memory.
+ */
+export function prepareSanitizer(): void {
+  if (purifier) return;
+  loadPurifier().catch(() => {
+    // Loading is tried again by the write that needs it, which reports the failure.
+    purifier = null;
+  });
+}
+
 function addLinkAndImageRules(purify: DOMPurify): void {
   purify.addHook('afterSanitizeAttributes', (node) => {
     if (node.nodeName === 'A') {

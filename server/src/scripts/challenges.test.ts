@@ -27,6 +27,7 @@ describe('npm run challenges (import / export CLI)', () => {
   it('imports the sample repository in docs/ (dry run first), then exports it back', async () => {
     const dry = await runChallengesCommand(t.ctx, ['import', SAMPLES, '--dry-run']);
     expect(dry.out).toContain('Dry run: 3 challenge(s) would be created and 0 updated');
+    expect(dry.out).toContain('would be created: Caesar Salad, First Steps, Regex Club\n');
     expect(dry.code).toBe(0);
     expect(await listChallengesForAdmin(t.ctx)).toEqual([]);
 

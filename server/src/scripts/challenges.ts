@@ -9,10 +9,11 @@ const USAGE =
   'Usage: npm run challenges -- import PATH [--dry-run]\n       npm run challenges -- export DIR\n';
 
 /** The import's report as lines: what was (or would be) done, then warnings and errors with file:line. */
-export function formatImportResult(result: ImportResult): string {
+export function formatImportResult(result: ImportResult, dryRun = false): string {
   const lines = [result.message];
-  if (result.created.length) lines.push(`created: ${result.created.join(', ')}`);
-  if (result.updated.length) lines.push(`updated: ${result.updated.join(', ')}`);
+  const would = dryRun ? 'would be ' : '';
+  if (result.created.length) lines.push(`${would}created: ${result.created.join(', ')}`);
+  if (result.updated.length) lines.push(`${would}updated: ${result.updated.join(', ')}`);
   const where = (i: { file: string; line: number | null }) =>
     `${i.file || '(archive)'}${i.line ? `:${i.line}` : ''}`;
   for (const w of result.warnings) lines.push(`warning ${where(w)}: ${w.message}`);
@@ -27,8 +28,9 @@ export async function runChallengesCommand(
 ): Promise<{ code: number; out: string }> {
   const [command, target, ...rest] = args;
   if (command === 'import' && target && rest.every((a) => a === '--dry-run')) {
-    const result = await importChallengePath(ctx, target, { dryRun: rest.includes('--dry-run') });
-    return { code: result.errors.length > 0 ? 1 : 0, out: formatImportResult(result) };
+    const dryRun = rest.includes('--dry-run');
+    const result = await importChallengePath(ctx, target, { dryRun });
+    return { code: result.errors.length > 0 ? 1 : 0, out: formatImportResult(result, dryRun) };
   }
   if (command === 'export' && target && rest.length === 0) {
     const existing = await readdir(target).catch(() => []);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp, type TestClient } from '../../../test/build-test-app.js';
 import { testDatabaseKinds } from '../../../test/databases.js';
 import { makeZip } from '../../lib/zip.js';
-import { postImport } from './archive.test.js';
+import { postImport } from '../../../test/archive-upload.js';
 
 /**
  * Hostile archives (issue 17): each is refused with a clear message naming what is wrong, and

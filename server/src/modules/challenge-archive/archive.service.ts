@@ -430,6 +430,8 @@ function challengeYml(c: AdminChallenge, names: ReadonlyMap<string, string>): st
     state: c.is_active ? 'visible' : 'hidden',
     ...(c.release_at && { scheduled_at: c.release_at }),
     ...(c.max_attempts !== null && { attempts: c.max_attempts }),
+    ...(c.per_team && { per_team: true }),
+    ...(c.per_team_on_page && { per_team_on_page: true }),
     version: '0.1',
   };
   return stringify(doc, { lineWidth: 0 });

@@ -3,30 +3,11 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, TEST_ORIGIN, type TestApp, type TestClient } from '../../../test/build-test-app.js';
+import { multipart, postImport } from '../../../test/archive-upload.js';
 import { testDatabaseKinds } from '../../../test/databases.js';
 import { makeZip } from '../../lib/zip.js';
 import { readZipArchive } from './archive-reader.js';
 import { htmlAsMarkdown, importChallengeZip, zipBuffer } from './archive.service.js';
-
-const BOUNDARY = '----archiveTestBoundary';
-
-export function multipart(filename: string, content: Buffer, field = 'file') {
-  return {
-    payload: Buffer.concat([
-      Buffer.from(
-        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: application/zip\r\n\r\n`,
-      ),
-      content,
-      Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
-    ]),
-    headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
-  };
-}
-
-export function postImport(client: TestClient, zip: Buffer, dryRun = false, filename = 'challenges.zip') {
-  const { payload, headers } = multipart(filename, zip);
-  return client.post(`/api/admin/ctf/import${dryRun ? '?dry_run=1' : ''}`, payload, headers);
-}
 
 const BASICS = `name: Warmup
 author: club
@@ -112,6 +93,8 @@ function comparable(list: AdminChallenge[]) {
       hlinks: c.hlinks,
       flags: c.flags,
       max_attempts: c.max_attempts,
+      per_team: c.per_team,
+      per_team_on_page: c.per_team_on_page,
       release_at: c.release_at,
       hints: c.hints.map((h) => ({ title: h.title, content: h.content, cost: h.cost })),
       prerequisites: c.prerequisites.map((id) => names.get(id)).sort(),
@@ -405,6 +388,16 @@ hints:
         release_at: null,
       });
       expect(form.status, JSON.stringify(form.body)).toBe(200);
+      const perTeam = await admin.post('/api/admin/ctf/create_challenge', {
+        name: 'Team Flag',
+        category: 'General',
+        difficulty: 'Easy',
+        written_by: 'admin',
+        flag: 'flag{base}',
+        per_team: true,
+        per_team_on_page: true,
+      });
+      expect(perTeam.status, JSON.stringify(perTeam.body)).toBe(200);
       const original = comparable(await adminList(admin));
 
       const exported = await t.app.inject({
@@ -422,8 +415,10 @@ hints:
         'falling-star/falling-star.zip',
         'hand-made/challenge.yml',
         'hand-made/handout.zip',
+        'team-flag/challenge.yml',
         'warmup/challenge.yml',
       ]);
+      expect(entries.get('team-flag/challenge.yml')!.toString()).toContain('per_team: true');
       expect(entries.get('falling-star/challenge.yml')!.toString()).toContain('state: hidden');
 
       const fresh = await buildTestApp(kind);
@@ -440,7 +435,7 @@ hints:
         }
         // And again: a second import of the same export changes nothing.
         const again = await postImport(freshAdmin, zip);
-        expect(again.body.updated.sort()).toEqual(['Falling Star', 'Hand Made', 'Warmup']);
+        expect(again.body.updated.sort()).toEqual(['Falling Star', 'Hand Made', 'Team Flag', 'Warmup']);
         expect(comparable(await adminList(freshAdmin))).toEqual(original);
       } finally {
         await fresh.close();

@@ -55,6 +55,8 @@ const KNOWN_KEYS = new Set([
   'requirements',
   'difficulty',
   'attempts',
+  'per_team',
+  'per_team_on_page',
   'version',
 ]);
 
@@ -338,6 +340,17 @@ export async function parseChallengeYml(
 
   const attempts = num(data.attempts, ['attempts']);
 
+  // Our own keys for per-team flags (issue 18); absent means off, like every absent key.
+  const bool = (key: string): boolean => {
+    const v = data[key];
+    if (v === undefined || v === null) return false;
+    if (typeof v === 'boolean') return v;
+    err(line([key]), `'${key}' must be true or false.`);
+    return false;
+  };
+  const perTeam = bool('per_team');
+  const perTeamOnPage = bool('per_team_on_page');
+
   if (errors.length > startErrors) return null;
   return {
     file,
@@ -355,6 +368,8 @@ export async function parseChallengeYml(
       max_attempts: attempts === undefined || attempts === 0 ? null : attempts,
       release_at,
       hints: hints ?? [],
+      per_team: perTeam,
+      per_team_on_page: perTeamOnPage,
     },
     isActive,
     requirements,

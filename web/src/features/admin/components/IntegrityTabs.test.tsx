@@ -168,6 +168,13 @@ describe('Integrity tab', () => {
               competitors: ['Red', 'bob'],
               submission_ids: ['11', '14'],
             },
+            {
+              kind: 'other_team_flag',
+              summary:
+                "alice (Red) sent Blue's per-team flag of 'Web 2' to 'Web 2': certain, that flag is derived for Blue alone",
+              competitors: ['Red', 'Blue'],
+              submission_ids: ['17'],
+            },
           ]),
         'GET /api/admin/submissions?ids=11%2C14': () =>
           json({
@@ -184,6 +191,8 @@ describe('Integrity tab', () => {
     expect(within(table).getByText('Same address, same solve')).toBeInTheDocument();
     expect(within(table).getByText('Red, bob')).toBeInTheDocument();
     expect(within(table).getByText('11, 14')).toBeInTheDocument();
+    expect(within(table).getByText("Another competitor's per-team flag (certain)")).toBeInTheDocument();
+    expect(within(table).getByText('Red, Blue')).toBeInTheDocument();
 
     await userEvent.click(within(table).getByRole('button', { name: 'Show 2 rows in Submissions' }));
     expect(screen.getByRole('tab', { name: 'Submissions' })).toHaveAttribute('aria-selected', 'true');
