@@ -78,72 +78,7 @@ export const divisionsApi: ClientApi<typeof divisions> = {
   setDivisions: ROUTES.settings.setDivisions,
   pickDivision: ROUTES.users.pickDivision,
 };
-export type { Division, DivisionInput } from './api/divisions.js';
 export const announcementsApi: ClientApi<typeof announcements> = ROUTES.announcements;
 export const webhookApi: ClientApi<typeof webhook> = ROUTES.webhook;
-export type { WebhookStatus } from './api/webhook.js';
-export type { Announcement, AdminAnnouncement, AnnouncementInput } from './api/announcements.js';
-
 export type { AckResponse, MessageResponse } from './api/common.js';
-export type {
-  AuditEntry,
-  AuditPage,
-  ModerateInput,
-  SubmissionFilters,
-  SubmissionPage,
-  SubmissionRow,
-  Signal,
-} from './api/integrity.js';
-export type { AdminUser, AdminTeam, ImportIssue, ImportResult } from './api/admin.js';
-export type { OAuthProvider, OAuthMessage } from './api/oauth.js';
-export { OAUTH_PROVIDERS, OAUTH_BROADCAST_CHANNEL } from './api/oauth.js';
-export type { User, UserCompletion } from './api/users.js';
-export type { Team, TeamListEntry, JoinRequest, TeamCompletion } from './api/teams.js';
-export type { PublicChallenge, ChallengeDetail, ChallengeHint } from './api/challenges.js';
-export type {
-  LeaderboardEntry,
-  LeaderboardRow,
-  LeaderboardQuery,
-  ScoreGraph,
-  GraphSeries,
-  CtftimeFeed,
-} from './api/leaderboard.js';
-export type {
-  AdminChallenge,
-  AdminFlag,
-  AdminHint,
-  ChallengeInput,
-  ChallengeScoringInput,
-  FlagInput,
-  HintInput,
-  ScoreboardExportRow,
-  SolveExportRow,
-} from './api/admin.js';
-export type { SiteInfo } from './api/site.js';
-export type { AdminSettings, EventSettings, EventSettingsInput } from './api/settings.js';
-export {
-  AFTER_END_MODES,
-  LOGO_TYPES,
-  SETTINGS_LIMITS,
-  sniffLogoType,
-  type AfterEnd,
-  type LogoType,
-} from './api/settings-rules.js';
-export * from './rules/constants.js';
-export * from './rules/messages.js';
-export * from './rules/rating.js';
-export * from './rules/scoring.js';
-export * from './rules/dynamic-scoring.js';
-export * from './rules/countdown.js';
-export * from './rules/usernames.js';
-export * from './rules/html-policy.js';
-export * from './rules/default-texts.js';
-export type { LiveEventData, LiveEventType } from './api/live-events.js';
-export {
-  LIVE_EVENT_TYPES,
-  LIVE_EVENTS_PATH,
-  LIVE_EVENT_REPLAY_MS,
-  LIVE_EVENT_HEARTBEAT_MS,
-  LIVE_EVENT_COALESCE_MS,
-  TOO_MANY_STREAMS_MESSAGE,
-} from './api/live-events.js';
+export * from './shared.js';

@@ -1,0 +1,76 @@
+/**
+ * What both entries of the contract export (index.ts for the server and the tests, client.ts for
+ * the web): the shapes as types, and the rules and texts that need no zod at run time. An entry's
+ * own file adds its endpoints (zod schemas, or the web's method-and-path routes).
+ */
+export type { Division, DivisionInput } from './api/divisions.js';
+export type { AdminSettings, EventSettings, EventSettingsInput } from './api/settings.js';
+export {
+  AFTER_END_MODES,
+  LOGO_TYPES,
+  SETTINGS_LIMITS,
+  sniffLogoType,
+  type AfterEnd,
+  type LogoType,
+} from './api/settings-rules.js';
+export type { WebhookStatus } from './api/webhook.js';
+export type { Announcement, AdminAnnouncement, AnnouncementInput } from './api/announcements.js';
+export type { OAuthProvider, OAuthMessage } from './api/oauth.js';
+export { OAUTH_PROVIDERS, OAUTH_BROADCAST_CHANNEL } from './api/oauth.js';
+export type { User, UserCompletion } from './api/users.js';
+export type { Team, TeamListEntry, JoinRequest, TeamCompletion } from './api/teams.js';
+export type { PublicChallenge, ChallengeDetail, ChallengeHint } from './api/challenges.js';
+export type {
+  LeaderboardEntry,
+  LeaderboardRow,
+  LeaderboardQuery,
+  ScoreGraph,
+  GraphSeries,
+  CtftimeFeed,
+} from './api/leaderboard.js';
+export type {
+  AdminChallenge,
+  AdminFlag,
+  AdminHint,
+  AdminUser,
+  AdminTeam,
+  ChallengeInput,
+  ChallengeInputParsed,
+  ChallengeScoringInput,
+  FlagInput,
+  HintInput,
+  ImportIssue,
+  ImportResult,
+  ScoreboardExportRow,
+  SolveExportRow,
+} from './api/admin.js';
+export type { SiteInfo } from './api/site.js';
+export type {
+  AuditEntry,
+  AuditPage,
+  AuditQuery,
+  ModerateInput,
+  SubmissionFilters,
+  SubmissionPage,
+  SubmissionQuery,
+  SubmissionRow,
+  Signal,
+} from './api/integrity.js';
+export * from './rules/constants.js';
+export * from './rules/messages.js';
+export * from './rules/rating.js';
+export * from './rules/scoring.js';
+export * from './rules/dynamic-scoring.js';
+export * from './rules/countdown.js';
+export * from './rules/usernames.js';
+export * from './rules/html-policy.js';
+export * from './rules/default-texts.js';
+export type { LiveEventData, LiveEventType } from './api/live-events.js';
+export {
+  LIVE_EVENT_TYPES,
+  LIVE_EVENTS_PATH,
+  LIVE_EVENT_REPLAY_MS,
+  LIVE_EVENT_HEARTBEAT_MS,
+  LIVE_EVENT_COALESCE_MS,
+  TOO_MANY_STREAMS_MESSAGE,
+} from './api/live-events.js';
