@@ -475,7 +475,7 @@ describe.runIf(run)('integrity and moderation in Chromium', { timeout: 240_000 }
     await expect.poll(() => signal.count()).toBe(1);
     const [, summary, competitors] = (await signal.locator('td').allTextContents()).map((t) => t.trim());
     expect(summary).toBe(
-      "bob (Blue Barons) sent Red Rockets's per-team flag of 'Relay' to 'Relay': certain, that flag is derived for Red Rockets alone",
+      "bob (Blue Barons) sent the per-team flag of 'Relay' that belongs to Red Rockets to 'Relay': certain, that flag is derived for Red Rockets alone",
     );
     expect(competitors).toBe('Blue Barons, Red Rockets');
     await signal.getByRole('button', { name: 'Show row in Submissions' }).click();

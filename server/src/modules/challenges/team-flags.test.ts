@@ -137,11 +137,11 @@ for (const kind of testDatabaseKinds()) {
       const byAlice = certain.find((s) => s.submission_ids[0] === aliceRow._id)!;
       expect(byAlice.competitors).toEqual(['Red', 'Blue']);
       expect(byAlice.summary).toBe(
-        "alice (Red) sent Blue's per-team flag of 'Per team' to 'Per team': certain, that flag is derived for Blue alone",
+        "alice (Red) sent the per-team flag of 'Per team' that belongs to Blue to 'Per team': certain, that flag is derived for Blue alone",
       );
       const bySolo = certain.find((s) => s.competitors[0] === 'solo')!;
       expect(bySolo.competitors).toEqual(['solo', 'Red']);
-      expect(bySolo.summary).toContain("sent Red's per-team flag of 'Per team' to 'Plain'");
+      expect(bySolo.summary).toContain("sent the per-team flag of 'Per team' that belongs to Red to 'Plain'");
       expect(signals.filter((s) => s.kind === 'other_flag')).toEqual([]);
     });
 

@@ -96,7 +96,7 @@ async function otherFlags(ctx: AppContext): Promise<Signal[]> {
       : {
           // Certain: nobody but the owner (and admins) can know a per-team flag.
           kind: 'other_team_flag' as const,
-          summary: `${r.username} (${competitorOf(r)}) sent ${r.matched_competitor}'s per-team flag of '${r.matched_name ?? '(deleted)'}' to '${r.challenge_name}': certain, that flag is derived for ${r.matched_competitor} alone`,
+          summary: `${r.username} (${competitorOf(r)}) sent the per-team flag of '${r.matched_name ?? '(deleted)'}' that belongs to ${r.matched_competitor} to '${r.challenge_name}': certain, that flag is derived for ${r.matched_competitor} alone`,
           competitors: [competitorOf(r), r.matched_competitor],
           submission_ids: [String(r.id)],
         },

@@ -171,7 +171,7 @@ describe('Integrity tab', () => {
             {
               kind: 'other_team_flag',
               summary:
-                "alice (Red) sent Blue's per-team flag of 'Web 2' to 'Web 2': certain, that flag is derived for Blue alone",
+                "alice (Red) sent the per-team flag of 'Web 2' that belongs to Blue to 'Web 2': certain, that flag is derived for Blue alone",
               competitors: ['Red', 'Blue'],
               submission_ids: ['17'],
             },
