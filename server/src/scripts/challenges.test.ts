@@ -51,7 +51,7 @@ describe('npm run challenges (import / export CLI)', () => {
       is_active: true,
     });
     const packed = await readZipArchive(readFileSync(path.join(t.config.uploadDir, 'first-steps.zip')), 'x');
-    expect(packed.get('dist/welcome.txt')!.toString()).toContain('flag{welcome_aboard}');
+    expect(packed.get('files/welcome.txt')!.toString()).toContain('flag{welcome_aboard}');
     expect(byName.get('Caesar Salad')).toMatchObject({
       scoring: { type: 'dynamic', function: 'logarithmic', initial: 300, minimum: 100, decay: 20 },
       flags: [{ type: 'case_insensitive', content: 'flag{rotate_me}' }],
