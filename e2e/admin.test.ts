@@ -69,7 +69,7 @@ describe.runIf(run)('admin panel in Chromium', () => {
     await form.getByLabel('Category').selectOption('Forensics');
     await form.getByLabel('Difficulty').selectOption('Medium');
     await expect.poll(() => form.getByLabel('Points').inputValue()).toBe('200');
-    await form.getByLabel('Flag').fill('flag{zipped}');
+    await form.getByLabel('Flag', { exact: true }).fill('flag{zipped}');
     await form.getByLabel('Description').fill('<p>Download the archive.</p>');
     await form.getByLabel('task.zip').check();
     await form.getByRole('button', { name: 'Create Challenge' }).click();
