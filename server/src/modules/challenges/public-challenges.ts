@@ -190,7 +190,10 @@ const caches = new WeakMap<AppContext, IncrementalValue<PublicChallengeList>>();
  * without waiting for a rebuild). False may be stale: the database then settles it.
  */
 export async function knownFirstBlood(ctx: AppContext, challengeId: number): Promise<boolean> {
-  return (await listCache(ctx).getKept()).firstBloodIds.has(challengeId);
+  // NOTE: the kept list as it is, with no update started: asking this at every correct flag must
+  // not re-serialise the whole list each time (its readers bring it up to date when they read).
+  const cache = listCache(ctx);
+  return (cache.current ?? (await cache.getKept())).firstBloodIds.has(challengeId);
 }
 
 function listCache(ctx: AppContext): IncrementalValue<PublicChallengeList> {
