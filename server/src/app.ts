@@ -96,6 +96,16 @@ export async function buildApp(
     redisReady: shared.redisReady,
   };
 
+  // NOTE: onClose hooks run in the reverse order of their adding (avvio), so the shared resources
+  // are released by the first one added: after every module's own hook (the submission log writes
+  // its waiting attempts) has run against an open database.
+  app.addHook('onClose', async () => {
+    await ctx.bus.close();
+    await ctx.limiter.close();
+    await shared.bus.close();
+    await shared.close();
+    if (ownsDatabase) await database.close();
+  });
   registerErrorHandling(app);
   // What other processes changed is delivered before anything of the request reads a cache.
   app.addHook('onRequest', (_request, _reply, done) => {
@@ -131,12 +141,5 @@ export async function buildApp(
 
   await registerWebApp(app, config.webDist);
 
-  app.addHook('onClose', async () => {
-    await ctx.bus.close();
-    await ctx.limiter.close();
-    await shared.bus.close();
-    await shared.close();
-    if (ownsDatabase) await database.close();
-  });
   return { app, ctx };
 }

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp, type TestClient } from '../../../test/build-test-app.js';
 import { addChallenge, makeTeam, openSite } from '../../../test/compete.js';
 import { testDatabaseKinds } from '../../../test/databases.js';
+import { connectDatabase } from '../../db/connect.js';
 import { listSubmissionRows } from './submission-log.repo.js';
 import { flushSubmissionLog, pruneSubmissionLog } from './submission-log.service.js';
 
@@ -41,6 +42,20 @@ for (const kind of testDatabaseKinds()) {
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       return res.body;
     };
+
+    it('writes the attempts still waiting in memory when the app closes gracefully', async () => {
+      const c = await addChallenge(t, { name: 'Closing' });
+      for (const flag of ['first-wrong', 'second-wrong'])
+        expect((await submit(alice, c.id, flag)).body).toMatchObject({ message: MESSAGES.incorrectFlag });
+      await t.app.close();
+      const database = await connectDatabase(t.config.database);
+      try {
+        const rows = await database.db.selectFrom('submissions').select(['submitted']).orderBy('id').execute();
+        expect(rows.map((r) => r.submitted)).toEqual(['first-wrong', 'second-wrong']);
+      } finally {
+        await database.close();
+      }
+    });
 
     it('records every attempt with its result, the team at that moment and the address; text for wrong ones only', async () => {
       const teamId = await makeTeam(t, 'Red', [alice.user!.id]);
