@@ -1,7 +1,7 @@
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { withStatementCache } from './connect.js';
+import { MAX_CACHED_STATEMENT_CHARS, withStatementCache } from './connect.js';
 
 let raw: SQLite.Database;
 afterEach(() => raw?.open && raw.close());
@@ -61,5 +61,21 @@ describe('SQLite statement cache', () => {
     expect(await db.selectFrom('t').selectAll().execute()).toEqual([{ id: 1, v: 'a' }]);
     await sql`alter table t add column w text default 'x'`.execute(db);
     expect(await db.selectFrom('t').selectAll().execute()).toEqual([{ id: 1, v: 'a', w: 'x' }]);
+  });
+
+  it('never keeps a long one-off text: it is prepared at each use and evicts nothing', async () => {
+    const { db, prepared } = counted(2);
+    const short = () => sql`select 1 as n`.execute(db);
+    await short();
+    const ids = Array.from({ length: MAX_CACHED_STATEMENT_CHARS / 2 }, (_, i) => i);
+    const long = async () =>
+      (await sql<{ n: number }>`select count(*) as n from (select 1) where 1 in (${sql.join(ids)})`.execute(db))
+        .rows[0]!.n;
+    const before = prepared();
+    expect(await long()).toBe(1);
+    expect(await long()).toBe(1);
+    expect(prepared() - before).toBe(2);
+    await short();
+    expect(prepared() - before).toBe(2);
   });
 });

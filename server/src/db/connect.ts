@@ -81,6 +81,12 @@ export async function connectDatabase(database: Config['database']): Promise<Dat
 
 /** How many prepared SQLite statements are kept; distinct query texts beyond it evict the oldest. */
 export const STATEMENT_CACHE_SIZE = 500;
+/**
+ * Longer query texts are prepared at each use and not kept: they are one-offs (a long `in (...)`
+ * list), and a prepared statement's program grows with its text (~0.5 MB for a 500-row insert),
+ * so keeping hundreds of them cost hundreds of MB of memory (bench/NOTES.md, the fourth round).
+ */
+export const MAX_CACHED_STATEMENT_CHARS = 4096;
 
 /**
  * The SQLite handle Kysely sees, with prepared statements kept by their SQL text. Kysely prepares
@@ -93,6 +99,7 @@ export function withStatementCache(sqlite: SQLite.Database, size = STATEMENT_CAC
   return {
     close: () => sqlite.close(),
     prepare(text: string) {
+      if (text.length > MAX_CACHED_STATEMENT_CHARS) return sqlite.prepare(text);
       let statement = statements.get(text);
       if (statement) {
         // Most recently used last, so the first key is the one to evict.

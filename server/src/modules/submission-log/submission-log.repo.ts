@@ -1,20 +1,80 @@
-import { sql, type Insertable } from 'kysely';
+import { sql } from 'kysely';
 import type { Dialect } from '../../db/connect.js';
-import type { Executor, SubmissionsTable } from '../../db/schema.js';
+import type { Executor } from '../../db/schema.js';
 
-export type NewSubmissionRow = Insertable<SubmissionsTable>;
+/** An attempt to write: the competitor's team and challenge names are looked up as it is written. */
+export interface NewAttemptRow {
+  created_at: string;
+  user_id: number;
+  username: string;
+  team_id: number | null;
+  challenge_id: number;
+  result: string;
+  submitted: string | null;
+  address: string;
+  matched_challenge_id: number | null;
+  matched_competitor: string | null;
+}
 
-/** Rows per INSERT: well under SQLite's 32,766 bound parameters at 10 columns a row. */
+/** Rows per INSERT, so one statement never holds the event loop for long (~10 ms on SQLite). */
 const INSERT_CHUNK = 500;
 
-export async function insertSubmissionRows(db: Executor, rows: readonly NewSubmissionRow[]): Promise<void> {
+/**
+ * Writes attempts in order, each with its team's and challenge's names at this moment (a removed
+ * challenge reads '#id'). NOTE: the rows travel as one JSON parameter that the database unpacks
+ * (json_each / json_array_elements), so every batch, whatever its size, is the same statement:
+ * one multi-row VALUES text per row count would prepare a new statement (~0.5 MB on SQLite) for
+ * each batch size and fill the statement cache (bench/NOTES.md, the fourth round).
+ */
+export async function insertAttemptRows(
+  db: Executor,
+  dialect: Dialect,
+  rows: readonly NewAttemptRow[],
+): Promise<void> {
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-    await db
-      .insertInto('submissions')
-      .values(rows.slice(i, i + INSERT_CHUNK))
-      .execute();
+    const json = JSON.stringify(rows.slice(i, i + INSERT_CHUNK));
+    await sql`insert into submissions (created_at, user_id, username, team_id, team_name, challenge_id,
+        challenge_name, result, submitted, address, matched_challenge_id, matched_competitor)
+      select r.created_at, r.user_id, r.username, r.team_id, t.name, r.challenge_id,
+        coalesce(c.name, '#' || r.challenge_id), r.result, r.submitted, r.address,
+        r.matched_challenge_id, r.matched_competitor
+      from (${dialect === 'postgres' ? postgresRows(json) : sqliteRows(json)}) r
+      left join teams t on t.id = r.team_id
+      left join challenges c on c.id = r.challenge_id
+      order by r.position`.execute(db);
   }
 }
+
+function sqliteRows(json: string) {
+  const field = (name: string) => sql.raw(`json_extract(e.value, '$.${name}') as ${name}`);
+  return sql`select e.key as position, ${sql.join(ATTEMPT_FIELDS.map(field))} from json_each(${json}) e`;
+}
+
+function postgresRows(json: string) {
+  const field = (name: keyof NewAttemptRow) =>
+    sql.raw(`(e.v->>'${name}')::${INTEGER_FIELDS.has(name) ? 'integer' : 'text'} as ${name}`);
+  return sql`select e.position, ${sql.join(ATTEMPT_FIELDS.map(field))}
+    from json_array_elements(${json}::json) with ordinality as e(v, position)`;
+}
+
+const ATTEMPT_FIELDS: readonly (keyof NewAttemptRow)[] = [
+  'created_at',
+  'user_id',
+  'username',
+  'team_id',
+  'challenge_id',
+  'result',
+  'submitted',
+  'address',
+  'matched_challenge_id',
+  'matched_competitor',
+];
+const INTEGER_FIELDS: ReadonlySet<keyof NewAttemptRow> = new Set([
+  'user_id',
+  'team_id',
+  'challenge_id',
+  'matched_challenge_id',
+]);
 
 /**
  * The correct attempt's row, written in the solve's transaction from the solve itself (its team
@@ -60,24 +120,6 @@ export async function insertCorrectRowForSolve(
         .where('solves.id', '=', solveId),
     )
     .execute();
-}
-
-/** Names of these challenges and teams, for a batch of attempts about to be written. */
-export async function findNames(
-  db: Executor,
-  challengeIds: readonly number[],
-  teamIds: readonly number[],
-): Promise<{ challenges: Map<number, string>; teams: Map<number, string> }> {
-  const [challenges, teams] = await Promise.all([
-    challengeIds.length
-      ? db.selectFrom('challenges').select(['id', 'name']).where('id', 'in', challengeIds).execute()
-      : [],
-    teamIds.length ? db.selectFrom('teams').select(['id', 'name']).where('id', 'in', teamIds).execute() : [],
-  ]);
-  return {
-    challenges: new Map(challenges.map((c) => [c.id, c.name])),
-    teams: new Map(teams.map((t) => [t.id, t.name])),
-  };
 }
 
 export interface SubmissionFilter {

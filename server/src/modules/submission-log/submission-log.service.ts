@@ -23,12 +23,11 @@ import {
 } from '../challenges/challenges.service.js';
 import {
   deleteOldAttempts,
-  findNames,
   findSubmissionTime,
   insertCorrectRowForSolve,
-  insertSubmissionRows,
+  insertAttemptRows,
   listSubmissionRows,
-  type NewSubmissionRow,
+  type NewAttemptRow,
   type StoredSubmission,
   type SubmissionFilter,
 } from './submission-log.repo.js';
@@ -90,22 +89,17 @@ class AttemptBuffer {
   private async write(batch: PendingAttempt[]): Promise<void> {
     const db = this.ctx.database.db;
     try {
-      const names = await findNames(
-        db,
-        [...new Set(batch.map((a) => a.challengeId))],
-        [...new Set(batch.flatMap((a) => (a.user.teamId === null ? [] : [a.user.teamId])))],
-      );
-      const rows: NewSubmissionRow[] = batch.map((a) => ({
+      const rows: NewAttemptRow[] = batch.map((a) => ({
         created_at: a.at,
         user_id: a.user.id,
         username: a.user.username,
         team_id: a.user.teamId,
-        team_name: a.user.teamId === null ? null : (names.teams.get(a.user.teamId) ?? null),
         challenge_id: a.challengeId,
-        challenge_name: names.challenges.get(a.challengeId) ?? `#${a.challengeId}`,
         result: a.result,
         submitted: a.submitted,
         address: a.address,
+        matched_challenge_id: null,
+        matched_competitor: null,
       }));
       const matchOther = await otherFlagFinder(this.ctx);
       let competitors: Awaited<ReturnType<typeof listCompetitors>> | null = null;
@@ -127,7 +121,7 @@ class AttemptBuffer {
           break;
         }
       }
-      await insertSubmissionRows(db, rows);
+      await insertAttemptRows(db, this.ctx.database.dialect, rows);
     } catch (err) {
       // Put the batch back for the next flush; never log the rows (they hold submitted flags).
       this.pending = [...batch, ...this.pending].slice(-MAX_PENDING);
