@@ -1,9 +1,18 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { afterAll } from 'vitest';
 import { connectDatabase } from '../src/db/connect.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 
@@ -164,8 +173,22 @@ export async function createTestDatabase(
     databaseUrl: databaseUrl(name),
     dataDir,
     drop: async () => {
-      await withAdmin((client) => client.query(`drop database if exists ${name} with (force)`));
       rmSync(dataDir, { recursive: true, force: true });
+      // DROP DATABASE waits for a checkpoint; the next test need not wait for it too.
+      const dropping = withAdmin((client) => client.query(`drop database if exists ${name} with (force)`))
+        .then(() => undefined)
+        .finally(() => pendingDrops.delete(dropping));
+      pendingDrops.add(dropping);
     },
   };
 }
+
+/**
+ * PostgreSQL databases being dropped in the background. This module is evaluated once per test
+ * file (each file has its own module graph), and this hook, added while the file is collected,
+ * makes the file wait for them (and fail if one could not be dropped).
+ */
+const pendingDrops = new Set<Promise<void>>();
+afterAll(async () => {
+  await Promise.all(pendingDrops);
+});
