@@ -78,7 +78,7 @@ function streamsSection(s: StreamsRun, ratioOf: (r: LoadResult) => number): stri
     `- Opened in ${fmt(s.opened.ms)} ms (answers: ${Object.entries(s.opened.statuses)
       .map(([k, v]) => `${v} x ${k}`)
       .join(', ')}); server RSS ${fmt(s.rssBeforeMb, 1)} MB before, ${fmt(s.rssOpenMb, 1)} MB with them open.`,
-    `- The process's first announcement, before the streams opened (its first admin write loads the Markdown sanitiser, jsdom): POST answered ${s.firstAnnouncement.status} in ${fmt(s.firstAnnouncement.postMs, 1)} ms.`,
+    `- The process's first announcement, before the streams opened (its first admin write): POST answered ${s.firstAnnouncement.status} in ${fmt(s.firstAnnouncement.postMs, 1)} ms.`,
     `- An admin's announcement (POST /api/admin/announcements/create) to the last stream receiving it: ${s.announcements
       .map((a) => `${fmt(a.ms, 1)} ms (${a.received}/${a.expected} streams, POST answered ${a.status} in ${fmt(a.postMs, 1)} ms)`)
       .join('; ')}. Worst: ${fmt(worst, 1)} ms.`,

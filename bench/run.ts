@@ -56,10 +56,7 @@ export interface StreamsRun {
   /** The server's RSS (MB) before the streams opened, and with them open and idle. */
   rssBeforeMb: number;
   rssOpenMb: number;
-  /**
-   * The process's first announcement, before the streams open: its first admin write loads the
-   * Markdown sanitiser (jsdom), a one-time cost apart from the fan-out.
-   */
+  /** The process's first announcement, before the streams open (its first admin write). */
   firstAnnouncement: Extract<StreamsAnswer, { type: 'announced' }>;
   /** Each announcement with the streams open: POST to the last stream receiving it. */
   announcements: Extract<StreamsAnswer, { type: 'announced' }>[];

@@ -1,5 +1,3 @@
-// First of all: Node's fetch dispatcher must be registered before jsdom loads (see the module).
-import './lib/native-fetch-first.js';
 import cluster from 'node:cluster';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';

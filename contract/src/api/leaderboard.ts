@@ -115,8 +115,12 @@ export const ScoreGraph = z.object({
 });
 export type ScoreGraph = z.infer<typeof ScoreGraph>;
 
-/** ?top=N: the graph of the N best competitors (1..50, default 10). */
+/**
+ * ?top=N: the graph of the N best competitors (1..50, default 10); ?division=NAME (issue 19): the
+ * best of that division, as its leaderboard ranks them (ignored while the site has no divisions).
+ */
 export const GraphQuery = z.object({
+  division: DivisionFilter.shape.division,
   top: z.coerce
     .number({ error: 'top must be a whole number from 1 to 50' })
     .int('top must be a whole number from 1 to 50')

@@ -1,7 +1,18 @@
+/** The schemes a link may use; a URL with no scheme at all (relative, e.g. a download link) also may. */
+export const DESCRIPTION_URI_SCHEMES = ['http', 'https', 'mailto'] as const;
+/** The schemes an image may use: no data: or mailto:. */
+export const DESCRIPTION_IMAGE_SCHEMES = ['http', 'https'] as const;
+
+/** A URL with one of these schemes, or with none (the text before any ':' is not a scheme). */
+function uriWithSchemes(schemes: readonly string[]): RegExp {
+  return new RegExp(`^(?:(?:${schemes.join('|')}):|[^a-z]|[a-z+.-]+(?:[^a-z+.\\-:]|$))`, 'i');
+}
+
 /**
  * What a challenge description may contain (DESIGN.md §6), as DOMPurify options. One policy for
- * both passes: the server cleans with it when a description is saved, and the browser cleans with
- * it again before showing one, so HTML that got into the database some other way is held to the
+ * both passes: the server cleans with it when a description is saved (sanitize-html, given the
+ * same tags, attributes and schemes: server/src/lib/sanitize-html.ts), and the browser cleans with
+ * it again (DOMPurify) before showing one, so HTML that got into the database some other way is held to the
  * same rules. It keeps ordinary formatting, links, images, code and tables; everything that can
  * run code, restyle the page or collect input (script, event handlers, javascript: URLs, style,
  * class and id, iframes, forms, SVG, MathML) goes.
@@ -15,12 +26,11 @@ export const DESCRIPTION_HTML_POLICY = {
   ],
   // No style, class or id: they are how a description would restyle or overlay the page around it.
   ALLOWED_ATTR: ['href', 'target', 'title', 'src', 'alt', 'width', 'height', 'colspan', 'rowspan', 'start'],
-  /** http, https and mailto, or a URL with no scheme at all (relative, e.g. a download link). */
-  ALLOWED_URI_REGEXP: /^(?:(?:https?|mailto):|[^a-z]|[a-z+.-]+(?:[^a-z+.\-:]|$))/i,
+  ALLOWED_URI_REGEXP: uriWithSchemes(DESCRIPTION_URI_SCHEMES),
   ALLOW_DATA_ATTR: false,
   ALLOW_ARIA_ATTR: false,
   ALLOW_UNKNOWN_PROTOCOLS: false,
 };
 
 /** Images may not use data: or mailto: (DOMPurify lets data: through for img by default). */
-export const DESCRIPTION_IMAGE_URI = /^(?:https?:|[^a-z]|[a-z+.-]+(?:[^a-z+.\-:]|$))/i;
+export const DESCRIPTION_IMAGE_URI = uriWithSchemes(DESCRIPTION_IMAGE_SCHEMES);

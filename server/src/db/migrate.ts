@@ -18,6 +18,7 @@ import * as m0010d from './migrations/0010_d_signals.js';
 import * as m0011 from './migrations/0011_dynamic_scoring.js';
 import * as m0012b from './migrations/0012_b_per_team_flags.js';
 import * as m0012d from './migrations/0012_d_held_first_bloods.js';
+import * as m0013 from './migrations/0013_submission_log_write_cost.js';
 
 /** Append-only, numbered. Kysely's migrator takes a lock, so one process migrates and others wait. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -40,6 +41,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0011_dynamic_scoring': m0011,
   '0012_b_per_team_flags': m0012b,
   '0012_d_held_first_bloods': m0012d,
+  '0013_submission_log_write_cost': m0013,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { sanitizeHtml } from './sanitize-html.js';
 
 describe('sanitizeHtml', () => {
-  it('keeps ordinary formatting, lists, tables, code and images', async () => {
+  it('keeps ordinary formatting, lists, tables, code and images (void elements written as <br />)', async () => {
     const html =
-      '<h2>Title</h2><p><b>bold</b> <strong>s</strong> <i>i</i> <em>e</em> <u>u</u> <s>s</s><br>line</p>' +
+      '<h2>Title</h2><p><b>bold</b> <strong>s</strong> <i>i</i> <em>e</em> <u>u</u> <s>s</s><br />line</p>' +
       '<ul><li>one</li></ul><ol start="3"><li>three</li></ol>' +
       '<table><thead><tr><th>h</th></tr></thead><tbody><tr><td colspan="2">c</td></tr></tbody></table>' +
       '<pre><code>nc host 2530</code></pre><blockquote>q</blockquote>' +
-      '<img src="https://example.org/x.png" alt="x" width="10">';
+      '<img src="https://example.org/x.png" alt="x" width="10" />';
     expect(await sanitizeHtml(html)).toBe(html);
   });
 
@@ -35,7 +35,7 @@ describe('sanitizeHtml', () => {
     [
       'event handler',
       '<img src="https://e.org/x.png" onerror="alert(1)">',
-      '<img src="https://e.org/x.png">',
+      '<img src="https://e.org/x.png" />',
     ],
     ['javascript: link', '<a href="javascript:alert(1)">x</a>', '<a rel="noopener noreferrer">x</a>'],
     [
@@ -48,7 +48,13 @@ describe('sanitizeHtml', () => {
       '<a href="data:text/html,<script>alert(1)</script>">x</a>',
       '<a rel="noopener noreferrer">x</a>',
     ],
-    ['data: image', '<img src="data:image/png;base64,AAAA">', '<img>'],
+    ['data: image', '<img src="data:image/png;base64,AAAA">', '<img />'],
+    ['mailto: image', '<img src="mailto:a@example.org">', '<img />'],
+    ['protocol-relative javascript', '<a href="  JaVaScRiPt:alert(1)">x</a>', '<a rel="noopener noreferrer">x</a>'],
+    ['textarea content', '<textarea><img src=x onerror=alert(1)></textarea><p>x</p>', '<p>x</p>'],
+    ['comment', '<!-- <script>alert(1)</script> --><p>x</p>', '<p>x</p>'],
+    ['target elsewhere', '<p target="_blank">x</p>', '<p>x</p>'],
+    ['a closing tag breaking out of an attribute', '<a title="</a><script>alert(1)</script>">x</a>', '<a title="&lt;/a&gt;&lt;script&gt;alert(1)&lt;/script&gt;" rel="noopener noreferrer">x</a>'],
     ['vbscript: link', '<a href="vbscript:msgbox(1)">x</a>', '<a rel="noopener noreferrer">x</a>'],
     ['style attribute', '<p style="position:fixed;top:0">x</p>', '<p>x</p>'],
     ['style element', '<style>body{display:none}</style><p>x</p>', '<p>x</p>'],
@@ -69,6 +75,7 @@ describe('sanitizeHtml', () => {
   it('leaves plain text as it is and an empty description empty', async () => {
     expect(await sanitizeHtml('Just text & more')).toBe('Just text & more');
     expect(await sanitizeHtml('a < b && c')).toBe('a &lt; b &amp;&amp; c');
+    expect(await sanitizeHtml('&lt;script&gt; stays text')).toBe('&lt;script&gt; stays text');
     expect(await sanitizeHtml('')).toBe('');
   });
 });

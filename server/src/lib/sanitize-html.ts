@@ -1,66 +1,63 @@
-// Before jsdom: keeps Node's fetch dispatcher in place (see the module).
-import './native-fetch-first.js';
-import { DESCRIPTION_HTML_POLICY, DESCRIPTION_IMAGE_URI } from '@ctf/contract';
-import type { DOMPurify, WindowLike } from 'dompurify';
+import {
+  DESCRIPTION_HTML_POLICY,
+  DESCRIPTION_IMAGE_SCHEMES,
+  DESCRIPTION_URI_SCHEMES,
+} from '@ctf/contract';
+import sanitize from 'sanitize-html';
 
 /**
  * Challenge descriptions are HTML written by admins and shown to every participant, so they are
  * cleaned when saved, and again in the browser when shown with the same policy
  * (DESCRIPTION_HTML_POLICY in the contract; DESIGN.md §6).
+ *
+ * NOTE: the server cleans with sanitize-html (an HTML parser and an allowlist, ~10 MB), not with
+ * DOMPurify, which needs a whole DOM here (jsdom: ~100 MB and a second to load): every process an
+ * admin wrote through carried it, and the live event stream's memory bound could not hold with it
+ * (bench/NOTES.md, the fourth round). The browser still cleans with DOMPurify before showing.
  */
-
-let purifier: Promise<DOMPurify> | null = null;
 
 /**
- * The DOM and DOMPurify are loaded on first use, not at start-up: only admin writes sanitise, and
- * jsdom costs tens of megabytes and a noticeable part of the start-up time.
+ * Elements dropped with everything inside them, as DOMPurify drops them (its FORBID_CONTENTS),
+ * plus sanitize-html's own (textarea, option): the text of a script, style, SVG or MathML
+ * island is never shown as text.
  */
-function loadPurifier(): Promise<DOMPurify> {
-  purifier ??= (async () => {
-    const [{ JSDOM }, { default: createDOMPurify }] = await Promise.all([
-      import('jsdom'),
-      import('dompurify'),
-    ]);
-    const purify = createDOMPurify(new JSDOM('').window as unknown as WindowLike);
-    addLinkAndImageRules(purify);
-    return purify;
-  })();
-  return purifier;
-}
+const DROPPED_WITH_CONTENT = [
+  ...['script', 'style', 'template', 'noscript', 'noembed', 'noframes', 'plaintext', 'xmp'],
+  ...['iframe', 'svg', 'math', 'mi', 'mn', 'mo', 'ms', 'mtext', 'annotation-xml', 'desc'],
+  ...['foreignobject', 'audio', 'video', 'colgroup', 'head', 'title', 'textarea', 'option'],
+];
 
-/**
- * Starts loading the sanitiser in the background, where an admin is at work (any admin call): the
- * admin's first write (an announcement the live stream must carry within a second) then finds it
- * ready, while a process that only serves players never pays jsdom's memory.
- */
-export function prepareSanitizer(): void {
-  if (purifier) return;
-  loadPurifier().catch(() => {
-    // Loading is tried again by the write that needs it, which reports the failure.
-    purifier = null;
-  });
-}
-
-function addLinkAndImageRules(purify: DOMPurify): void {
-  purify.addHook('afterSanitizeAttributes', (node) => {
-    if (node.nodeName === 'A') {
-      // A link opened from a description must not get a handle on this page (reverse tabnabbing).
-      node.setAttribute('rel', 'noopener noreferrer');
-      if (node.hasAttribute('target') && node.getAttribute('target') !== '_blank')
-        node.removeAttribute('target');
-    } else if (node.hasAttribute('target')) {
-      node.removeAttribute('target');
-    }
-    if (node.nodeName === 'IMG') {
-      const src = (node.getAttribute('src') ?? '').replace(/[\u0000-\u0020]/g, '');
-      if (!DESCRIPTION_IMAGE_URI.test(src)) node.removeAttribute('src');
-    }
-  });
-}
+const OPTIONS: sanitize.IOptions = {
+  allowedTags: [...DESCRIPTION_HTML_POLICY.ALLOWED_TAGS],
+  // Every allowed attribute on every allowed element, as DOMPurify's ALLOWED_ATTR; `rel` only as
+  // the link rule below sets it.
+  allowedAttributes: { '*': [...DESCRIPTION_HTML_POLICY.ALLOWED_ATTR], a: ['rel'] },
+  allowedSchemes: [...DESCRIPTION_URI_SCHEMES],
+  allowedSchemesByTag: { img: [...DESCRIPTION_IMAGE_SCHEMES] },
+  allowedSchemesAppliedToAttributes: ['href', 'src'],
+  allowProtocolRelative: true,
+  allowedClasses: {},
+  allowedStyles: {},
+  disallowedTagsMode: 'discard',
+  nonTextTags: DROPPED_WITH_CONTENT,
+  transformTags: {
+    '*': (tagName, attribs) => {
+      const attributes = { ...attribs };
+      if (tagName === 'a') {
+        // A link opened from a description must not get a handle on this page (reverse tabnabbing).
+        if (attributes.target !== undefined && attributes.target !== '_blank') delete attributes.target;
+        attributes.rel = 'noopener noreferrer';
+      } else {
+        delete attributes.target;
+      }
+      return { tagName, attribs: attributes };
+    },
+  },
+};
 
 /** The safe form of an HTML fragment, as stored and served. */
 export async function sanitizeHtml(html: string): Promise<string> {
-  if (!html) return '';
-  const purify = await loadPurifier();
-  return purify.sanitize(html, DESCRIPTION_HTML_POLICY);
+  // Text with no '<' cannot hold an element: kept as written, as DOMPurify keeps it.
+  if (!html.includes('<')) return html;
+  return sanitize(html, OPTIONS);
 }

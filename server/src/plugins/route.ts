@@ -3,7 +3,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptio
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { badInput } from '../lib/errors.js';
-import { prepareSanitizer } from '../lib/sanitize-html.js';
 import { requireAdmin, requireUser } from './session.js';
 
 /**
@@ -55,10 +54,7 @@ export function route<E extends Endpoint>(
       ? {
           onRequest: async (request: FastifyRequest) => {
             if (access === 'user') requireUser(request);
-            else {
-              requireAdmin(request);
-              prepareSanitizer();
-            }
+            else requireAdmin(request);
           },
         }
       : {}),

@@ -1,8 +1,9 @@
+// Before jsdom (see the module): jsdom loaded first would take over Node's fetch.
+import '../../../test/native-fetch-first.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TEST_ORIGIN, buildTestApp, type TestApp, type TestClient } from '../../../test/build-test-app.js';
 import { testDatabaseKinds } from '../../../test/databases.js';
 import { FakeOAuthProvider } from '../../../test/fake-oauth-provider.js';
-// After the app (see lib/native-fetch-first.ts): jsdom loaded first would take over Node's fetch.
 import { JSDOM } from 'jsdom';
 import { randomToken, sha256 } from '../../lib/crypto.js';
 import { POPUP_SCRIPT, callbackPage } from './callback-page.js';

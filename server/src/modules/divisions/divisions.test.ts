@@ -196,7 +196,7 @@ for (const kind of testDatabaseKinds()) {
       expect(teamLocked.body.message).toBe(DIVISION_MESSAGES.teamHasSolves);
     });
 
-    it('filters the leaderboard, its pages, the CTFtime feed and the exports by division', async () => {
+    it('filters the leaderboard, its pages, the score graph, the CTFtime feed and the exports by division', async () => {
       await define([{ name: 'First-years' }, { name: 'Open' }]);
       const plan: [string, string | null, number[]][] = [
         ['ann', 'Open', [4]], // 400
@@ -267,11 +267,24 @@ for (const kind of testDatabaseKinds()) {
         `${BOARD}?division=Seniors`,
         `${BOARD}?division=Seniors&limit=2`,
         '/api/ctftime?division=x',
+        '/api/info/scoreboard/graph?division=x',
       ]) {
         const res = await t.visitor().get(url);
         expect(res.status, url).toBe(400);
         expect(res.body.message, url).toBe(`Invalid division: ${DIVISION_MESSAGES.unknown}`);
       }
+
+      // The score graph of a division: its best, as its leaderboard ranks them, each ending at its score.
+      const graph = (await t.visitor().get('/api/info/scoreboard/graph?top=3&division=First-years')).body;
+      expect(
+        graph.series.map((s: { name: string; points: { score: number }[] }) => [s.name, s.points.at(-1)!.score]),
+      ).toEqual([
+        ['Geese', 400],
+        ['bob', 300],
+        ['fay', 150],
+      ]);
+      const whole = (await t.visitor().get('/api/info/scoreboard/graph?top=3')).body;
+      expect(whole.series.map((s: { name: string }) => s.name)).toEqual(['ann', 'Geese', 'bob']);
 
       const feed = (await t.visitor().get('/api/ctftime?division=First-years')).body;
       expect(feed.standings.map((s: { pos: number; team: string }) => [s.pos, s.team])).toEqual([

@@ -42,18 +42,19 @@ function sendCsv<R extends Record<string, string | number>>(
 }
 
 export function registerScoreboardRoutes(app: FastifyInstance, ctx: AppContext): void {
+  // ?division=NAME (issue 19): that division's standings; ignored while the site has none.
+  const divisionOf = async (name: string | undefined) => (await resolveDivisionFilter(ctx, name))?.id;
+
   route(app, leaderboardApi.scoreGraph, 'anonymous', async (request, reply) => {
     const live = await wantsLiveBoard(ctx, request);
+    const division = await divisionOf(request.query.division);
     return sendCachedJson(
       request,
       reply,
-      await getScoreGraph(ctx, live, request.query.top),
+      await getScoreGraph(ctx, live, request.query.top, division),
       live ? 'private' : 'public',
     );
   });
-
-  // ?division=NAME (issue 19): that division's standings; ignored while the site has none.
-  const divisionOf = async (name: string | undefined) => (await resolveDivisionFilter(ctx, name))?.id;
 
   route(app, leaderboardApi.ctftime, 'anonymous', async (request, reply) =>
     sendCachedJson(request, reply, await getCtftimeFeed(ctx, await divisionOf(request.query.division))),

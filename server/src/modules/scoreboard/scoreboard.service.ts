@@ -205,11 +205,17 @@ export async function exportSolves(ctx: AppContext, divisionId?: number): Promis
 }
 
 /** The score graph of the top competitors, as the caller's board has it. */
-export async function getScoreGraph(ctx: AppContext, live: boolean, top: number): Promise<CachedJson> {
+export async function getScoreGraph(
+  ctx: AppContext,
+  live: boolean,
+  top: number,
+  divisionId?: number,
+): Promise<CachedJson> {
   const { board, frozenAt } = await getScoreView(ctx, { live });
-  return board.memo(`graph:${top}`, () =>
+  const key = divisionId === undefined ? `graph:${top}` : `graph:${top}:d${divisionId}`;
+  return board.memo(key, () =>
     CachedJson.of(leaderboardApi.scoreGraph.response, {
-      series: graphSeries(board, top),
+      series: graphSeries(board, top, divisionId),
       frozen_at: frozenAt,
     }),
   );

@@ -42,8 +42,10 @@ function creditsInOrder(c: Competitor) {
  * its challenge's current value and every unlock its cost (as the board counts them, so each series
  * ends at the competitor's score).
  */
-export function graphSeries(board: ScoreBoard, top: number): GraphSeries[] {
-  return board.ranked.slice(0, top).map((c) => {
+export function graphSeries(board: ScoreBoard, top: number, divisionId?: number): GraphSeries[] {
+  return rankedOf(board, divisionId)
+    .slice(0, top)
+    .map((c) => {
     const steps = [
       ...creditsInOrder(c).map((credit) => ({
         time: credit.time,

@@ -5,14 +5,16 @@ import { queryKeys } from '../../../lib/query';
 
 /**
  * GET /api/info/scoreboard/graph?top=10: the best competitors' cumulative points over the event
- * (as of the freeze for everyone but admins). Under the leaderboard's key, so whatever refreshes
- * the board refreshes the graph too.
+ * (as of the freeze for everyone but admins), of the whole board or of one division ('' : all).
+ * Under the leaderboard's key, so whatever refreshes the board refreshes the graph too.
  */
-export function useScoreGraph(top = GRAPH_TOP_DEFAULT) {
+export function useScoreGraph(division = '', top = GRAPH_TOP_DEFAULT) {
   return useQuery({
-    queryKey: [...queryKeys.leaderboard, 'graph', top] as const,
+    queryKey: [...queryKeys.leaderboard, 'graph', top, division] as const,
     queryFn: async (): Promise<ScoreGraph> => {
-      const result = await request<ScoreGraph>(`${leaderboardApi.scoreGraph.path}?top=${top}`, {
+      const params = new URLSearchParams({ top: String(top) });
+      if (division) params.set('division', division);
+      const result = await request<ScoreGraph>(`${leaderboardApi.scoreGraph.path}?${params}`, {
         method: 'GET',
         credentials: 'include',
       });

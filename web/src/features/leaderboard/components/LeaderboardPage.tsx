@@ -99,7 +99,7 @@ export function LeaderboardPage() {
     <Container className="py-3" style={{ maxWidth: 720 }}>
       <h1>Leaderboard</h1>
       <FreezeBanner freezeAt={freezeAt.data ?? null} isAdmin={me.data?.is_admin === true} />
-      <ScoreGraph />
+      <ScoreGraph division={division} />
       {top.length > 0 && (
         <section aria-label="Podium" className="mb-3">
           <ol className="list-unstyled row g-2 mb-0">

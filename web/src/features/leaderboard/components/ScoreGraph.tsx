@@ -9,10 +9,11 @@ const when = (iso: string) => new Date(iso).toLocaleString();
 
 /**
  * The race on the leaderboard page: the top 10's points over time as a step chart (loaded only
- * when shown), and the same data as a table for screen readers and keyboards.
+ * when shown), and the same data as a table for screen readers and keyboards; of the division the
+ * board shows ('' : the whole board).
  */
-export function ScoreGraph() {
-  const graph = useScoreGraph();
+export function ScoreGraph({ division = '' }: { division?: string }) {
+  const graph = useScoreGraph(division);
   if (graph.isPending) return <p role="status">Loading the score graph…</p>;
   if (graph.isError)
     return <QueryError what="the score graph" error={graph.error} onRetry={() => graph.refetch()} />;
@@ -21,7 +22,8 @@ export function ScoreGraph() {
   return (
     <section aria-labelledby="score-graph-title" className="mb-4">
       <h2 id="score-graph-title" className="h4">
-        Top {series.length} over time
+        Top {series.length}
+        {division ? ` in ${division}` : ''} over time
       </h2>
       <div aria-hidden="true" data-testid="score-graph-chart">
         <Suspense fallback={<p>Loading chart…</p>}>

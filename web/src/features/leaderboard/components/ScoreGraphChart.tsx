@@ -22,6 +22,10 @@ const timeLabel = (ms: number) =>
     hour: '2-digit',
     minute: '2-digit',
   });
+/** Within an hour (the first minutes of an event) ticks a minute apart would all read alike. */
+const clockLabel = (ms: number) =>
+  new Date(ms).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+const HOUR_MS = 60 * 60 * 1000;
 
 /**
  * The score graph: each competitor's cumulative points as a step line. This file is the only
@@ -36,6 +40,8 @@ export default function ScoreGraphChart({ series }: { series: GraphSeries[] }) {
       ...s.points.map((p) => ({ t: Date.parse(p.time), score: p.score })),
     ],
   }));
+  const times = lines.flatMap((l) => l.data.map((d) => d.t));
+  const span = times.length ? Math.max(...times) - Math.min(...times) : 0;
   return (
     <ResponsiveContainer width="100%" height={320}>
       <LineChart accessibilityLayer={false} margin={{ top: 8, right: 16, bottom: 8, left: 0 }}>
@@ -45,7 +51,7 @@ export default function ScoreGraphChart({ series }: { series: GraphSeries[] }) {
           type="number"
           domain={['dataMin', 'dataMax']}
           scale="time"
-          tickFormatter={timeLabel}
+          tickFormatter={span < HOUR_MS ? clockLabel : timeLabel}
         />
         <YAxis dataKey="score" type="number" allowDecimals={false} />
         <Tooltip labelFormatter={(v) => timeLabel(Number(v))} />

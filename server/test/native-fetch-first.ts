@@ -1,5 +1,6 @@
 /**
- * NOTE: import this before jsdom. jsdom (the DOM under the server-side sanitiser) ships undici 7,
+ * NOTE: a test that loads jsdom imports this first (the server itself no longer loads jsdom: its
+ * sanitiser is sanitize-html). jsdom ships undici 7,
  * and when it loads before Node's own fetch machinery it installs its Agent as the process-wide
  * fetch dispatcher. Node 20's built-in fetch then refuses every request that sets Content-Length
  * itself ("invalid content-length header"), which is exactly what the OAuth code exchange does:
