@@ -1,7 +1,8 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Button, Form, InputGroup } from 'react-bootstrap';
 import { isoToLocalInput, localInputToIso } from '../api/challenges';
-import { EXPORT_LINKS, setFreeze, useFreezeAt } from '../api/scoreboard';
+import { useFreezeAt } from '../../../lib/site-info';
+import { EXPORT_LINKS, setFreeze } from '../api/scoreboard';
 import type { AdminAct } from '../use-admin-action';
 
 /**

@@ -11,7 +11,7 @@ import {
   subscribeBoardChanges,
   useFirstPage,
 } from '../api/leaderboard';
-import { useFreezeAt } from '../api/score-graph';
+import { useFreezeAt } from '../../../lib/site-info';
 import { badgeFor } from '../ranking';
 import { useCalmRefresh } from '../use-calm-refresh';
 import { BoardList } from './BoardList';
