@@ -1,6 +1,7 @@
 import { sql, type Insertable } from 'kysely';
 import { countedSolve } from '../../db/counted.js';
 import type { Database, Executor } from '../../db/schema.js';
+import { groupBy } from '../../lib/group-by.js';
 import type { ScoringColumns } from '../scoreboard/scoring-columns.js';
 
 /** The stored fields of a challenge an admin writes (points already derived, HTML already clean). */
@@ -117,14 +118,11 @@ export async function listChallengeFlags(
     .orderBy('challenge_id')
     .orderBy('position')
     .execute();
-  const byChallenge = new Map<number, { type: string; content: string }[]>();
-  for (const r of rows) {
-    const list = byChallenge.get(r.challenge_id);
-    const flag = { type: r.type, content: r.content };
-    if (list) list.push(flag);
-    else byChallenge.set(r.challenge_id, [flag]);
-  }
-  return byChallenge;
+  return groupBy(
+    rows,
+    (r) => r.challenge_id,
+    (r) => ({ type: r.type, content: r.content }),
+  );
 }
 
 /** The tables whose rows hang off one challenge (its flags, files and prerequisites). */
@@ -237,13 +235,11 @@ export async function listAttachedFileNames(db: Executor): Promise<Map<number, s
     .select(['challenge_files.challenge_id', 'files.name'])
     .orderBy('files.name')
     .execute();
-  const byChallenge = new Map<number, string[]>();
-  for (const r of rows) {
-    const list = byChallenge.get(r.challenge_id);
-    if (list) list.push(r.name);
-    else byChallenge.set(r.challenge_id, [r.name]);
-  }
-  return byChallenge;
+  return groupBy(
+    rows,
+    (r) => r.challenge_id,
+    (r) => r.name,
+  );
 }
 
 /** Every challenge's release time (null: released), for the public list's schedule. */
@@ -394,13 +390,11 @@ export async function listPrerequisites(db: Executor): Promise<Map<number, numbe
     .orderBy('challenge_id')
     .orderBy('requires_id')
     .execute();
-  const byChallenge = new Map<number, number[]>();
-  for (const r of rows) {
-    const list = byChallenge.get(r.challenge_id);
-    if (list) list.push(r.requires_id);
-    else byChallenge.set(r.challenge_id, [r.requires_id]);
-  }
-  return byChallenge;
+  return groupBy(
+    rows,
+    (r) => r.challenge_id,
+    (r) => r.requires_id,
+  );
 }
 
 export async function replacePrerequisites(
