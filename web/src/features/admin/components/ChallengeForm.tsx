@@ -25,6 +25,7 @@ import { QueryError } from '../../../components/QueryError';
 import { useUploads } from '../api/files';
 import { FlagListEditor, type FlagValue } from './FlagListEditor';
 import { HintListEditor, type HintValue } from './HintListEditor';
+import { ValueOptions } from '../../../components/ValueOptions';
 
 /** The fields while editing: selects may still be empty. */
 export interface ChallengeFormValues {
@@ -431,11 +432,7 @@ function ChoiceField<C extends string>({
         <option value="" disabled>
           {placeholder}
         </option>
-        {choices.map((c) => (
-          <option key={c} value={c}>
-            {c}
-          </option>
-        ))}
+        <ValueOptions values={choices} />
       </Form.Select>
     </Form.Group>
   );
