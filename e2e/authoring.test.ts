@@ -1,9 +1,9 @@
 import { MESSAGES, pointsFor } from '@ctf/contract';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserAvailable, launchBrowser } from './support/browser.js';
-import { startServer, type RunningServer } from './support/server.js';
-import { localSignIn } from './support/session.js';
+import type { BrowserContext, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { browserAvailable } from './support/browser.js';
+import type { RunningServer } from './support/server.js';
+import { pressAndAnswer as pressAndWait, useBrowserSuite } from './support/suite.js';
 
 const run = browserAvailable();
 const CREATE = '/api/admin/ctf/create_challenge';
@@ -17,36 +17,26 @@ const SCHEDULE = '/api/admin/ctf/schedule_release';
  * appears on the player's page at its time, with no write.
  */
 describe.runIf(run)('challenge authoring in Chromium', () => {
+  // The event's dates are past (play stays open after the end): creating is allowed.
+  const suite = useBrowserSuite({ EVENT_START: '2020-01-01T00:00:00Z', EVENT_END: '2020-01-08T00:00:00Z' });
   let server: RunningServer;
-  let browser: Browser;
   let adminContext: BrowserContext;
   let playerContext: BrowserContext;
   let admin: Page;
   const dialogs: string[] = [];
 
   beforeAll(async () => {
-    // The event's dates are past (play stays open after the end): creating is allowed.
-    server = await startServer({ EVENT_START: '2020-01-01T00:00:00Z', EVENT_END: '2020-01-08T00:00:00Z' });
-    browser = await launchBrowser();
-    adminContext = await browser.newContext();
-    playerContext = await browser.newContext();
-    await localSignIn(adminContext, server.url, 'author', true);
-    await localSignIn(playerContext, server.url, 'solver');
+    server = suite.server;
+    adminContext = await suite.context('author', { admin: true });
+    playerContext = await suite.context('solver');
     admin = await adminContext.newPage();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
   });
 
   const message = () => admin.getByTestId('admin-message').textContent();
   const tab = (name: string) => admin.getByRole('tab', { name, exact: true }).click();
-  /** Presses a button of the panel and waits for the server's answer to the call it makes. */
-  async function pressAndAnswer(button: ReturnType<Page['getByRole']>, path: string, on: Page = admin) {
-    const answered = on.waitForResponse((r) => new URL(r.url()).pathname === path, { timeout: 60_000 });
-    await button.click();
-    await answered;
-  }
+  /** Presses a button (of the panel, unless another page is given) and waits for the server's answer. */
+  const pressAndAnswer = (button: ReturnType<Page['getByRole']>, path: string, on: Page = admin) =>
+    pressAndWait(button, path, on);
 
   async function adminPost(path: string, data: unknown) {
     const res = await adminContext.request.post(`${server.url}${path}`, {

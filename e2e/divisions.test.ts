@@ -1,11 +1,10 @@
 import { DIVISION_MESSAGES, MESSAGES } from '@ctf/contract';
-import type { Browser, BrowserContext } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations, settle } from './support/a11y.js';
-import { browserAvailable, launchBrowser } from './support/browser.js';
+import { browserAvailable } from './support/browser.js';
 import { HttpClient } from './support/http.js';
-import { startServer, type RunningServer } from './support/server.js';
-import { localSignIn } from './support/session.js';
+import type { RunningServer } from './support/server.js';
+import { useBrowserSuite } from './support/suite.js';
 
 const run = browserAvailable();
 
@@ -14,31 +13,20 @@ const run = browserAvailable();
  * one on the profile page, and the leaderboard's division filter ranks within the division.
  */
 describe.runIf(run)('divisions in Chromium', { timeout: 180_000 }, () => {
+  const suite = useBrowserSuite();
   let server: RunningServer;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
+  beforeAll(() => {
+    server = suite.server;
+  });
 
-  async function context(user: string, admin = false) {
+  const context = (user: string, admin = false) =>
     // The axe checker's script needs the CSP bypass; the site's own scripts do not.
-    const c = await browser.newContext({
+    suite.context(user, {
+      admin,
       bypassCSP: true,
       reducedMotion: 'reduce',
       viewport: { width: 1280, height: 800 },
     });
-    contexts.push(c);
-    await localSignIn(c, server.url, user, admin);
-    return c;
-  }
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    for (const c of contexts) await c.close();
-    await browser?.close();
-    await server?.stop();
-  });
 
   it('an admin defines divisions, a player picks one, and the leaderboard ranks within it', async () => {
     // The admin defines two divisions in the Settings tab.

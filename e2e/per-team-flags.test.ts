@@ -1,9 +1,9 @@
 import { MESSAGES } from '@ctf/contract';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserAvailable, launchBrowser } from './support/browser.js';
-import { startServer, type RunningServer } from './support/server.js';
-import { localSignIn } from './support/session.js';
+import type { BrowserContext, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { browserAvailable } from './support/browser.js';
+import type { RunningServer } from './support/server.js';
+import { pressAndAnswer, useBrowserSuite } from './support/suite.js';
 
 const run = browserAvailable();
 const TOKEN = 'e2e-admin-api-token-0123456789abcdef0123';
@@ -15,35 +15,22 @@ const TOKEN = 'e2e-admin-api-token-0123456789abcdef0123';
  * gets the same from the token endpoint.
  */
 describe.runIf(run)('per-team flags in Chromium', () => {
+  const suite = useBrowserSuite({
+    EVENT_START: '2020-01-01T00:00:00Z',
+    EVENT_END: '2020-01-08T00:00:00Z',
+    ADMIN_API_TOKEN: TOKEN,
+  });
   let server: RunningServer;
-  let browser: Browser;
   let adminContext: BrowserContext;
   let playerContext: BrowserContext;
   let admin: Page;
 
   beforeAll(async () => {
-    server = await startServer({
-      EVENT_START: '2020-01-01T00:00:00Z',
-      EVENT_END: '2020-01-08T00:00:00Z',
-      ADMIN_API_TOKEN: TOKEN,
-    });
-    browser = await launchBrowser();
-    adminContext = await browser.newContext();
-    playerContext = await browser.newContext();
-    await localSignIn(adminContext, server.url, 'author', true);
-    await localSignIn(playerContext, server.url, 'solver');
+    server = suite.server;
+    adminContext = await suite.context('author', { admin: true });
+    playerContext = await suite.context('solver');
     admin = await adminContext.newPage();
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
-  async function pressAndAnswer(button: ReturnType<Page['getByRole']>, path: string, on: Page) {
-    const answered = on.waitForResponse((r) => new URL(r.url()).pathname === path, { timeout: 60_000 });
-    await button.click();
-    await answered;
-  }
 
   it('creates it, shows the player its own flag, accepts it, and shows the admin the same', async () => {
     await admin.goto(`${server.url}/admin/panel`);

@@ -1,11 +1,10 @@
 import { MESSAGES } from '@ctf/contract';
-import type { Browser, BrowserContext } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations, settle } from './support/a11y.js';
-import { browserAvailable, launchBrowser } from './support/browser.js';
+import { browserAvailable } from './support/browser.js';
 import { HttpClient } from './support/http.js';
-import { startServer, type RunningServer } from './support/server.js';
-import { localSignIn } from './support/session.js';
+import type { RunningServer } from './support/server.js';
+import { useBrowserSuite } from './support/suite.js';
 
 const run = browserAvailable();
 
@@ -14,32 +13,21 @@ const run = browserAvailable();
  * page; the dark theme passes axe; practice flags after the end leave the board as it was.
  */
 describe.runIf(run)('event settings in Chromium', { timeout: 180_000 }, () => {
+  const suite = useBrowserSuite();
   let server: RunningServer;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
+  beforeAll(() => {
+    server = suite.server;
+  });
 
-  async function context(user: string | null, options: { admin?: boolean; dark?: boolean } = {}) {
-    const c = await browser.newContext({
+  const context = (user: string | null, options: { admin?: boolean; dark?: boolean } = {}) =>
+    suite.context(user, {
+      admin: options.admin === true,
       // The axe checker's script needs the CSP bypass; the site's own scripts do not.
       bypassCSP: true,
       reducedMotion: 'reduce',
       colorScheme: options.dark ? 'dark' : 'light',
       viewport: { width: 1280, height: 800 },
     });
-    contexts.push(c);
-    if (user) await localSignIn(c, server.url, user, options.admin === true);
-    return c;
-  }
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    for (const c of contexts) await c.close();
-    await browser?.close();
-    await server?.stop();
-  });
 
   it('settings edited in the Settings tab appear on the home page, for every visitor', async () => {
     const page = await (await context('organiser', { admin: true })).newPage();

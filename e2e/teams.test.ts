@@ -1,32 +1,22 @@
 import { MESSAGES, UI_TEXT } from '@ctf/contract';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserAvailable, launchBrowser } from './support/browser.js';
-import { startServer, type RunningServer } from './support/server.js';
-import { localSignIn } from './support/session.js';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { browserAvailable } from './support/browser.js';
+import type { RunningServer } from './support/server.js';
+import { useBrowserSuite } from './support/suite.js';
 
 const run = browserAvailable();
 
 describe.runIf(run)('teams in Chromium', () => {
+  // No OAuth provider on a loopback origin: the local trial sign-in is on.
+  const suite = useBrowserSuite();
   let server: RunningServer;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-
-  beforeAll(async () => {
-    // No OAuth provider on a loopback origin: the local trial sign-in is on.
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    for (const c of contexts) await c.close();
-    await browser?.close();
-    await server?.stop();
+  beforeAll(() => {
+    server = suite.server;
   });
 
   async function signedInPage(username: string): Promise<{ page: Page; errors: string[] }> {
-    const context = await browser.newContext();
-    contexts.push(context);
-    await localSignIn(context, server.url, username);
+    const context = await suite.context(username);
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));

@@ -1,5 +1,6 @@
-import { ConfigError, loadStorageConfig } from '../config.js';
+import { loadStorageConfig } from '../config.js';
 import { BackupError, createBackup } from './backup-archive.js';
+import { exitOnRefusal, isEntryPoint } from './cli.js';
 
 /** `npm run backup -- FILE`: one archive of the running site's data (docs/deploy.md). */
 async function main(): Promise<void> {
@@ -8,7 +9,7 @@ async function main(): Promise<void> {
     process.stderr.write('Usage: npm run backup -- FILE\n');
     process.exit(2);
   }
-  try {
+  await exitOnRefusal(async () => {
     const storage = loadStorageConfig();
     const manifest = await createBackup(storage, file);
     process.stdout.write(
@@ -17,15 +18,9 @@ async function main(): Promise<void> {
     if (manifest.database === 'postgres') {
       process.stdout.write('PostgreSQL: back the database up with pg_dump as docs/deploy.md shows.\n');
     }
-  } catch (err) {
-    if (err instanceof ConfigError || err instanceof BackupError) {
-      process.stderr.write(`${err.message}\n`);
-      process.exit(1);
-    }
-    throw err;
-  }
+  }, [BackupError]);
 }
 
-if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
+if (isEntryPoint(import.meta.url)) {
   void main();
 }

@@ -1,9 +1,8 @@
 import type { ImportResult } from '@ctf/contract';
 import { readdir } from 'node:fs/promises';
-import { buildApp } from '../app.js';
-import { ConfigError, loadConfig } from '../config.js';
 import type { AppContext } from '../context.js';
 import { exportChallengesTo, importChallengePath } from '../modules/challenge-archive/archive.service.js';
+import { isEntryPoint, withApp } from './cli.js';
 
 const USAGE =
   'Usage: npm run challenges -- import PATH [--dry-run]\n       npm run challenges -- export DIR\n';
@@ -44,26 +43,11 @@ export async function runChallengesCommand(
 
 /** `npm run challenges -- import PATH [--dry-run]` / `export DIR` (README, docs/challenge-archives.md). */
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
-      process.exit(1);
-    }
-    throw err;
-  }
-  const { app, ctx } = await buildApp({ ...config, logLevel: 'silent' }, { logger: false });
-  try {
-    const { code, out } = await runChallengesCommand(ctx, process.argv.slice(2));
-    (code === 0 ? process.stdout : process.stderr).write(out);
-    process.exitCode = code;
-  } finally {
-    await app.close();
-  }
+  const { code, out } = await withApp((ctx) => runChallengesCommand(ctx, process.argv.slice(2)));
+  (code === 0 ? process.stdout : process.stderr).write(out);
+  process.exitCode = code;
 }
 
-if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
+if (isEntryPoint(import.meta.url)) {
   void main();
 }

@@ -1,5 +1,6 @@
-import { ConfigError, loadStorageConfig } from '../config.js';
+import { loadStorageConfig } from '../config.js';
 import { BackupError, restoreBackup } from './backup-archive.js';
+import { exitOnRefusal, isEntryPoint } from './cli.js';
 
 /** `npm run restore -- FILE [--force]`: fills an empty DATA_DIR from a backup (docs/deploy.md). */
 async function main(): Promise<void> {
@@ -10,7 +11,7 @@ async function main(): Promise<void> {
     process.stderr.write('Usage: npm run restore -- FILE [--force]\n');
     process.exit(2);
   }
-  try {
+  await exitOnRefusal(async () => {
     const storage = loadStorageConfig();
     const manifest = await restoreBackup(storage, file, { force });
     process.stdout.write(
@@ -19,15 +20,9 @@ async function main(): Promise<void> {
     if (manifest.database === 'postgres') {
       process.stdout.write('PostgreSQL: restore the database with pg_restore as docs/deploy.md shows.\n');
     }
-  } catch (err) {
-    if (err instanceof ConfigError || err instanceof BackupError) {
-      process.stderr.write(`${err.message}\n`);
-      process.exit(1);
-    }
-    throw err;
-  }
+  }, [BackupError]);
 }
 
-if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
+if (isEntryPoint(import.meta.url)) {
   void main();
 }

@@ -1,12 +1,11 @@
 import { Readable } from 'node:stream';
 import type { ChallengeInput } from '@ctf/contract';
-import { buildApp } from '../app.js';
-import { ConfigError, loadConfig } from '../config.js';
 import type { AppContext } from '../context.js';
 import { makeZip } from '../lib/zip.js';
 import { createChallenge, listChallengesForAdmin } from '../modules/challenges/challenges.service.js';
 import { listUploads, saveUpload } from '../modules/files/files.service.js';
 import { setSiteActive } from '../modules/site/site.service.js';
+import { isEntryPoint, withApp } from './cli.js';
 
 type DemoChallenge = Omit<ChallengeInput, 'files' | 'points'> & {
   file?: { name: string; entries: { name: string; content: string }[] };
@@ -153,19 +152,7 @@ export async function seedDemo(ctx: AppContext): Promise<{ created: number }> {
 }
 
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
-      process.exit(1);
-    }
-    throw err;
-  }
-  const { app, ctx } = await buildApp({ ...config, logLevel: 'silent' }, { logger: false });
-  const { created } = await seedDemo(ctx);
-  await app.close();
+  const { created } = await withApp(seedDemo);
   process.stdout.write(
     created
       ? `Loaded ${created} demo challenges and opened the site. Start it with: npm start\n`
@@ -173,6 +160,6 @@ async function main(): Promise<void> {
   );
 }
 
-if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
+if (isEntryPoint(import.meta.url)) {
   void main();
 }

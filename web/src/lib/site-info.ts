@@ -13,3 +13,8 @@ export const siteInfoQuery = {
 export function useSiteInfo() {
   return useQuery(siteInfoQuery);
 }
+
+/** The freeze time from GET /api/info/site (the same query as the site's, so one request). */
+export function useFreezeAt() {
+  return useQuery({ ...siteInfoQuery, select: (info) => info.freezeAt });
+}

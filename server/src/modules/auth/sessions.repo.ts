@@ -1,4 +1,5 @@
 import type { Executor, UserRow } from '../../db/schema.js';
+import { USER_COLUMNS } from '../users/users.repo.js';
 
 export async function insertSession(
   db: Executor,
@@ -17,19 +18,7 @@ export async function findUserBySessionHash(
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .leftJoin('teams', 'teams.id', 'users.team_id')
-    .select([
-      'users.id',
-      'users.username',
-      'users.username_key',
-      'users.avatar_url',
-      'users.email',
-      'users.is_admin',
-      'users.team_id',
-      'users.team_joined_at',
-      'users.created_at',
-      'users.division_id',
-      'sessions.expires_at',
-    ])
+    .select([...USER_COLUMNS, 'sessions.expires_at'])
     .where('sessions.token_hash', '=', tokenHash)
     .where('sessions.expires_at', '>', nowIso)
     // A banned user, or a member of a banned team, has no session (issue 18).

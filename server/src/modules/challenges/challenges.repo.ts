@@ -1,6 +1,7 @@
-import { sql } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import { countedSolve } from '../../db/counted.js';
-import type { Executor } from '../../db/schema.js';
+import type { Database, Executor } from '../../db/schema.js';
+import { groupBy } from '../../lib/group-by.js';
 import type { ScoringColumns } from '../scoreboard/scoring-columns.js';
 
 /** The stored fields of a challenge an admin writes (points already derived, HTML already clean). */
@@ -117,14 +118,30 @@ export async function listChallengeFlags(
     .orderBy('challenge_id')
     .orderBy('position')
     .execute();
-  const byChallenge = new Map<number, { type: string; content: string }[]>();
-  for (const r of rows) {
-    const list = byChallenge.get(r.challenge_id);
-    const flag = { type: r.type, content: r.content };
-    if (list) list.push(flag);
-    else byChallenge.set(r.challenge_id, [flag]);
-  }
-  return byChallenge;
+  return groupBy(
+    rows,
+    (r) => r.challenge_id,
+    (r) => ({ type: r.type, content: r.content }),
+  );
+}
+
+/** The tables whose rows hang off one challenge (its flags, files and prerequisites). */
+type ChallengeChildTable = 'challenge_flags' | 'challenge_files' | 'challenge_prerequisites';
+
+/** Replaces all of a challenge's rows in `table` with `rows` (none: the challenge keeps none). */
+async function replaceChildRows<T extends ChallengeChildTable>(
+  db: Executor,
+  table: T,
+  challengeId: number,
+  rows: Insertable<Database[T]>[],
+): Promise<void> {
+  await db
+    // The union (not T) lets Kysely see challenge_id in every one of the tables.
+    .deleteFrom(table as ChallengeChildTable)
+    .where('challenge_id', '=', challengeId)
+    .execute();
+  if (rows.length === 0) return;
+  await db.insertInto(table).values(rows).execute();
 }
 
 export async function replaceChallengeFlags(
@@ -132,14 +149,12 @@ export async function replaceChallengeFlags(
   challengeId: number,
   flags: readonly { type: string; content: string }[],
 ): Promise<void> {
-  await db.deleteFrom('challenge_flags').where('challenge_id', '=', challengeId).execute();
-  if (flags.length === 0) return;
-  await db
-    .insertInto('challenge_flags')
-    .values(
-      flags.map((f, position) => ({ challenge_id: challengeId, position, type: f.type, content: f.content })),
-    )
-    .execute();
+  await replaceChildRows(
+    db,
+    'challenge_flags',
+    challengeId,
+    flags.map((f, position) => ({ challenge_id: challengeId, position, type: f.type, content: f.content })),
+  );
 }
 
 /** The authoring fields the admin list shows beside the public ones. */
@@ -220,13 +235,11 @@ export async function listAttachedFileNames(db: Executor): Promise<Map<number, s
     .select(['challenge_files.challenge_id', 'files.name'])
     .orderBy('files.name')
     .execute();
-  const byChallenge = new Map<number, string[]>();
-  for (const r of rows) {
-    const list = byChallenge.get(r.challenge_id);
-    if (list) list.push(r.name);
-    else byChallenge.set(r.challenge_id, [r.name]);
-  }
-  return byChallenge;
+  return groupBy(
+    rows,
+    (r) => r.challenge_id,
+    (r) => r.name,
+  );
 }
 
 /** Every challenge's release time (null: released), for the public list's schedule. */
@@ -348,12 +361,12 @@ export async function replaceChallengeFiles(
   challengeId: number,
   fileIds: readonly number[],
 ): Promise<void> {
-  await db.deleteFrom('challenge_files').where('challenge_id', '=', challengeId).execute();
-  if (fileIds.length === 0) return;
-  await db
-    .insertInto('challenge_files')
-    .values(fileIds.map((file_id) => ({ challenge_id: challengeId, file_id })))
-    .execute();
+  await replaceChildRows(
+    db,
+    'challenge_files',
+    challengeId,
+    fileIds.map((file_id) => ({ challenge_id: challengeId, file_id })),
+  );
 }
 
 /** Who solved what, in solve order: challenge name and username per solve (admin Solvers tab). */
@@ -377,13 +390,11 @@ export async function listPrerequisites(db: Executor): Promise<Map<number, numbe
     .orderBy('challenge_id')
     .orderBy('requires_id')
     .execute();
-  const byChallenge = new Map<number, number[]>();
-  for (const r of rows) {
-    const list = byChallenge.get(r.challenge_id);
-    if (list) list.push(r.requires_id);
-    else byChallenge.set(r.challenge_id, [r.requires_id]);
-  }
-  return byChallenge;
+  return groupBy(
+    rows,
+    (r) => r.challenge_id,
+    (r) => r.requires_id,
+  );
 }
 
 export async function replacePrerequisites(
@@ -391,12 +402,12 @@ export async function replacePrerequisites(
   challengeId: number,
   requires: readonly number[],
 ): Promise<void> {
-  await db.deleteFrom('challenge_prerequisites').where('challenge_id', '=', challengeId).execute();
-  if (requires.length === 0) return;
-  await db
-    .insertInto('challenge_prerequisites')
-    .values(requires.map((requires_id) => ({ challenge_id: challengeId, requires_id })))
-    .execute();
+  await replaceChildRows(
+    db,
+    'challenge_prerequisites',
+    challengeId,
+    requires.map((requires_id) => ({ challenge_id: challengeId, requires_id })),
+  );
 }
 
 /** A challenge's stored fields and attached file names (the audit log's before/after of an edit). */

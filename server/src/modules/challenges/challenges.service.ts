@@ -460,7 +460,7 @@ export async function listSolversByChallenge(
   };
 }
 
-export { flagMatcher, type FlagMatcher, type StoredFlag } from './flags.js';
+export { anyPatternMatcher, flagMatcher, type FlagMatcher, type StoredFlag } from './flags.js';
 
 /**
  * Every challenge's flags (the submission log tells when a wrong attempt is another's flag), and

@@ -40,6 +40,21 @@ export function flagMatcher(flag: StoredFlag): FlagMatcher {
 }
 
 /**
+ * Whether a text whole-matches any of these patterns, in one pass of one RE2 program (the
+ * alternation of all of them): tens of patterns tried in turn cost ~7 us a text, together ~0.3 us.
+ * Null when the alternation does not compile (too large for RE2): try them one by one then.
+ */
+export function anyPatternMatcher(patterns: readonly string[]): FlagMatcher | null {
+  if (patterns.length === 0) return () => false;
+  try {
+    const re = compileRegex(patterns.map((p) => `(?:${p})`).join('|'));
+    return (submitted) => re.matches(submitted);
+  } catch {
+    return null;
+  }
+}
+
+/**
  * One matcher for all of a challenge's flags. A stored pattern that no longer compiles (it was
  * checked when saved) matches nothing rather than failing every submission.
  */

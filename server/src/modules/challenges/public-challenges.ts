@@ -32,7 +32,8 @@ import { competitorOfUser, teamFlag, teamFlagKey, teamFlagMatcher } from './team
  * holds every challenge (the detail reads from it) and answers only the released ones.
  */
 export interface PublicChallengeList {
-  answer: CachedJson;
+  /** Serialised on first demand: the kept base list is only ever read through its valued form. */
+  readonly answer: CachedJson;
   /** What the answer lists: released challenges in list order (locked ones without content). */
   list: PublicChallenge[];
   /** Every challenge in list order, full: the base of the next update. */
@@ -120,8 +121,11 @@ function listAnswer(
       list.push({ ...c, description: '', hlinks: [], prerequisites: s.prerequisites.map(toApiId) });
     } else list.push(c);
   }
+  let answer: CachedJson | undefined;
   return {
-    answer: new CachedJson(JSON.stringify(list)),
+    get answer() {
+      return (answer ??= new CachedJson(JSON.stringify(list)));
+    },
     list,
     all,
     position,
@@ -152,7 +156,10 @@ async function buildListAnswer(ctx: AppContext): Promise<PublicChallengeList> {
 async function updateListAnswer(ctx: AppContext, kept: PublicChallengeList): Promise<PublicChallengeList> {
   const feed = await readSolvesSince(ctx.database.db, ctx.database.dialect, kept.position);
   if (!feed.consistent) return buildListAnswer(ctx);
-  if (feed.solves.length === 0) return { ...kept, position: feed.position };
+  if (feed.solves.length === 0) {
+    // Not a spread: it would serialise the kept answer (a getter) to copy it.
+    return listAnswer(kept.all, feed.position, kept.schedule, ctx.clock.now().getTime(), kept.firstBloodIds);
+  }
   const db = ctx.database.db;
   const maybeFirst = feed.solves.filter((s) => (kept.firstBloodIds.get(s.challenge_id) ?? Infinity) > s.id);
   const [counts, bloods] = await Promise.all([

@@ -2,6 +2,7 @@ import { MESSAGES, type AdminHint, type ChallengeHint, type HintInput } from '@c
 import type { AppContext } from '../../context.js';
 import type { Executor, UserRow } from '../../db/schema.js';
 import { badInput, DomainError, notFound } from '../../lib/errors.js';
+import { groupBy } from '../../lib/group-by.js';
 import { toApiId } from '../../lib/ids.js';
 import { CachedValue } from '../../lib/invalidation.js';
 import { renderMarkdown } from '../../lib/markdown.js';
@@ -84,15 +85,13 @@ const hintCaches = new WeakMap<AppContext, CachedValue<ReadonlyMap<number, HintR
 function hintsByChallenge(ctx: AppContext): Promise<ReadonlyMap<number, HintRow[]>> {
   let cache = hintCaches.get(ctx);
   if (!cache) {
-    cache = new CachedValue<ReadonlyMap<number, HintRow[]>>(ctx.bus, ['challenges'], async () => {
-      const byChallenge = new Map<number, HintRow[]>();
-      for (const h of await listHints(ctx.database.db)) {
-        const list = byChallenge.get(h.challenge_id);
-        if (list) list.push(h);
-        else byChallenge.set(h.challenge_id, [h]);
-      }
-      return byChallenge;
-    });
+    cache = new CachedValue<ReadonlyMap<number, HintRow[]>>(ctx.bus, ['challenges'], async () =>
+      groupBy(
+        await listHints(ctx.database.db),
+        (h) => h.challenge_id,
+        (h) => h,
+      ),
+    );
     hintCaches.set(ctx, cache);
   }
   return cache.get();
@@ -132,12 +131,11 @@ export async function hintsForCompetitor(
 /** Every challenge's hints with content and who unlocked them (admin View Challenges). */
 export async function listHintsForAdmin(ctx: AppContext): Promise<Map<number, AdminHint[]>> {
   const [hints, unlockers] = await Promise.all([hintsByChallenge(ctx), listUnlockers(ctx.database.db)]);
-  const byHint = new Map<number, string[]>();
-  for (const u of unlockers) {
-    const list = byHint.get(u.hint_id);
-    if (list) list.push(u.username);
-    else byHint.set(u.hint_id, [u.username]);
-  }
+  const byHint = groupBy(
+    unlockers,
+    (u) => u.hint_id,
+    (u) => u.username,
+  );
   const out = new Map<number, AdminHint[]>();
   for (const [challengeId, list] of hints) {
     out.set(

@@ -19,7 +19,8 @@ import { BoardPages } from './leaderboard-pages.js';
 /** The leaderboard, serialised once per change of its board and shared by every caller. */
 export interface LeaderboardAnswer {
   entries: LeaderboardEntry[];
-  answer: CachedJson;
+  /** The whole board's answer, serialised on first demand (a page reader never needs it). */
+  readonly answer: CachedJson;
   /** The freeze time when this is the public board of a freeze; null when live. */
   frozenAt: string | null;
   /** This version's pages, search and ranks, each built on first demand. */
@@ -42,9 +43,12 @@ export async function getLeaderboard(
   return board.memo(division === undefined ? 'leaderboard' : `leaderboard:d${division}`, () => {
     const entries = leaderboardEntries(board, division);
     const ranked = rankedOf(board, division);
+    let answer: CachedJson | undefined;
     return {
       entries,
-      answer: new CachedJson(JSON.stringify(entries)),
+      get answer() {
+        return (answer ??= new CachedJson(JSON.stringify(entries)));
+      },
       frozenAt,
       // With divisions each row carries its entry's division; without, the rows are the board's.
       pages: new BoardPages(

@@ -97,6 +97,35 @@ for (const kind of testDatabaseKinds()) {
       expect(c.submission_ids).toEqual(await ids('alice', 'wrong'));
     });
 
+    it("(c) also for another challenge's pattern or case-insensitive flag, each pattern with its own flags", async () => {
+      const target = await addChallenge(t, { name: 'Target' });
+      await addChallenge(t, {
+        name: 'Loud',
+        flags: [{ type: 'regex', content: '(?i)flag\\{upper_[0-9]+\\}' }],
+      });
+      await addChallenge(t, {
+        name: 'Quiet',
+        flags: [{ type: 'regex', content: 'flag\\{lower_[a-z]+\\}' }],
+      });
+      await addChallenge(t, { name: 'Shout', flags: [{ type: 'case_insensitive', content: 'flag{Mixed}' }] });
+      const send = (flag: string) => alice.post('/api/ctf/submit-flag', { challenge_id: target.id, flag });
+      // Not anyone's flag: Quiet's pattern is case-sensitive (Loud's (?i) stays within Loud's).
+      for (const flag of ['flag{wrong}', 'FLAG{LOWER_ABC}', 'flag{upper_x}']) await send(flag);
+      expect((await signals()).filter((s) => s.kind === 'other_flag')).toEqual([]);
+      await send('FLAG{Upper_42}');
+      await send('flag{lower_abc}');
+      await send('FLAG{MIXED}');
+      const sent = (await signals())
+        .filter((s) => s.kind === 'other_flag')
+        .map((s) => s.summary)
+        .sort();
+      expect(sent).toEqual([
+        "alice (Red) sent the flag of 'Loud' to 'Target'",
+        "alice (Red) sent the flag of 'Quiet' to 'Target'",
+        "alice (Red) sent the flag of 'Shout' to 'Target'",
+      ]);
+    });
+
     it('(d) many wrong attempts over many challenges in one minute', async () => {
       const challenges = [];
       for (let i = 0; i < 5; i++) challenges.push(await addChallenge(t, { name: `Burst ${i}` }));

@@ -13,6 +13,7 @@ import { CachedValue } from '../../lib/invalidation.js';
 import { readStoredSetting } from '../settings/settings.service.js';
 import {
   competitorOfUser,
+  anyPatternMatcher,
   flagMatcher,
   listAllFlags,
   listCompetitors,
@@ -153,7 +154,7 @@ function otherFlagFinder(ctx: AppContext): Promise<OtherFlagFinder> {
   if (!cache) {
     cache = new CachedValue<OtherFlagFinder>(ctx.bus, ['challenges'], async () => {
       const exact = new Map<string, number[]>();
-      const others: { challengeId: number; matches: FlagMatcher }[] = [];
+      const others: { challengeId: number; matches: FlagMatcher; pattern: string | null }[] = [];
       const bases: { challengeId: number; base: string }[] = [];
       const all = await listAllFlags(ctx);
       for (const [challengeId, flags] of all.flags) {
@@ -168,19 +169,31 @@ function otherFlagFinder(ctx: AppContext): Promise<OtherFlagFinder> {
             exact.set(key, [...(exact.get(key) ?? []), challengeId]);
           } else {
             try {
-              others.push({ challengeId, matches: flagMatcher(flag) });
+              others.push({
+                challengeId,
+                matches: flagMatcher(flag),
+                pattern: flag.type === 'regex' ? flag.content : null,
+              });
             } catch {
               // A pattern RE2 refuses matches nothing at the gate either.
             }
           }
         }
       }
+      // NOTE: a wrong attempt is almost never another challenge's flag: every pattern is tried
+      // at once first, and one by one only when one of them matches (to name its challenge).
+      const anyPattern = anyPatternMatcher(others.flatMap((o) => (o.pattern === null ? [] : [o.pattern])));
       return {
         otherFlag: (text, sentTo) => {
           const trimmed = text.trim();
           const hit = exact.get(trimmed)?.find((id) => id !== sentTo);
           if (hit !== undefined) return hit;
-          return others.find((o) => o.challengeId !== sentTo && o.matches(trimmed))?.challengeId ?? null;
+          const somePattern = anyPattern === null || anyPattern(trimmed);
+          return (
+            others.find(
+              (o) => o.challengeId !== sentTo && (o.pattern === null || somePattern) && o.matches(trimmed),
+            )?.challengeId ?? null
+          );
         },
         perTeamShaped: (text) =>
           bases.flatMap((b) => {

@@ -99,17 +99,14 @@ export async function listPracticeSolves(
 }
 
 /**
- * Completes a reservation with the solve: answers the names to announce when the solve counts in
- * public (countedSolve); otherwise gives the reservation up (a hidden solver) and answers null.
+ * The names a first-blood announcement gives (the challenge, and the team or else the player), or
+ * undefined when the solve no longer counts.
  */
-export async function confirmFirstBloodNotice(
+function firstBloodNames(
   trx: Executor,
-  challengeId: number,
   solveId: number,
-  /** Scored during a freeze: kept back until the public board includes it (0012_d). */
-  held = false,
-): Promise<{ challenge: string; competitor: string } | null> {
-  const names = await trx
+): Promise<{ challenge: string; competitor: string } | undefined> {
+  return trx
     .selectFrom('solves')
     .innerJoin('users', 'users.id', 'solves.user_id')
     .innerJoin('challenges', 'challenges.id', 'solves.challenge_id')
@@ -121,6 +118,20 @@ export async function confirmFirstBloodNotice(
     .where('solves.id', '=', solveId)
     .where(countedSolve)
     .executeTakeFirst();
+}
+
+/**
+ * Completes a reservation with the solve: answers the names to announce when the solve counts in
+ * public (countedSolve); otherwise gives the reservation up (a hidden solver) and answers null.
+ */
+export async function confirmFirstBloodNotice(
+  trx: Executor,
+  challengeId: number,
+  solveId: number,
+  /** Scored during a freeze: kept back until the public board includes it (0012_d). */
+  held = false,
+): Promise<{ challenge: string; competitor: string } | null> {
+  const names = await firstBloodNames(trx, solveId);
   if (!names) {
     await trx.deleteFrom('first_blood_notices').where('challenge_id', '=', challengeId).execute();
     return null;
@@ -161,18 +172,7 @@ export async function releaseHeldFirstBloods(
       .where('held', '=', 1)
       .executeTakeFirst();
     if (Number(taken.numUpdatedRows) !== 1) continue;
-    const names = await trx
-      .selectFrom('solves')
-      .innerJoin('users', 'users.id', 'solves.user_id')
-      .innerJoin('challenges', 'challenges.id', 'solves.challenge_id')
-      .leftJoin('teams', 'teams.id', 'solves.team_id')
-      .select([
-        'challenges.name as challenge',
-        sql<string>`coalesce(teams.name, users.username)`.as('competitor'),
-      ])
-      .where('solves.id', '=', notice.solve_id)
-      .where(countedSolve)
-      .executeTakeFirst();
+    const names = await firstBloodNames(trx, notice.solve_id);
     if (names) released.push(names);
   }
   return released;

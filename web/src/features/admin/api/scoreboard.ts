@@ -1,7 +1,5 @@
-import { adminApi, siteApi } from '@ctf/contract';
-import { useQuery } from '@tanstack/react-query';
-import { callApi, fetchData } from '../../../lib/api';
-import { queryKeys } from '../../../lib/query';
+import { adminApi } from '@ctf/contract';
+import { callApi } from '../../../lib/api';
 
 /** POST /api/admin/scoreboard/freeze {freeze_at}: sets the freeze (ISO 8601) or lifts it (null). */
 export const setFreeze = (freezeAt: string | null) =>
@@ -14,13 +12,3 @@ export const EXPORT_LINKS = [
   { href: adminApi.exportSolvesCsv.path, label: 'Solves (CSV)' },
   { href: adminApi.exportSolvesJson.path, label: 'Solves (JSON)' },
 ] as const;
-
-/** The freeze time from GET /api/info/site (the same query as the site's, so one request). */
-export function useFreezeAt() {
-  return useQuery({
-    queryKey: queryKeys.siteInfo,
-    queryFn: () => fetchData(siteApi.siteInfo),
-    staleTime: 60_000,
-    select: (info) => info.freezeAt,
-  });
-}

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Container, Tab, Tabs } from 'react-bootstrap';
 import { useAdminAction } from '../use-admin-action';
 import { AdminMessageView } from './AdminMessageView';
@@ -19,7 +19,7 @@ import { UsersTab } from './UsersTab';
 import { ViewChallengesTab } from './ViewChallengesTab';
 
 /**
- * SPEC.md §2 admin panel: the site toggle, the message area and seven tabs. A tab's content mounts
+ * SPEC.md §2 admin panel: the site toggle, the message area and the tabs. A tab's content mounts
  * when first opened, so each list loads only when it is looked at.
  */
 export function AdminPanel() {
@@ -40,51 +40,44 @@ export function AdminPanel() {
         className="my-3"
         mountOnEnter
       >
-        <Tab eventKey="users" title="Users">
-          <UsersTab act={act} />
-        </Tab>
-        <Tab eventKey="teams" title="Teams">
-          <TeamsTab act={act} />
-        </Tab>
-        <Tab eventKey="admins" title="Admins">
-          <AdminsTab act={act} />
-        </Tab>
-        <Tab eventKey="solvers" title="Solvers">
-          <SolversTab />
-        </Tab>
-        <Tab eventKey="view-challenges" title="View Challenges">
-          <ViewChallengesTab act={act} />
-        </Tab>
-        <Tab eventKey="create-challenge" title="Create Challenge">
-          <CreateChallengeTab act={act} />
-        </Tab>
-        <Tab eventKey="upload" title="Upload">
-          <UploadTab act={act} />
-        </Tab>
-        <Tab eventKey="import-export" title="Import / Export">
-          <ImportExportTab />
-        </Tab>
-        <Tab eventKey="announcements" title="Announcements">
-          <AnnouncementsTab act={act} />
-        </Tab>
-        <Tab eventKey="submissions" title="Submissions">
-          <SubmissionsTab key={evidence.seq} evidence={evidence.ids} />
-        </Tab>
-        <Tab eventKey="integrity" title="Integrity">
-          <IntegrityTab
-            onShowEvidence={(ids) => {
-              setEvidence((e) => ({ ids, seq: e.seq + 1 }));
-              setTab('submissions');
-            }}
-          />
-        </Tab>
-        <Tab eventKey="audit" title="Audit">
-          <AuditTab />
-        </Tab>
-        <Tab eventKey="settings" title="Settings">
-          <SettingsTab act={act} />
-        </Tab>
+        {[
+          panelTab('users', 'Users', <UsersTab act={act} />),
+          panelTab('teams', 'Teams', <TeamsTab act={act} />),
+          panelTab('admins', 'Admins', <AdminsTab act={act} />),
+          panelTab('solvers', 'Solvers', <SolversTab />),
+          panelTab('view-challenges', 'View Challenges', <ViewChallengesTab act={act} />),
+          panelTab('create-challenge', 'Create Challenge', <CreateChallengeTab act={act} />),
+          panelTab('upload', 'Upload', <UploadTab act={act} />),
+          panelTab('import-export', 'Import / Export', <ImportExportTab />),
+          panelTab('announcements', 'Announcements', <AnnouncementsTab act={act} />),
+          panelTab(
+            'submissions',
+            'Submissions',
+            <SubmissionsTab key={evidence.seq} evidence={evidence.ids} />,
+          ),
+          panelTab(
+            'integrity',
+            'Integrity',
+            <IntegrityTab
+              onShowEvidence={(ids) => {
+                setEvidence((e) => ({ ids, seq: e.seq + 1 }));
+                setTab('submissions');
+              }}
+            />,
+          ),
+          panelTab('audit', 'Audit', <AuditTab />),
+          panelTab('settings', 'Settings', <SettingsTab act={act} />),
+        ]}
       </Tabs>
     </Container>
+  );
+}
+
+/** One tab of the panel: its key (the active tab's state) and title. */
+function panelTab(eventKey: string, title: string, content: ReactNode) {
+  return (
+    <Tab key={eventKey} eventKey={eventKey} title={title}>
+      {content}
+    </Tab>
   );
 }

@@ -12,6 +12,13 @@ export interface AdminColumn<T> {
   hideHeader?: boolean;
   /** Right-aligned cell (buttons). */
   end?: boolean;
+  /** The cell's content stays on one line (a row of buttons). */
+  nowrap?: boolean;
+}
+
+/** The cell's classes for a column's alignment and wrapping. */
+function cellClass<T>(c: AdminColumn<T>): string | undefined {
+  return [c.end && 'text-end', c.nowrap && 'text-nowrap'].filter(Boolean).join(' ') || undefined;
 }
 
 /** Server-side paging: the page shown and whether the server has another after it. */
@@ -37,6 +44,8 @@ interface Props<T> {
   pageSize?: number;
   /** The list is paged by the server instead: rows are the current page. */
   paging?: ServerPaging;
+  /** A data-testid on every row. */
+  rowTestId?: string;
 }
 
 export const ADMIN_PAGE_SIZE = 50;
@@ -56,6 +65,7 @@ export function AdminTable<T>({
   search,
   pageSize = ADMIN_PAGE_SIZE,
   paging,
+  rowTestId,
 }: Props<T>) {
   const [query, setQuery] = useState('');
   const [localPage, setLocalPage] = useState(1);
@@ -106,9 +116,9 @@ export function AdminTable<T>({
                 </tr>
               ) : (
                 shown.map((row) => (
-                  <tr key={rowKey(row)}>
+                  <tr key={rowKey(row)} data-testid={rowTestId}>
                     {columns.map((c) => (
-                      <td key={c.header} className={c.end ? 'text-end' : undefined}>
+                      <td key={c.header} className={cellClass(c)}>
                         {c.cell(row)}
                       </td>
                     ))}

@@ -25,6 +25,7 @@ import { QueryError } from '../../../components/QueryError';
 import { useUploads } from '../api/files';
 import { FlagListEditor, type FlagValue } from './FlagListEditor';
 import { HintListEditor, type HintValue } from './HintListEditor';
+import { ValueOptions } from '../../../components/ValueOptions';
 
 /** The fields while editing: selects may still be empty. */
 export interface ChallengeFormValues {
@@ -246,40 +247,22 @@ export function ChallengeForm({
             autoComplete="off"
           />
         </Form.Group>
-        <Form.Group as={Col} md={4} controlId={`${id}-category`}>
-          <Form.Label>Category</Form.Label>
-          <Form.Select
-            value={values.category}
-            onChange={(e) => set('category', e.target.value as Category)}
-            required
-          >
-            <option value="" disabled>
-              Select a category
-            </option>
-            {CATEGORIES.map((c) => (
-              <option key={c} value={c}>
-                {c}
-              </option>
-            ))}
-          </Form.Select>
-        </Form.Group>
-        <Form.Group as={Col} md={4} controlId={`${id}-difficulty`}>
-          <Form.Label>Difficulty</Form.Label>
-          <Form.Select
-            value={values.difficulty}
-            onChange={(e) => set('difficulty', e.target.value as Difficulty)}
-            required
-          >
-            <option value="" disabled>
-              Select a difficulty
-            </option>
-            {DIFFICULTIES.map((d) => (
-              <option key={d} value={d}>
-                {d}
-              </option>
-            ))}
-          </Form.Select>
-        </Form.Group>
+        <ChoiceField
+          controlId={`${id}-category`}
+          label="Category"
+          placeholder="Select a category"
+          choices={CATEGORIES}
+          value={values.category}
+          onChange={(c) => set('category', c)}
+        />
+        <ChoiceField
+          controlId={`${id}-difficulty`}
+          label="Difficulty"
+          placeholder="Select a difficulty"
+          choices={DIFFICULTIES}
+          value={values.difficulty}
+          onChange={(d) => set('difficulty', d)}
+        />
         <Form.Group as={Col} md={4} controlId={`${id}-points`}>
           <Form.Label>Points</Form.Label>
           <Form.Control
@@ -323,20 +306,16 @@ export function ChallengeForm({
             />
           )}
         </Col>
-        <Form.Group as={Col} md={4} controlId={`${id}-max-attempts`}>
-          <Form.Label>Attempt limit per user</Form.Label>
-          <Form.Control
-            type="number"
-            min={1}
-            max={MAX_ATTEMPTS_LIMIT}
-            step={1}
-            value={values.max_attempts}
-            onChange={(e) => set('max_attempts', e.target.value)}
-            placeholder="No limit"
-            aria-describedby={`${id}-max-attempts-help`}
-          />
-          <Form.Text id={`${id}-max-attempts-help`}>Wrong answers allowed; empty for no limit.</Form.Text>
-        </Form.Group>
+        <WholeNumberField
+          controlId={`${id}-max-attempts`}
+          label="Attempt limit per user"
+          min={1}
+          max={MAX_ATTEMPTS_LIMIT}
+          value={values.max_attempts}
+          onChange={(v) => set('max_attempts', v)}
+          placeholder="No limit"
+          help="Wrong answers allowed; empty for no limit."
+        />
         <Form.Group as={Col} xs={12} controlId={`${id}-description`}>
           <Form.Label>Description</Form.Label>
           <Form.Control
@@ -430,6 +409,35 @@ export function ChallengeForm({
   );
 }
 
+/** A required select of fixed choices that starts on a disabled placeholder. */
+function ChoiceField<C extends string>({
+  controlId,
+  label,
+  placeholder,
+  choices,
+  value,
+  onChange,
+}: {
+  controlId: string;
+  label: string;
+  placeholder: string;
+  choices: readonly C[];
+  value: C | '';
+  onChange: (value: C) => void;
+}) {
+  return (
+    <Form.Group as={Col} md={4} controlId={controlId}>
+      <Form.Label>{label}</Form.Label>
+      <Form.Select value={value} onChange={(e) => onChange(e.target.value as C)} required>
+        <option value="" disabled>
+          {placeholder}
+        </option>
+        <ValueOptions values={choices} />
+      </Form.Select>
+    </Form.Group>
+  );
+}
+
 /** The scoring fields: static, or dynamic with its function, initial value, minimum and decay. */
 function ScoringFields({
   id,
@@ -468,48 +476,76 @@ function ScoringFields({
                 <option value="logarithmic">Logarithmic</option>
               </Form.Select>
             </Form.Group>
-            <Form.Group as={Col} md={4} controlId={`${id}-scoring-initial`}>
-              <Form.Label>Initial value</Form.Label>
-              <Form.Control
-                type="number"
-                min={1}
-                max={DYNAMIC_VALUE_MAX}
-                step={1}
-                value={value.initial}
-                onChange={(e) => set('initial', e.target.value)}
-              />
-            </Form.Group>
-            <Form.Group as={Col} md={4} controlId={`${id}-scoring-minimum`}>
-              <Form.Label>Minimum</Form.Label>
-              <Form.Control
-                type="number"
-                min={1}
-                max={DYNAMIC_VALUE_MAX}
-                step={1}
-                value={value.minimum}
-                onChange={(e) => set('minimum', e.target.value)}
-              />
-            </Form.Group>
-            <Form.Group as={Col} md={4} controlId={`${id}-scoring-decay`}>
-              <Form.Label>Decay</Form.Label>
-              <Form.Control
-                type="number"
-                min={0}
-                max={DYNAMIC_DECAY_MAX}
-                step={1}
-                value={value.decay}
-                onChange={(e) => set('decay', e.target.value)}
-                aria-describedby={`${id}-scoring-decay-help`}
-              />
-              <Form.Text id={`${id}-scoring-decay-help`}>
-                {value.function === 'linear'
+            <WholeNumberField
+              controlId={`${id}-scoring-initial`}
+              label="Initial value"
+              min={1}
+              max={DYNAMIC_VALUE_MAX}
+              value={value.initial}
+              onChange={(v) => set('initial', v)}
+            />
+            <WholeNumberField
+              controlId={`${id}-scoring-minimum`}
+              label="Minimum"
+              min={1}
+              max={DYNAMIC_VALUE_MAX}
+              value={value.minimum}
+              onChange={(v) => set('minimum', v)}
+            />
+            <WholeNumberField
+              controlId={`${id}-scoring-decay`}
+              label="Decay"
+              min={0}
+              max={DYNAMIC_DECAY_MAX}
+              value={value.decay}
+              onChange={(v) => set('decay', v)}
+              help={
+                value.function === 'linear'
                   ? 'Points lost with each solve after the first.'
-                  : 'The solve count at which the value reaches the minimum.'}
-              </Form.Text>
-            </Form.Group>
+                  : 'The solve count at which the value reaches the minimum.'
+              }
+            />
           </>
         )}
       </Row>
     </fieldset>
+  );
+}
+
+/** A number box for a whole number from min to max, as typed, with an optional help line. */
+function WholeNumberField({
+  controlId,
+  label,
+  min,
+  max,
+  value,
+  onChange,
+  placeholder,
+  help,
+}: {
+  controlId: string;
+  label: string;
+  min: number;
+  max: number;
+  value: string;
+  onChange: (value: string) => void;
+  placeholder?: string;
+  help?: string;
+}) {
+  return (
+    <Form.Group as={Col} md={4} controlId={controlId}>
+      <Form.Label>{label}</Form.Label>
+      <Form.Control
+        type="number"
+        min={min}
+        max={max}
+        step={1}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        placeholder={placeholder}
+        aria-describedby={help ? `${controlId}-help` : undefined}
+      />
+      {help && <Form.Text id={`${controlId}-help`}>{help}</Form.Text>}
+    </Form.Group>
   );
 }

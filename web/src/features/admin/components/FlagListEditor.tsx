@@ -1,5 +1,6 @@
 import { FLAG_PATTERN_MAX_LENGTH, FLAG_TYPES, FLAGS_PER_CHALLENGE_MAX, type FlagType } from '@ctf/contract';
 import { Button, Col, Form, Row } from 'react-bootstrap';
+import { ListEditor } from './ListEditor';
 
 export interface FlagValue {
   type: FlagType;
@@ -26,19 +27,22 @@ export function FlagListEditor({
   flags: FlagValue[];
   onChange: (flags: FlagValue[]) => void;
 }) {
-  const update = (i: number, patch: Partial<FlagValue>) =>
-    onChange(flags.map((f, j) => (j === i ? { ...f, ...patch } : f)));
   return (
-    <fieldset>
-      <legend className="form-label fs-6 mb-1">Flags</legend>
-      <Form.Text as="p" className="mt-0">
-        A submission is correct when it matches any of these (surrounding spaces are ignored).
-      </Form.Text>
-      {flags.map((f, i) => (
-        <Row key={i} className="g-2 mb-2 align-items-end" data-testid="flag-row">
+    <ListEditor
+      legend="Flags"
+      help="A submission is correct when it matches any of these (surrounding spaces are ignored)."
+      items={flags}
+      onChange={onChange}
+      rowKey={(_, i) => i}
+      max={FLAGS_PER_CHALLENGE_MAX}
+      addLabel="Add another accepted flag"
+      blank={(): FlagValue => ({ type: 'static', content: '' })}
+    >
+      {({ item: f, index: i, count, update, remove }) => (
+        <Row className="g-2 mb-2 align-items-end" data-testid="flag-row">
           <Form.Group as={Col} md={4} controlId={`${id}-flag-type-${i}`}>
             <Form.Label className="small mb-0">{i === 0 ? 'Comparison' : `Comparison ${i + 1}`}</Form.Label>
-            <Form.Select value={f.type} onChange={(e) => update(i, { type: e.target.value as FlagType })}>
+            <Form.Select value={f.type} onChange={(e) => update({ type: e.target.value as FlagType })}>
               {FLAG_TYPES.map((t) => (
                 <option key={t} value={t}>
                   {TYPE_LABELS[t]}
@@ -46,11 +50,11 @@ export function FlagListEditor({
               ))}
             </Form.Select>
           </Form.Group>
-          <Form.Group as={Col} md={flags.length > 1 ? 6 : 8} controlId={`${id}-flag-${i}`}>
+          <Form.Group as={Col} md={count > 1 ? 6 : 8} controlId={`${id}-flag-${i}`}>
             <Form.Label className="small mb-0">{i === 0 ? 'Flag' : `Flag ${i + 1}`}</Form.Label>
             <Form.Control
               value={f.content}
-              onChange={(e) => update(i, { content: e.target.value })}
+              onChange={(e) => update({ content: e.target.value })}
               required
               maxLength={FLAG_PATTERN_MAX_LENGTH}
               autoComplete="off"
@@ -58,29 +62,20 @@ export function FlagListEditor({
               className={f.type === 'regex' ? 'font-monospace' : undefined}
             />
           </Form.Group>
-          {flags.length > 1 && (
+          {count > 1 && (
             <Col md={2}>
               <Button
                 variant="outline-danger"
                 className="w-100"
                 aria-label={`Remove flag ${i + 1}`}
-                onClick={() => onChange(flags.filter((_, j) => j !== i))}
+                onClick={remove}
               >
                 Remove
               </Button>
             </Col>
           )}
         </Row>
-      ))}
-      {flags.length < FLAGS_PER_CHALLENGE_MAX && (
-        <Button
-          variant="outline-secondary"
-          size="sm"
-          onClick={() => onChange([...flags, { type: 'static', content: '' }])}
-        >
-          Add another accepted flag
-        </Button>
       )}
-    </fieldset>
+    </ListEditor>
   );
 }

@@ -5,6 +5,7 @@ import {
   HINTS_PER_CHALLENGE_MAX,
 } from '@ctf/contract';
 import { Button, Card, Col, Form, Row } from 'react-bootstrap';
+import { ListEditor } from './ListEditor';
 
 /** A hint while editing; `_id` keeps an existing hint (and who unlocked it) when saving. */
 export interface HintValue {
@@ -25,30 +26,26 @@ export function HintListEditor({
   hints: HintValue[];
   onChange: (hints: HintValue[]) => void;
 }) {
-  const update = (i: number, patch: Partial<HintValue>) =>
-    onChange(hints.map((h, j) => (j === i ? { ...h, ...patch } : h)));
-  const move = (i: number, to: number) => {
-    const next = [...hints];
-    const [h] = next.splice(i, 1);
-    next.splice(to, 0, h!);
-    onChange(next);
-  };
   return (
-    <fieldset>
-      <legend className="form-label fs-6 mb-1">Hints</legend>
-      <Form.Text as="p" className="mt-0">
-        Shown in this order. Players unlock a hint after confirming its cost; the cost is taken from their
-        team's score (0 = free). Content is Markdown.
-      </Form.Text>
-      {hints.map((h, i) => (
-        <Card key={h._id ?? `new-${i}`} className="mb-2" data-testid="hint-row">
+    <ListEditor
+      legend="Hints"
+      help="Shown in this order. Players unlock a hint after confirming its cost; the cost is taken from their team's score (0 = free). Content is Markdown."
+      items={hints}
+      onChange={onChange}
+      rowKey={(h, i) => h._id ?? `new-${i}`}
+      max={HINTS_PER_CHALLENGE_MAX}
+      addLabel="Add hint"
+      blank={(): HintValue => ({ title: '', content: '', cost: '0' })}
+    >
+      {({ item: h, index: i, count, update, remove, move }) => (
+        <Card className="mb-2" data-testid="hint-row">
           <Card.Body className="p-2">
             <Row className="g-2">
               <Form.Group as={Col} md={8} controlId={`${id}-hint-title-${i}`}>
                 <Form.Label className="small mb-0">Hint {i + 1} title</Form.Label>
                 <Form.Control
                   value={h.title}
-                  onChange={(e) => update(i, { title: e.target.value })}
+                  onChange={(e) => update({ title: e.target.value })}
                   required
                   maxLength={HINT_TITLE_MAX_LENGTH}
                 />
@@ -61,7 +58,7 @@ export function HintListEditor({
                   max={HINT_COST_MAX}
                   step={1}
                   value={h.cost}
-                  onChange={(e) => update(i, { cost: e.target.value })}
+                  onChange={(e) => update({ cost: e.target.value })}
                   required
                 />
               </Form.Group>
@@ -71,29 +68,24 @@ export function HintListEditor({
                   as="textarea"
                   rows={3}
                   value={h.content}
-                  onChange={(e) => update(i, { content: e.target.value })}
+                  onChange={(e) => update({ content: e.target.value })}
                   maxLength={HINT_CONTENT_MAX_LENGTH}
                 />
               </Form.Group>
             </Row>
             <div className="d-flex gap-2 mt-2 align-items-center">
-              <Button size="sm" variant="outline-secondary" disabled={i === 0} onClick={() => move(i, i - 1)}>
+              <Button size="sm" variant="outline-secondary" disabled={i === 0} onClick={() => move(i - 1)}>
                 Move up
               </Button>
               <Button
                 size="sm"
                 variant="outline-secondary"
-                disabled={i === hints.length - 1}
-                onClick={() => move(i, i + 1)}
+                disabled={i === count - 1}
+                onClick={() => move(i + 1)}
               >
                 Move down
               </Button>
-              <Button
-                size="sm"
-                variant="outline-danger"
-                aria-label={`Remove hint ${i + 1}`}
-                onClick={() => onChange(hints.filter((_, j) => j !== i))}
-              >
+              <Button size="sm" variant="outline-danger" aria-label={`Remove hint ${i + 1}`} onClick={remove}>
                 Remove
               </Button>
               {h.unlocked_by && (
@@ -106,16 +98,7 @@ export function HintListEditor({
             </div>
           </Card.Body>
         </Card>
-      ))}
-      {hints.length < HINTS_PER_CHALLENGE_MAX && (
-        <Button
-          variant="outline-secondary"
-          size="sm"
-          onClick={() => onChange([...hints, { title: '', content: '', cost: '0' }])}
-        >
-          Add hint
-        </Button>
       )}
-    </fieldset>
+    </ListEditor>
   );
 }

@@ -113,30 +113,25 @@ function ImportReport({ dryRun, result }: { dryRun: boolean; result: ImportResul
         {names(dryRun ? 'Would create' : 'Created', result.created)}
         {names(dryRun ? 'Would update' : 'Updated', result.updated)}
       </Alert>
-      {result.warnings.length > 0 && (
-        <>
-          <h3 className="h6">Warnings</h3>
-          <AdminTable
-            label="Import warnings"
-            columns={ISSUE_COLUMNS}
-            rows={numbered(result.warnings)}
-            rowKey={issueKey}
-            empty={null}
-          />
-        </>
-      )}
-      {result.errors.length > 0 && (
-        <>
-          <h3 className="h6">Errors</h3>
-          <AdminTable
-            label="Import errors"
-            columns={ISSUE_COLUMNS}
-            rows={numbered(result.errors)}
-            rowKey={issueKey}
-            empty={null}
-          />
-        </>
-      )}
+      <IssueTable title="Warnings" label="Import warnings" issues={result.warnings} />
+      <IssueTable title="Errors" label="Import errors" issues={result.errors} />
     </section>
+  );
+}
+
+/** The import's warnings or errors under their heading, one numbered row each; nothing when none. */
+function IssueTable({ title, label, issues }: { title: string; label: string; issues: ImportIssue[] }) {
+  if (issues.length === 0) return null;
+  return (
+    <>
+      <h3 className="h6">{title}</h3>
+      <AdminTable
+        label={label}
+        columns={ISSUE_COLUMNS}
+        rows={numbered(issues)}
+        rowKey={issueKey}
+        empty={null}
+      />
+    </>
   );
 }

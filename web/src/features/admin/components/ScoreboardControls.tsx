@@ -1,15 +1,20 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Button, Form, InputGroup } from 'react-bootstrap';
 import { isoToLocalInput, localInputToIso } from '../api/challenges';
-import { EXPORT_LINKS, setFreeze, useFreezeAt } from '../api/scoreboard';
+import { useFreezeAt, useSiteInfo } from '../../../lib/site-info';
+import { EXPORT_LINKS, setFreeze } from '../api/scoreboard';
 import type { AdminAct } from '../use-admin-action';
 
 /**
  * The scoreboard freeze (set a time, or lift it: lifting reveals everything at once) and the
- * exports (downloads of the live board and of every solve).
+ * exports (downloads of the live board and of every solve), of everyone or, while the site has
+ * divisions, of one division (`?division=`).
  */
 export function ScoreboardControls({ act }: { act: AdminAct }) {
   const freezeAt = useFreezeAt().data ?? null;
+  const divisions = useSiteInfo().data?.divisions ?? [];
+  const [chosen, setChosen] = useState('');
+  const division = divisions.includes(chosen) ? chosen : '';
   const [value, setValue] = useState('');
   const [busy, setBusy] = useState(false);
   const id = useId();
@@ -72,17 +77,32 @@ export function ScoreboardControls({ act }: { act: AdminAct }) {
           Lift freeze
         </Button>
       </Form>
-      <p className="mt-3 mb-0">
-        Exports:{' '}
-        {EXPORT_LINKS.map((l, i) => (
-          <span key={l.href}>
-            {i > 0 && ' · '}
-            <a href={l.href} download>
-              {l.label}
-            </a>
-          </span>
-        ))}
-      </p>
+      <div className="mt-3 d-flex flex-wrap gap-2 align-items-center">
+        {divisions.length > 0 && (
+          <Form.Group controlId={`${id}-division`} className="d-flex gap-2 align-items-center">
+            <Form.Label className="mb-0">Exports of</Form.Label>
+            <Form.Select size="sm" value={division} onChange={(e) => setChosen(e.target.value)}>
+              <option value="">Every division</option>
+              {divisions.map((d) => (
+                <option key={d} value={d}>
+                  {d}
+                </option>
+              ))}
+            </Form.Select>
+          </Form.Group>
+        )}
+        <p className="mb-0">
+          Exports:{' '}
+          {EXPORT_LINKS.map((l, i) => (
+            <span key={l.href}>
+              {i > 0 && ' · '}
+              <a href={division ? `${l.href}?division=${encodeURIComponent(division)}` : l.href} download>
+                {l.label}
+              </a>
+            </span>
+          ))}
+        </p>
+      </div>
     </section>
   );
 }

@@ -1,6 +1,6 @@
 import { DELAYS_MS, adminApi, type AdminChallenge, type Category, type Difficulty } from '@ctf/contract';
 import { useEffect, useRef, useState } from 'react';
-import { Badge, Button, Form, InputGroup, Table } from 'react-bootstrap';
+import { Badge, Button, Form, InputGroup } from 'react-bootstrap';
 import {
   deleteChallenge,
   isoToLocalInput,
@@ -12,6 +12,7 @@ import {
   type ChallengeForm as Body,
 } from '../api/challenges';
 import type { AdminAct } from '../use-admin-action';
+import { AdminTable, type AdminColumn } from './AdminTable';
 import { ChallengeForm, scoringValues, type ChallengeFormValues } from './ChallengeForm';
 import { QueryState } from './QueryState';
 import { TeamFlagReveal } from './TeamFlagReveal';
@@ -42,7 +43,7 @@ function formValues(c: AdminChallenge): ChallengeFormValues {
 }
 
 /**
- * View Challenges: each challenge with Enable/Disable, Edit and Delete. Edit opens the form; a
+ * View Challenges: each challenge (in the panel's one AdminTable) with Enable/Disable, Edit and Delete. Edit opens the form; a
  * successful save returns to the list after DELAYS_MS.afterEditSuccess (SPEC.md §4).
  */
 export function ViewChallengesTab({ act }: { act: AdminAct }) {
@@ -75,6 +76,114 @@ export function ViewChallengesTab({ act }: { act: AdminAct }) {
     const outcome = await run(() => updateChallenge(challenge._id, body));
     if (outcome?.success) timer.current = setTimeout(() => setEditing(null), DELAYS_MS.afterEditSuccess);
   }
+
+  /** The list's columns; a prerequisite is named by the challenge it points at in `list`. */
+  const columns = (list: AdminChallenge[]): AdminColumn<AdminChallenge>[] => [
+    {
+      header: 'Select',
+      hideHeader: true,
+      cell: (c) => (
+        <Form.Check
+          aria-label={`Select ${c.name}`}
+          checked={selected.includes(c._id)}
+          onChange={(e) =>
+            setSelected((s) => (e.target.checked ? [...s, c._id] : s.filter((x) => x !== c._id)))
+          }
+        />
+      ),
+    },
+    { header: 'Name', cell: (c) => c.name },
+    { header: 'Category', cell: (c) => c.category },
+    { header: 'Difficulty', cell: (c) => c.difficulty },
+    { header: 'Points', cell: (c) => c.points },
+    { header: 'Solves', cell: (c) => c.user_completions },
+    { header: 'Files', cell: (c) => c.hlinks.join(', ') },
+    {
+      header: 'Release',
+      cell: (c) => (
+        <>
+          {c.release_at && Date.parse(c.release_at) > Date.now() ? (
+            <Badge bg="info" text="dark">
+              Scheduled for {new Date(c.release_at).toLocaleString()}
+            </Badge>
+          ) : (
+            'Released'
+          )}
+          {c.prerequisites.length > 0 && (
+            <div className="small text-body-secondary">
+              Requires {c.prerequisites.map((p) => list.find((x) => x._id === p)?.name ?? p).join(', ')}
+            </div>
+          )}
+        </>
+      ),
+    },
+    {
+      header: 'Status',
+      cell: (c) => (
+        <>
+          <Badge bg={c.is_active ? 'success' : 'secondary'}>{c.is_active ? 'Active' : 'Disabled'}</Badge>
+          {c.per_team && (
+            <Badge bg="light" text="dark" className="ms-1 border">
+              Per-team flags{c.per_team_on_page ? ', shown on its page' : ''}
+            </Badge>
+          )}
+        </>
+      ),
+    },
+    {
+      header: 'Actions',
+      hideHeader: true,
+      end: true,
+      nowrap: true,
+      cell: (c) => (
+        <>
+          <Button
+            size="sm"
+            variant={c.is_active ? 'outline-secondary' : 'outline-success'}
+            className="me-1"
+            aria-disabled={busy}
+            aria-label={`${c.is_active ? 'Disable' : 'Enable'} ${c.name}`}
+            onClick={() => void run(() => toggleStatus(c._id))}
+          >
+            {c.is_active ? 'Disable' : 'Enable'}
+          </Button>
+          {c.per_team && (
+            <Button
+              size="sm"
+              variant="outline-secondary"
+              className="me-1"
+              aria-label={`Show a competitor's flag of ${c.name}`}
+              onClick={() => setRevealing(c)}
+            >
+              Show flag
+            </Button>
+          )}
+          <Button
+            size="sm"
+            variant="outline-primary"
+            className="me-1"
+            aria-disabled={busy}
+            aria-label={`Edit ${c.name}`}
+            onClick={() => !busy && setEditing(c)}
+          >
+            Edit
+          </Button>
+          <Button
+            size="sm"
+            variant="outline-danger"
+            aria-disabled={busy}
+            aria-label={`Delete ${c.name}`}
+            onClick={() => {
+              if (window.confirm(adminApi.confirmDeleteText('challenge')))
+                void run(() => deleteChallenge(c._id));
+            }}
+          >
+            Delete
+          </Button>
+        </>
+      ),
+    },
+  ];
 
   if (editing) {
     return (
@@ -142,119 +251,14 @@ export function ViewChallengesTab({ act }: { act: AdminAct }) {
                 Release selected now
               </Button>
             </Form>
-            <Table striped responsive size="sm" aria-label="Challenges">
-              <thead>
-                <tr>
-                  <th scope="col">
-                    <span className="visually-hidden">Select</span>
-                  </th>
-                  <th scope="col">Name</th>
-                  <th scope="col">Category</th>
-                  <th scope="col">Difficulty</th>
-                  <th scope="col">Points</th>
-                  <th scope="col">Solves</th>
-                  <th scope="col">Files</th>
-                  <th scope="col">Release</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((c) => (
-                  <tr key={c._id} data-testid="admin-challenge-row">
-                    <td>
-                      <Form.Check
-                        aria-label={`Select ${c.name}`}
-                        checked={selected.includes(c._id)}
-                        onChange={(e) =>
-                          setSelected((s) =>
-                            e.target.checked ? [...s, c._id] : s.filter((x) => x !== c._id),
-                          )
-                        }
-                      />
-                    </td>
-                    <td>{c.name}</td>
-                    <td>{c.category}</td>
-                    <td>{c.difficulty}</td>
-                    <td>{c.points}</td>
-                    <td>{c.user_completions}</td>
-                    <td>{c.hlinks.join(', ')}</td>
-                    <td>
-                      {c.release_at && Date.parse(c.release_at) > Date.now() ? (
-                        <Badge bg="info" text="dark">
-                          Scheduled for {new Date(c.release_at).toLocaleString()}
-                        </Badge>
-                      ) : (
-                        'Released'
-                      )}
-                      {c.prerequisites.length > 0 && (
-                        <div className="small text-body-secondary">
-                          Requires{' '}
-                          {c.prerequisites.map((p) => list.find((x) => x._id === p)?.name ?? p).join(', ')}
-                        </div>
-                      )}
-                    </td>
-                    <td>
-                      <Badge bg={c.is_active ? 'success' : 'secondary'}>
-                        {c.is_active ? 'Active' : 'Disabled'}
-                      </Badge>
-                      {c.per_team && (
-                        <Badge bg="light" text="dark" className="ms-1 border">
-                          Per-team flags{c.per_team_on_page ? ', shown on its page' : ''}
-                        </Badge>
-                      )}
-                    </td>
-                    <td className="text-end text-nowrap">
-                      <Button
-                        size="sm"
-                        variant={c.is_active ? 'outline-secondary' : 'outline-success'}
-                        className="me-1"
-                        aria-disabled={busy}
-                        aria-label={`${c.is_active ? 'Disable' : 'Enable'} ${c.name}`}
-                        onClick={() => void run(() => toggleStatus(c._id))}
-                      >
-                        {c.is_active ? 'Disable' : 'Enable'}
-                      </Button>
-                      {c.per_team && (
-                        <Button
-                          size="sm"
-                          variant="outline-secondary"
-                          className="me-1"
-                          aria-label={`Show a competitor's flag of ${c.name}`}
-                          onClick={() => setRevealing(c)}
-                        >
-                          Show flag
-                        </Button>
-                      )}
-                      <Button
-                        size="sm"
-                        variant="outline-primary"
-                        className="me-1"
-                        aria-disabled={busy}
-                        aria-label={`Edit ${c.name}`}
-                        onClick={() => !busy && setEditing(c)}
-                      >
-                        Edit
-                      </Button>
-                      <Button
-                        size="sm"
-                        variant="outline-danger"
-                        aria-disabled={busy}
-                        aria-label={`Delete ${c.name}`}
-                        onClick={() => {
-                          if (window.confirm(adminApi.confirmDeleteText('challenge')))
-                            void run(() => deleteChallenge(c._id));
-                        }}
-                      >
-                        Delete
-                      </Button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </Table>
+            <AdminTable
+              label="Challenges"
+              columns={columns(list)}
+              rows={list}
+              rowKey={(c) => c._id}
+              rowTestId="admin-challenge-row"
+              empty={null}
+            />
           </>
         )
       }

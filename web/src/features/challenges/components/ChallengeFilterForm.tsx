@@ -1,6 +1,7 @@
 import { CATEGORIES, DIFFICULTIES, MIN_RATING_FILTER_OPTIONS } from '@ctf/contract';
 import { Button, Col, Form, Row } from 'react-bootstrap';
 import type { ChallengeFilters } from '../filter';
+import { ValueOptions } from '../../../components/ValueOptions';
 
 interface Props {
   filters: ChallengeFilters;
@@ -46,11 +47,7 @@ export function ChallengeFilterForm({ filters, authors, onTeam, onChange, onClea
             <Form.Label>Category</Form.Label>
             <Form.Select value={filters.category} onChange={(e) => set('category', e.target.value)}>
               <option value="">All categories</option>
-              {CATEGORIES.map((c) => (
-                <option key={c} value={c}>
-                  {c}
-                </option>
-              ))}
+              <ValueOptions values={CATEGORIES} />
             </Form.Select>
           </Form.Group>
         </Col>
@@ -59,11 +56,7 @@ export function ChallengeFilterForm({ filters, authors, onTeam, onChange, onClea
             <Form.Label>Difficulty</Form.Label>
             <Form.Select value={filters.difficulty} onChange={(e) => set('difficulty', e.target.value)}>
               <option value="">All difficulties</option>
-              {DIFFICULTIES.map((d) => (
-                <option key={d} value={d}>
-                  {d}
-                </option>
-              ))}
+              <ValueOptions values={DIFFICULTIES} />
             </Form.Select>
           </Form.Group>
         </Col>
@@ -87,11 +80,7 @@ export function ChallengeFilterForm({ filters, authors, onTeam, onChange, onClea
             <Form.Label>Author</Form.Label>
             <Form.Select value={filters.author} onChange={(e) => set('author', e.target.value)}>
               <option value="">All authors</option>
-              {authors.map((a) => (
-                <option key={a} value={a}>
-                  {a}
-                </option>
-              ))}
+              <ValueOptions values={authors} />
             </Form.Select>
           </Form.Group>
         </Col>

@@ -1,6 +1,6 @@
-import { GRAPH_TOP_DEFAULT, leaderboardApi, siteApi, type ScoreGraph } from '@ctf/contract';
+import { GRAPH_TOP_DEFAULT, leaderboardApi, type ScoreGraph } from '@ctf/contract';
 import { useQuery } from '@tanstack/react-query';
-import { ApiError, fetchData, request } from '../../../lib/api';
+import { ApiError, request } from '../../../lib/api';
 import { queryKeys } from '../../../lib/query';
 
 /**
@@ -23,15 +23,5 @@ export function useScoreGraph(division = '', top = GRAPH_TOP_DEFAULT) {
       return result.data;
     },
     refetchInterval: 60_000,
-  });
-}
-
-/** The freeze time from GET /api/info/site (the same query as the site's, so one request). */
-export function useFreezeAt() {
-  return useQuery({
-    queryKey: queryKeys.siteInfo,
-    queryFn: () => fetchData(siteApi.siteInfo),
-    staleTime: 60_000,
-    select: (info) => info.freezeAt,
   });
 }

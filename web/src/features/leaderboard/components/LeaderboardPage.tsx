@@ -11,12 +11,13 @@ import {
   subscribeBoardChanges,
   useFirstPage,
 } from '../api/leaderboard';
-import { useFreezeAt } from '../api/score-graph';
+import { useFreezeAt } from '../../../lib/site-info';
 import { badgeFor } from '../ranking';
 import { useCalmRefresh } from '../use-calm-refresh';
 import { BoardList } from './BoardList';
 import { FreezeBanner } from './FreezeBanner';
 import { ScoreGraph } from './ScoreGraph';
+import { ValueOptions } from '../../../components/ValueOptions';
 
 /** Typing pauses this long before the search is sent to the server. */
 const SEARCH_DELAY_MS = 250;
@@ -134,11 +135,7 @@ export function LeaderboardPage() {
               }}
             >
               <option value="">All divisions</option>
-              {divisions.map((d) => (
-                <option key={d} value={d}>
-                  {d}
-                </option>
-              ))}
+              <ValueOptions values={divisions} />
             </Form.Select>
           </Form.Group>
         )}

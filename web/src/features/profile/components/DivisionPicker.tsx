@@ -6,6 +6,7 @@ import { describeFailure } from '../../../components/QueryError';
 import { queryKeys } from '../../../lib/query';
 import { useSiteInfo } from '../../../lib/site-info';
 import { pickDivision } from '../api/division';
+import { ValueOptions } from '../../../components/ValueOptions';
 
 /**
  * The profile's division picker (issue 19): shown only while the site has divisions. The server
@@ -66,11 +67,7 @@ export function DivisionPicker({ user }: { user: User }) {
           <Form.Label>Your division</Form.Label>
           <Form.Select value={selected} onChange={(e) => setChoice(e.target.value)}>
             <option value="">No division</option>
-            {divisions.map((d) => (
-              <option key={d} value={d}>
-                {d}
-              </option>
-            ))}
+            <ValueOptions values={divisions} />
           </Form.Select>
         </Form.Group>
         <Button type="submit" disabled={busy || selected === (current ?? '')}>
