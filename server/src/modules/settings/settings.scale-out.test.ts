@@ -16,7 +16,7 @@ for (const kind of testDatabaseKinds()) {
     const clock = new TestClock(Date.parse('2031-01-01T00:00:00Z'));
 
     async function twoProcesses() {
-      database = await createTestDatabase(kind);
+      database = await createTestDatabase(kind, { empty: true });
       const config = loadConfig({
         DATA_DIR: database.dataDir,
         PUBLIC_URL: TEST_ORIGIN,

@@ -16,7 +16,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('PostgresBus', () => {
   let database: TestDatabase;
   let pool: pg.Pool;
   beforeAll(async () => {
-    database = await createTestDatabase('postgres');
+    database = await createTestDatabase('postgres', { empty: true });
     pool = new pg.Pool({ connectionString: database.databaseUrl, max: 4 });
   });
   afterAll(async () => {
