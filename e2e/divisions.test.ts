@@ -121,10 +121,14 @@ describe.runIf(run)('divisions in Chromium', { timeout: 180_000 }, () => {
       .toEqual(['#1senior200 points', '#2fresher100 points', '#3junior50 points']);
     await board.getByLabel('Division').selectOption('First-years');
     await expect.poll(() => entries.allTextContents()).toEqual(['#1fresher100 points', '#2junior50 points']);
+    // The score graph follows the filter: the division's best.
+    const graphTitle = board.getByRole('heading', { name: /over time/ });
+    await expect.poll(() => graphTitle.textContent()).toBe('Top 2 in First-years over time');
     await board.getByRole('button', { name: 'My position' }).click();
     await expect.poll(() => board.getByTestId('position-note').textContent()).toBe('Your position: #1.');
     await board.getByLabel('Division').selectOption('Open');
     await expect.poll(() => entries.allTextContents()).toEqual(['#1senior200 points']);
+    await expect.poll(() => graphTitle.textContent()).toBe('Top 1 in Open over time');
 
     // The new controls pass the same axe checks as the rest of the site.
     const problems: string[] = [];

@@ -1,5 +1,17 @@
-import type { ExpressionBuilder } from 'kysely';
+import { expressionBuilder, type ExpressionBuilder } from 'kysely';
 import type { Database } from './schema.js';
+
+/** Builds the two subqueries below outside any one query (each query embeds them as written). */
+const sub = expressionBuilder<Database, never>();
+
+/** The users whose solves and unlocks never count: admins and hidden competitors. */
+const UNCOUNTED_USERS = sub
+  .selectFrom('users')
+  .select('users.id')
+  .where((u) => u.or([u('users.is_admin', '=', 1), u('users.hidden', '=', 1)]));
+
+/** The hidden teams: what is credited to them never counts. */
+const HIDDEN_TEAMS = sub.selectFrom('teams').select('teams.id').where('teams.hidden', '=', 1);
 
 /**
  * THE filter of what counts in public (DESIGN.md §8): a solve counts when its solver is neither an
@@ -13,18 +25,8 @@ import type { Database } from './schema.js';
  */
 export function countedSolve(eb: ExpressionBuilder<Database, 'solves'>) {
   return eb.and([
-    eb(
-      'solves.user_id',
-      'not in',
-      eb
-        .selectFrom('users')
-        .select('users.id')
-        .where((u) => u.or([u('users.is_admin', '=', 1), u('users.hidden', '=', 1)])),
-    ),
-    eb.or([
-      eb('solves.team_id', 'is', null),
-      eb('solves.team_id', 'not in', eb.selectFrom('teams').select('teams.id').where('teams.hidden', '=', 1)),
-    ]),
+    eb('solves.user_id', 'not in', UNCOUNTED_USERS),
+    eb.or([eb('solves.team_id', 'is', null), eb('solves.team_id', 'not in', HIDDEN_TEAMS)]),
   ]);
 }
 
@@ -35,21 +37,7 @@ export function countedSolve(eb: ExpressionBuilder<Database, 'solves'>) {
  */
 export function countedUnlock(eb: ExpressionBuilder<Database, 'hint_unlocks'>) {
   return eb.and([
-    eb(
-      'hint_unlocks.user_id',
-      'not in',
-      eb
-        .selectFrom('users')
-        .select('users.id')
-        .where((u) => u.or([u('users.is_admin', '=', 1), u('users.hidden', '=', 1)])),
-    ),
-    eb.or([
-      eb('hint_unlocks.team_id', 'is', null),
-      eb(
-        'hint_unlocks.team_id',
-        'not in',
-        eb.selectFrom('teams').select('teams.id').where('teams.hidden', '=', 1),
-      ),
-    ]),
+    eb('hint_unlocks.user_id', 'not in', UNCOUNTED_USERS),
+    eb.or([eb('hint_unlocks.team_id', 'is', null), eb('hint_unlocks.team_id', 'not in', HIDDEN_TEAMS)]),
   ]);
 }

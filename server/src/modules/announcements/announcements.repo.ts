@@ -1,14 +1,7 @@
-import type { Executor } from '../../db/schema.js';
+import type { Selectable } from 'kysely';
+import type { AnnouncementsTable, Executor } from '../../db/schema.js';
 
-export interface AnnouncementRow {
-  id: number;
-  title: string;
-  body: string;
-  body_html: string;
-  pinned: number;
-  created_at: string;
-  updated_at: string;
-}
+export type AnnouncementRow = Selectable<AnnouncementsTable>;
 
 const COLUMNS = ['id', 'title', 'body', 'body_html', 'pinned', 'created_at', 'updated_at'] as const;
 

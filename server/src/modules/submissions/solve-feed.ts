@@ -31,6 +31,15 @@ export interface NewSolve {
   created_at: string;
 }
 
+/** A solve's columns as the feed's left join reads them (all null when no solve is new). */
+interface JoinedSolve {
+  id: number | null;
+  user_id: number | null;
+  team_id: number | null;
+  challenge_id: number | null;
+  created_at: string | null;
+}
+
 /**
  * The solves recorded after a position, read in one statement (one snapshot) with what would
  * tell that solves changed otherwise. When that moved, solves were deleted (a removed user or
@@ -43,14 +52,9 @@ export async function readSolvesSince(
   after: SolveFeedPosition,
 ): Promise<{ position: SolveFeedPosition; solves: NewSolve[]; consistent: boolean }> {
   if (dialect === 'sqlite') {
-    const { rows } = await sql<{
-      changes: number;
-      id: number | null;
-      user_id: number | null;
-      team_id: number | null;
-      challenge_id: number | null;
-      created_at: string | null;
-    }>`select c.changes, s.id, s.user_id, s.team_id, s.challenge_id, s.created_at
+    const { rows } = await sql<
+      { changes: number } & JoinedSolve
+    >`select c.changes, s.id, s.user_id, s.team_id, s.challenge_id, s.created_at
          from solve_changes c
          left join solves s on s.id > ${after.maxId}
          order by s.id`.execute(db);
@@ -59,14 +63,9 @@ export async function readSolvesSince(
     const changes = Number(rows[0]?.changes ?? 0);
     return { position: { count: changes, maxId, unseen: [] }, solves, consistent: changes === after.count };
   }
-  const { rows } = await sql<{
-    total: number | string;
-    id: number | null;
-    user_id: number | null;
-    team_id: number | null;
-    challenge_id: number | null;
-    created_at: string | null;
-  }>`select t.total, s.id, s.user_id, s.team_id, s.challenge_id, s.created_at
+  const { rows } = await sql<
+    { total: number | string } & JoinedSolve
+  >`select t.total, s.id, s.user_id, s.team_id, s.challenge_id, s.created_at
        from (select coalesce(sum(n), 0) as total from solve_count_shards) t
        left join solves s on s.id > ${after.maxId} or s.id = any(${[...after.unseen]}::integer[])
        order by s.id`.execute(db);
@@ -85,15 +84,7 @@ export async function readSolvesSince(
   };
 }
 
-function newSolves(
-  rows: {
-    id: number | null;
-    user_id: number | null;
-    team_id: number | null;
-    challenge_id: number | null;
-    created_at: string | null;
-  }[],
-): NewSolve[] {
+function newSolves(rows: JoinedSolve[]): NewSolve[] {
   return rows
     .filter((r) => r.id !== null)
     .map((r) => ({

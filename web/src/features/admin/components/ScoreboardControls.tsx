@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Button, Form, InputGroup } from 'react-bootstrap';
 import { isoToLocalInput, localInputToIso } from '../api/challenges';
+import { ValueOptions } from '../../../components/ValueOptions';
 import { useFreezeAt, useSiteInfo } from '../../../lib/site-info';
 import { EXPORT_LINKS, setFreeze } from '../api/scoreboard';
 import type { AdminAct } from '../use-admin-action';
@@ -83,11 +84,7 @@ export function ScoreboardControls({ act }: { act: AdminAct }) {
             <Form.Label className="mb-0">Exports of</Form.Label>
             <Form.Select size="sm" value={division} onChange={(e) => setChosen(e.target.value)}>
               <option value="">Every division</option>
-              {divisions.map((d) => (
-                <option key={d} value={d}>
-                  {d}
-                </option>
-              ))}
+              <ValueOptions values={divisions} />
             </Form.Select>
           </Form.Group>
         )}
