@@ -23,6 +23,8 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['server/src/**/*.test.ts', 'server/test/**/*.test.ts', 'bench/**/*.test.ts'],
+          // Names the run's template databases and removes them when the run ends.
+          globalSetup: ['server/test/global-setup.ts'],
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,

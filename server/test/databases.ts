@@ -50,6 +50,8 @@ const SQLITE_FILE = 'ctf.sqlite';
 let schemaKeyMemo: string | null = null;
 function schemaKey(): string {
   if (schemaKeyMemo) return schemaKeyMemo;
+  // The run's own templates (global-setup.ts removes them when the run ends).
+  const run = process.env.CTF_TEST_RUN ?? 'local';
   const dbDir = fileURLToPath(new URL('../src/db/', import.meta.url));
   const migrations = path.join(dbDir, 'migrations');
   const files = [
@@ -61,7 +63,7 @@ function schemaKey(): string {
   ];
   const hash = createHash('sha256');
   for (const f of files) hash.update(path.basename(f)).update('\0').update(readFileSync(f)).update('\0');
-  schemaKeyMemo = hash.digest('hex').slice(0, 16);
+  schemaKeyMemo = `${hash.digest('hex').slice(0, 16)}_${run}`;
   return schemaKeyMemo;
 }
 
@@ -115,9 +117,9 @@ async function withAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
 
 /**
  * A migrated PostgreSQL database to copy (CREATE DATABASE ... TEMPLATE), made once per schema
- * on the server and shared by every test process; an advisory lock lets one process make it
- * while the others wait. Templates of other schemas are left alone (another checkout may be
- * testing with them at the same time on the same server).
+ * on the server and shared by every test process of the run; an advisory lock lets one process
+ * make it while the others wait. Other runs' templates are left alone (another checkout may be
+ * testing with them at the same time on the same server); global-setup.ts drops this run's.
  */
 function postgresTemplate(): Promise<string> {
   return (postgresTemplateMemo ??= makePostgresTemplate());

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase, type Transaction } from 'kysely';
 import type { Config } from '../config.js';
 import type { Database, DB } from './schema.js';
+import { startCheckpointer } from './sqlite-checkpointer.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -54,6 +55,11 @@ export async function connectDatabase(database: Config['database']): Promise<Dat
   // leaderboard's plan guessing.
   sqlite.pragma('analysis_limit = 400');
   sqlite.pragma('optimize = 0x10002');
+  // Checkpoints run in a worker thread, not inside the commit that fills the log (the module).
+  const checkpointer = await startCheckpointer(database.file, () => {
+    if (sqlite.open) sqlite.pragma('wal_autocheckpoint = 1000');
+  });
+  sqlite.pragma('wal_autocheckpoint = 0');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return {
     db,
@@ -75,7 +81,11 @@ export async function connectDatabase(database: Config['database']): Promise<Dat
           throw err;
         }
       }),
-    close: () => db.destroy(),
+    // The checkpointer's connection closes first, so the server's, the last one, removes the log.
+    close: async () => {
+      await checkpointer.stop();
+      await db.destroy();
+    },
   };
 }
 
