@@ -13,6 +13,8 @@ const { parentPort, workerData } = require('node:worker_threads');
 const SQLite = require(workerData.driver);
 const db = new SQLite(workerData.file);
 db.pragma('busy_timeout = 1000');
+// It only copies pages from the log into the file: a small page cache is enough.
+db.pragma('cache_size = -512');
 const checkpoint = () => { try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {} };
 const timer = setInterval(checkpoint, workerData.intervalMs);
 parentPort.on('message', (message) => {
@@ -44,7 +46,13 @@ export async function startCheckpointer(
   intervalMs = CHECKPOINT_INTERVAL_MS,
 ): Promise<Checkpointer> {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file, driver, intervalMs } });
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    workerData: { file, driver, intervalMs },
+    // A timer and one statement: the smallest heap V8 allows (a worker's isolate is memory of
+    // the server process).
+    resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 8, codeRangeSizeMb: 2 },
+  });
   let stopping = false;
   const exited = new Promise<void>((resolve) =>
     worker.once('exit', () => {
