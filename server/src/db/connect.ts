@@ -56,10 +56,11 @@ export async function connectDatabase(database: Config['database']): Promise<Dat
   sqlite.pragma('analysis_limit = 400');
   sqlite.pragma('optimize = 0x10002');
   // Checkpoints run in a worker thread, not inside the commit that fills the log (the module).
+  // Off before the worker starts, so a worker that fails even to start turns them back on.
+  sqlite.pragma('wal_autocheckpoint = 0');
   const checkpointer = await startCheckpointer(database.file, () => {
     if (sqlite.open) sqlite.pragma('wal_autocheckpoint = 1000');
   });
-  sqlite.pragma('wal_autocheckpoint = 0');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return {
     db,
