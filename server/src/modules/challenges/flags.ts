@@ -1,6 +1,6 @@
 import { FLAG_MAX_LENGTH, type FlagInput, type FlagType } from '@ctf/contract';
 import { RE2JS } from 're2js';
-import { constantTimeEqual } from '../../lib/crypto.js';
+import { constantTimeMatcher } from '../../lib/crypto.js';
 import { badInput } from '../../lib/errors.js';
 
 /** A stored flag, ready to compare: regexes are compiled once, when the flag gate's cache fills. */
@@ -24,10 +24,10 @@ export function flagMatcher(flag: StoredFlag): FlagMatcher {
   const expected = flag.content.trim();
   switch (flag.type) {
     case 'static':
-      return (submitted) => constantTimeEqual(submitted, expected);
+      return constantTimeMatcher(expected);
     case 'case_insensitive': {
-      const lower = expected.toLowerCase();
-      return (submitted) => constantTimeEqual(submitted.toLowerCase(), lower);
+      const equalsLower = constantTimeMatcher(expected.toLowerCase());
+      return (submitted) => equalsLower(submitted.toLowerCase());
     }
     case 'regex': {
       // matches() is a whole-string match: 'flag\{.*\}' does not accept 'xflag{}x'.
