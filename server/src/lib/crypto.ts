@@ -28,5 +28,6 @@ export function constantTimeEqual(a: string, b: string): boolean {
  */
 export function constantTimeMatcher(expected: string): (value: string) => boolean {
   const digest = hash('sha256', expected, 'buffer');
-  return (value) => timingSafeEqual(hash('sha256', value, 'buffer'), digest) && value.length === expected.length;
+  return (value) =>
+    timingSafeEqual(hash('sha256', value, 'buffer'), digest) && value.length === expected.length;
 }

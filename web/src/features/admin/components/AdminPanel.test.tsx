@@ -2,7 +2,7 @@ import { UI_TEXT } from '@ctf/contract';
 import { screen, within, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { baseRoutes, json, mockApi, renderPage, useDialogSpies } from '../testing';
+import { baseRoutes, json, makeUser, mockApi, renderPage, useDialogSpies } from '../testing';
 import { AdminPanel } from './AdminPanel';
 
 const dialogs = useDialogSpies();
@@ -26,6 +26,35 @@ describe('AdminPanel', () => {
     expect(await screen.findByRole('button', { name: 'Site Inactive' })).toBeInTheDocument();
     expect(await screen.findByTestId('user-count')).toHaveTextContent('Users: 2');
     expect(screen.getByRole('cell', { name: 'alice' })).toBeInTheDocument();
+  });
+
+  it('shows a Division column only while the site has divisions', async () => {
+    mockApi(
+      baseRoutes({
+        'GET /api/admin/get_users': () =>
+          json([
+            makeUser({ _id: '2', username: 'alice', division: 'First-years' }),
+            makeUser({ _id: '3', username: 'bob', division: null }),
+          ]),
+      }),
+    );
+    renderPage(<AdminPanel />);
+    expect(await screen.findByRole('columnheader', { name: 'Division' })).toBeInTheDocument();
+    // Username, Email, Team, then Division.
+    const division = (name: string) =>
+      within(screen.getByRole('cell', { name }).closest('tr')!).getAllByRole('cell')[3];
+    expect(division('alice')).toHaveTextContent('First-years');
+    expect(division('bob')).toHaveTextContent('None');
+    await userEvent.type(screen.getByRole('searchbox', { name: 'Search users' }), 'first-years');
+    await waitFor(() => expect(screen.queryByRole('cell', { name: 'bob' })).toBeNull());
+    expect(screen.getByRole('cell', { name: 'alice' })).toBeInTheDocument();
+  });
+
+  it('has no Division column on a site without divisions', async () => {
+    mockApi(baseRoutes());
+    renderPage(<AdminPanel />);
+    expect(await screen.findByRole('cell', { name: 'alice' })).toBeInTheDocument();
+    expect(screen.queryByRole('columnheader', { name: 'Division' })).toBeNull();
   });
 
   it('toggles the site and shows the server message in green', async () => {

@@ -6,13 +6,17 @@ import { AdminTable, deleteColumn, type AdminColumn } from './AdminTable';
 import { moderationColumn, statusColumn } from './ModerationColumns';
 import { QueryState } from './QueryState';
 
-/** Every participant (admins are listed and counted on their own tab), each with Delete. */
+/**
+ * Every participant (admins are listed and counted on their own tab), each with Delete. While the
+ * site has divisions (the server then names each user's, or null), a Division column shows them.
+ */
 export function UsersTab({ act }: { act: AdminAct }) {
   const users = useAdminUsers();
-  const columns: AdminColumn<AdminUser>[] = [
+  const columns = (withDivision: boolean): AdminColumn<AdminUser>[] => [
     { header: 'Username', cell: (u) => u.username },
     { header: 'Email', cell: (u) => u.email },
     { header: 'Team', cell: (u) => `${u.team}${u.is_leader ? ' (leader)' : ''}` },
+    ...(withDivision ? [{ header: 'Division', cell: (u: AdminUser) => u.division ?? 'None' }] : []),
     { header: 'Completions', cell: (u) => u.completions.length },
     {
       header: 'Role',
@@ -45,10 +49,13 @@ export function UsersTab({ act }: { act: AdminAct }) {
       {(list) => (
         <AdminTable
           label="Users"
-          columns={columns}
+          columns={columns(list.some((u) => u.division !== undefined))}
           rows={list}
           rowKey={(u) => u._id}
-          search={{ label: 'Search users', text: (u) => `${u.username} ${u.email} ${u.team}` }}
+          search={{
+            label: 'Search users',
+            text: (u) => `${u.username} ${u.email} ${u.team} ${u.division ?? ''}`,
+          }}
           summary={
             <p data-testid="user-count">
               Users: <strong>{list.length}</strong>{' '}
