@@ -5,7 +5,7 @@ export function randomToken(bytes = 32): string {
   return randomBytes(bytes).toString('base64url');
 }
 
-// crypto.hash is the one-shot form: no Hash object a call (~1.3 against ~3.3 us a short text).
+// crypto.hash is the one-shot form: no Hash object per call (~1.3 against ~3.3 us for a short text).
 export function sha256(value: string): string {
   return hash('sha256', value, 'base64url');
 }
