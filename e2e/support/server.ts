@@ -13,8 +13,9 @@ export const SERVER_ENTRY = path.join(root, 'server/dist/server.js');
  * live data is tens of MB but which makes garbage fast (bench/RESULTS.md):
  * - a young generation of at most 8 MB per semi-space instead of V8's 16: request garbage is
  *   collected in shorter, more frequent pauses;
- * - the old generation collected again once it has grown by half over what was live, instead of
- *   V8's factor of up to four, so garbage promoted by rebuilds does not pile up for minutes.
+ * - the old generation collected again once it has grown by a quarter over what was live,
+ *   instead of V8's factor of up to four, so garbage promoted by rebuilds does not pile up for
+ *   minutes (a half until bench/NOTES.md item 35: 2,000 open streams peaked 19 MB higher).
  * Together they keep a busy server's memory 40-70 MB lower at the same speed.
  */
 export const SERVER_NODE_FLAGS = ['--max-semi-space-size=8', '--heap-growing-percent=25'];
