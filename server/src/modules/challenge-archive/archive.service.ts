@@ -14,14 +14,14 @@ import yazl from 'yazl';
 import type { AppContext } from '../../context.js';
 import { DomainError } from '../../lib/errors.js';
 import { SYSTEM_ACTOR, recordAudit, type AuditActor } from '../audit/audit.service.js';
+import { listChallengesForAdmin } from '../challenges/challenges.service.js';
 import {
   insertPreparedChallenge,
-  listChallengesForAdmin,
   prepareChallenge,
   updatePreparedChallenge,
   writePrerequisites,
   type PreparedChallenge,
-} from '../challenges/challenges.service.js';
+} from '../challenges/challenge-writes.js';
 import { listChallengeNames } from '../challenges/challenges.repo.js';
 import { ImportedFiles } from '../files/files.service.js';
 import { readStored } from '../files/files.storage.js';
