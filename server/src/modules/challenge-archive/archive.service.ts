@@ -25,7 +25,7 @@ import {
 import { listChallengeNames } from '../challenges/challenges.repo.js';
 import { ImportedFiles } from '../files/files.service.js';
 import { readStored } from '../files/files.storage.js';
-import { isDuringEvent } from '../site/site.service.js';
+import { isDuringEvent } from '../event-state/event-state.service.js';
 import {
   ArchiveError,
   looksLikeZipBytes,
