@@ -11,18 +11,19 @@ import { getScoreView } from '../scoreboard/scoreboard.service.js';
 import { hintsForCompetitor } from '../hints/hints.service.js';
 import { presentChallengeDetail, presentPublicChallenge } from './challenges.presenter.js';
 import { toApiId } from '../../lib/ids.js';
+import { listChallengesForPlay, listReleaseTimes } from './challenges.repo.js';
+import {
+  listAttachedFileNames,
+  listChallengeFlags,
+  listPrerequisites,
+  unmetPrerequisites,
+} from './challenge-parts.repo.js';
 import {
   attemptsUsed,
   countSolvesOf,
-  listAttachedFileNames,
-  listChallengeFlags,
   listChallengeSummaries,
-  listChallengesForPlay,
   listFirstBloods,
-  listPrerequisites,
-  listReleaseTimes,
-  unmetPrerequisites,
-} from './challenges.repo.js';
+} from './challenge-solves.repo.js';
 import { challengeMatcher, type StoredFlag } from './flags.js';
 import { competitorOfUser, teamFlag, teamFlagKey, teamFlagMatcher } from './team-flags.js';
 
