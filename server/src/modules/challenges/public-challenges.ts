@@ -12,18 +12,19 @@ import { hintsForCompetitor } from '../hints/hints.service.js';
 import { presentChallengeDetail, presentPublicChallenge } from './challenges.presenter.js';
 import { toApiId } from '../../lib/ids.js';
 import { signalLiveChange } from '../events/events.service.js';
+import { listChallengesForPlay, listReleaseTimes } from './challenges.repo.js';
+import {
+  listAttachedFileNames,
+  listChallengeFlags,
+  listPrerequisites,
+  unmetPrerequisites,
+} from './challenge-parts.repo.js';
 import {
   attemptsUsed,
   countSolvesOf,
-  listAttachedFileNames,
-  listChallengeFlags,
   listChallengeSummaries,
-  listChallengesForPlay,
   listFirstBloods,
-  listPrerequisites,
-  listReleaseTimes,
-  unmetPrerequisites,
-} from './challenges.repo.js';
+} from './challenge-solves.repo.js';
 import { challengeMatcher, type StoredFlag } from './flags.js';
 import { competitorOfUser, teamFlag, teamFlagKey, teamFlagMatcher } from './team-flags.js';
 
