@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.js';
 import { DomainError } from '../../lib/errors.js';
 import { listChallengeNames } from '../challenges/challenges.repo.js';
 import { prepareChallenge, type PreparedChallenge } from '../challenges/challenge-writes.js';
-import { isDuringEvent } from '../site/site.service.js';
+import { isDuringEvent } from '../event-state/event-state.service.js';
 import type { ArchiveFiles } from './archive-reader.js';
 import { YML, packFiles } from './archive-packing.js';
 import { parseChallengeYml, yamlPathOf, type ParsedChallenge } from './challenge-yml.js';
