@@ -5,6 +5,7 @@ import type { AppContext } from './context.js';
 import { connectDatabase, type DatabaseHandle } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import { systemClock, type Clock } from './lib/clock.js';
+import { DomainEvents } from './lib/domain-events.js';
 import { ObservedBus, type InvalidationBus } from './lib/invalidation.js';
 import type { RateLimiter } from './lib/rate-limiter.js';
 import { registerAdminRoutes } from './modules/admin/admin.routes.js';
@@ -15,7 +16,9 @@ import { registerAuditRoutes } from './modules/audit/audit.routes.js';
 import { registerAuthRoutes } from './modules/auth/auth.routes.js';
 import { registerChallengeRoutes } from './modules/challenges/challenges.routes.js';
 import { registerEventRoutes } from './modules/events/events.routes.js';
-import { liveChangesOf } from './modules/events/events.service.js';
+import { liveChangesOf, subscribeLiveStream } from './modules/events/events.service.js';
+import { subscribeEventState } from './modules/event-state/event-state.service.js';
+import { subscribeOutbox } from './modules/webhooks/webhooks.service.js';
 import { registerFilesRoutes } from './modules/files/files.routes.js';
 import { registerLeaderboardRoutes } from './modules/leaderboard/leaderboard.routes.js';
 import { registerModerationRoutes } from './modules/moderation/moderation.routes.js';
@@ -91,10 +94,17 @@ export async function buildApp(
     database,
     clock,
     bus,
+    domainEvents: new DomainEvents((err, name) => app.log.error({ err }, `'${name}' could not be handled`)),
     limiter: options.limiter ?? shared.limiter,
     log: app.log,
     redisReady: shared.redisReady,
   };
+
+  // Who reacts to what the modules announce (docs/architecture.md, "The port"); each handler's
+  // priority orders it: the caches, then the outbox, then the live stream.
+  subscribeEventState(ctx);
+  subscribeOutbox(ctx);
+  subscribeLiveStream(ctx);
 
   // NOTE: onClose hooks run in the reverse order of their adding (avvio), so the shared resources
   // are released by the first one added: after every module's own hook (the submission log writes

@@ -10,7 +10,7 @@ import {
 import type { AppContext } from '../../context.js';
 import type { Executor, UserRow } from '../../db/schema.js';
 import { CachedValue } from '../../lib/invalidation.js';
-import { readStoredSetting } from '../settings/settings.service.js';
+import { readStoredSetting } from '../event-state/event-state.service.js';
 import {
   competitorOfUser,
   anyPatternMatcher,
