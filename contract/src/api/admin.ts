@@ -242,6 +242,7 @@ export const scheduleRelease = post(
 export const upload = endpoint({
   ...ROUTES.admin.upload,
   body: undefined,
+  consumes: 'multipart/form-data',
   response: AckResponse,
 });
 export const deleteFile = post(
@@ -330,6 +331,7 @@ export const exportScoreboardCsv = endpoint({
   body: undefined,
   query: DivisionFilter,
   response: z.string(),
+  produces: 'text/csv',
 });
 /** Every solve as CSV (streamed): time, user, team, challenge, points. */
 export const exportSolvesCsv = endpoint({
@@ -337,6 +339,7 @@ export const exportSolvesCsv = endpoint({
   body: undefined,
   query: DivisionFilter,
   response: z.string(),
+  produces: 'text/csv',
 });
 export const exportScoreboardJson = endpoint({
   ...ROUTES.admin.exportScoreboardJson,
@@ -381,6 +384,7 @@ export type ImportResult = z.infer<typeof ImportResult>;
 export const importChallenges = endpoint({
   ...ROUTES.admin.importChallenges,
   body: undefined,
+  consumes: 'multipart/form-data',
   query: z.object({ dry_run: z.enum(['0', '1', 'true', 'false']).optional() }),
   response: ImportResult,
 });
@@ -389,6 +393,7 @@ export const exportChallenges = endpoint({
   ...ROUTES.admin.exportChallenges,
   body: undefined,
   response: z.string(),
+  produces: 'application/zip',
 });
 
 /** Every admin endpoint, so the authorization matrix test can walk them all. */

@@ -13,6 +13,10 @@ export interface Endpoint<
   response: R;
   /** The query string's schema, for GETs that filter or page (every value arrives as text). */
   query?: z.ZodType;
+  /** The answer's media type when it is not JSON (a CSV or ZIP download): the API reference's. */
+  produces?: string;
+  /** A body sent as multipart/form-data (a file upload), which has no JSON schema. */
+  consumes?: 'multipart/form-data';
 }
 
 export function endpoint<

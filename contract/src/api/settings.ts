@@ -107,6 +107,7 @@ export const updateSettings = endpoint({
 export const uploadLogo = endpoint({
   ...ROUTES.settings.uploadLogo,
   body: undefined,
+  consumes: 'multipart/form-data',
   response: AckResponse.extend({ logoUrl: z.string() }),
 });
 
