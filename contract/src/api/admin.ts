@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AckResponse, IdInput, IdString, endpoint } from './common.js';
+import { AckResponse, IdInput, IdString, endpoint, markdownWithinBudget } from './common.js';
 import { ROUTES, type Route } from './routes.js';
 import { Category, Difficulty, PublicChallenge } from './challenges.js';
 import { Team } from './teams.js';
@@ -123,7 +123,8 @@ export const HintInput = z.object({
   title: required('Hint title', HINT_TITLE_MAX_LENGTH),
   content: z
     .string()
-    .max(HINT_CONTENT_MAX_LENGTH, `Hint content must be at most ${HINT_CONTENT_MAX_LENGTH} characters`),
+    .max(HINT_CONTENT_MAX_LENGTH, `Hint content must be at most ${HINT_CONTENT_MAX_LENGTH} characters`)
+    .superRefine(markdownWithinBudget('Hint content')),
   cost: z
     .number({ error: 'Hint cost must be a number' })
     .int('Hint cost must be a whole number')
