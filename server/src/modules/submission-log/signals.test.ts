@@ -3,7 +3,7 @@ import type { TestClient } from '../../../test/build-test-app.js';
 import { addChallenge } from '../../../test/compete.js';
 import { testDatabaseKinds } from '../../../test/databases.js';
 import { startedEvent, type StartedEvent } from '../../../test/fixtures.js';
-import { addressNetwork } from './signals.js';
+import { addressNetwork } from '../../lib/ip.js';
 import { flushSubmissionLog } from './submission-log.service.js';
 
 interface Signal {
