@@ -1,4 +1,12 @@
-import { flagsOf, nameKey, pointsFor, type AdminChallenge, type ChallengeInput } from '@ctf/contract';
+import {
+  flagsOf,
+  instancesApi,
+  nameKey,
+  pointsFor,
+  type AdminChallenge,
+  type ChallengeInput,
+  type InstanceDefinition,
+} from '@ctf/contract';
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/schema.js';
 import { badInput, conflict, notFound } from '../../lib/errors.js';
@@ -95,12 +103,32 @@ export async function prepareChallenge(input: ChallengeInput): Promise<PreparedC
       ...(input.release_at !== undefined && { release_at: toUtc(input.release_at) ?? null }),
       ...(input.per_team !== undefined && { per_team: input.per_team ? 1 : 0 }),
       ...(input.per_team_on_page !== undefined && { per_team_on_page: input.per_team_on_page ? 1 : 0 }),
+      ...(input.instance !== undefined && { instance: storedInstance(input.instance) }),
     },
     flags,
     hints: input.hints === undefined ? null : await prepareHints(input.hints),
     prerequisites:
       input.prerequisites === undefined ? null : [...new Set(input.prerequisites.map((p) => Number(p)))],
   };
+}
+
+/**
+ * An instance definition as stored: JSON of the contract's parsed form (its defaults filled), so
+ * every reader gets the same shape whether it came from the form, the API or a challenge.yml.
+ */
+function storedInstance(instance: ChallengeInput['instance']): string | null {
+  if (instance === null || instance === undefined) return null;
+  const parsed = instancesApi.InstanceDefinition.safeParse(instance);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw badInput(`Invalid instance.${issue.path.join('.')}: ${issue.message}`);
+  }
+  return JSON.stringify(parsed.data);
+}
+
+/** The stored definition as the admin view shows it. */
+function instanceOf(text: string | null | undefined): InstanceDefinition | null {
+  return text ? (JSON.parse(text) as InstanceDefinition) : null;
 }
 
 /**
@@ -284,6 +312,7 @@ export async function insertPreparedChallenge(
   const challengeId = await insertChallenge(trx, {
     max_attempts: null,
     release_at: null,
+    instance: null,
     ...prepared.fields,
     ...perTeam,
     is_active: options.isActive === false ? 0 : 1,
@@ -425,6 +454,7 @@ export async function listChallengesForAdmin(ctx: AppContext): Promise<AdminChal
       flags: (flags.get(id) ?? []) as StoredFlag[],
       per_team: a?.per_team === 1,
       per_team_on_page: a?.per_team_on_page === 1,
+      instance: instanceOf(a?.instance),
       max_attempts: a?.max_attempts ?? null,
       release_at: a?.release_at ?? null,
       hints: hints.get(id) ?? [],
