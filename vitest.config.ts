@@ -22,7 +22,13 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: 'server',
-          include: ['server/src/**/*.test.ts', 'server/test/**/*.test.ts', 'bench/**/*.test.ts'],
+          include: [
+            'server/src/**/*.test.ts',
+            'server/test/**/*.test.ts',
+            'bench/**/*.test.ts',
+            // Checks of the repository itself (the release's version and licence).
+            'scripts/**/*.test.ts',
+          ],
           // Names the run's template databases and removes them when the run ends.
           globalSetup: ['server/test/global-setup.ts'],
           environment: 'node',

@@ -5,9 +5,11 @@ import type { AppContext } from './context.js';
 import { connectDatabase, type DatabaseHandle } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import { systemClock, type Clock } from './lib/clock.js';
+import { DomainEvents } from './lib/domain-events.js';
 import { ObservedBus, type InvalidationBus } from './lib/invalidation.js';
 import type { RateLimiter } from './lib/rate-limiter.js';
 import { registerAdminRoutes } from './modules/admin/admin.routes.js';
+import { registerApiDocsRoutes } from './modules/api-docs/api-docs.routes.js';
 import { registerChallengeArchiveRoutes } from './modules/challenge-archive/archive.routes.js';
 import { registerAnnouncementRoutes } from './modules/announcements/announcements.routes.js';
 import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.js';
@@ -16,9 +18,12 @@ import { registerAuditRoutes } from './modules/audit/audit.routes.js';
 import { registerAuthRoutes } from './modules/auth/auth.routes.js';
 import { registerChallengeRoutes } from './modules/challenges/challenges.routes.js';
 import { registerEventRoutes } from './modules/events/events.routes.js';
-import { liveChangesOf } from './modules/events/events.service.js';
+import { liveChangesOf, subscribeLiveStream } from './modules/events/events.service.js';
+import { subscribeEventState } from './modules/event-state/event-state.service.js';
+import { subscribeOutbox } from './modules/webhooks/webhooks.service.js';
 import { registerFilesRoutes } from './modules/files/files.routes.js';
 import { registerLeaderboardRoutes } from './modules/leaderboard/leaderboard.routes.js';
+import { registerMetrics } from './modules/metrics/metrics.routes.js';
 import { registerModerationRoutes } from './modules/moderation/moderation.routes.js';
 import { registerSubmissionLogRoutes } from './modules/submission-log/submission-log.routes.js';
 import { registerRatingRoutes } from './modules/ratings/ratings.routes.js';
@@ -33,6 +38,7 @@ import { registerUserRoutes } from './modules/users/users.routes.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerIpRateLimit } from './plugins/ip-rate-limit.js';
 import { registerOriginCheck } from './plugins/origin-check.js';
+import { recordRoutes, type RegisteredRoute } from './plugins/route-table.js';
 import { registerSecurityHeaders } from './plugins/security.js';
 import { registerSessions } from './plugins/session.js';
 import { createSharedState } from './plugins/shared-state/index.js';
@@ -56,7 +62,7 @@ export const JSON_BODY_LIMIT = 64 * 1024;
 export async function buildApp(
   config: Config,
   options: BuildOptions = {},
-): Promise<{ app: FastifyInstance; ctx: AppContext }> {
+): Promise<{ app: FastifyInstance; ctx: AppContext; routes: readonly RegisteredRoute[] }> {
   const app = Fastify({
     logger:
       options.logger === false || config.logLevel === 'silent'
@@ -92,10 +98,17 @@ export async function buildApp(
     database,
     clock,
     bus,
+    domainEvents: new DomainEvents((err, name) => app.log.error({ err }, `'${name}' could not be handled`)),
     limiter: options.limiter ?? shared.limiter,
     log: app.log,
     redisReady: shared.redisReady,
   };
+
+  // Who reacts to what the modules announce (docs/architecture.md, "The port"); each handler's
+  // priority orders it: the caches, then the outbox, then the live stream.
+  subscribeEventState(ctx);
+  subscribeOutbox(ctx);
+  subscribeLiveStream(ctx);
 
   // NOTE: onClose hooks run in the reverse order of their adding (avvio), so the shared resources
   // are released by the first one added: after every module's own hook (the submission log writes
@@ -108,6 +121,10 @@ export async function buildApp(
     if (ownsDatabase) await database.close();
   });
   registerErrorHandling(app);
+  // Before any route: the API reference reads who may call each route from their registrations.
+  const routes = recordRoutes(app);
+  // Also before any route: each route gets its own request counter (GET /metrics).
+  await registerMetrics(app, ctx);
   // What other processes changed is delivered before anything of the request reads a cache.
   app.addHook('onRequest', (_request, _reply, done) => {
     ctx.bus.sync();
@@ -140,8 +157,9 @@ export async function buildApp(
   registerAnnouncementRoutes(app, ctx);
   registerWebhookRoutes(app, ctx);
   registerInstanceRoutes(app, ctx);
+  registerApiDocsRoutes(app, ctx, routes);
 
   await registerWebApp(app, config.webDist);
 
-  return { app, ctx };
+  return { app, ctx, routes };
 }

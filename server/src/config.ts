@@ -152,6 +152,13 @@ const EnvSchema = z.object({
   ADMIN_API_TOKEN: optionalNonEmpty.pipe(
     z.string().min(32, 'ADMIN_API_TOKEN must be at least 32 characters').optional(),
   ),
+  /**
+   * The token Prometheus sends (Authorization: Bearer) to read GET /metrics. Unset: /metrics
+   * answers 404 and nothing is measured.
+   */
+  METRICS_TOKEN: optionalNonEmpty.pipe(
+    z.string().min(32, 'METRICS_TOKEN must be at least 32 characters').optional(),
+  ),
   /** Days wrong attempts stay in the submission log (correct ones stay); 0 keeps them for ever. */
   SUBMISSION_RETENTION_DAYS: z.coerce.number().int().min(0).max(3650).default(90),
   /**
@@ -162,7 +169,10 @@ const EnvSchema = z.object({
   DOCKER_HOST: optionalNonEmpty.pipe(
     z
       .string()
-      .regex(/^(unix:\/\/\/.+|tcp:\/\/[^/:]+:[0-9]{1,5}\/?)$/, 'DOCKER_HOST must be unix:///PATH or tcp://HOST:PORT')
+      .regex(
+        /^(unix:\/\/\/.+|tcp:\/\/[^/:]+:[0-9]{1,5}\/?)$/,
+        'DOCKER_HOST must be unix:///PATH or tcp://HOST:PORT',
+      )
       .optional(),
   ),
   DOCKER_TLS_VERIFY: z
@@ -199,7 +209,10 @@ const EnvSchema = z.object({
    */
   INSTANCE_SITE: optionalNonEmpty.pipe(z.string().max(200).optional()),
   INSTANCE_PROBE_HOST: optionalNonEmpty.pipe(
-    z.string().regex(/^[A-Za-z0-9.:-]+$/, 'INSTANCE_PROBE_HOST must be a host name or address').optional(),
+    z
+      .string()
+      .regex(/^[A-Za-z0-9.:-]+$/, 'INSTANCE_PROBE_HOST must be a host name or address')
+      .optional(),
   ),
 });
 
@@ -251,6 +264,8 @@ export interface Config {
   submissionRetentionDays: number;
   /** The admin API token of the team-flag endpoint; null: that endpoint is off. */
   adminApiToken: string | null;
+  /** The bearer token of GET /metrics; null: metrics are off (404). */
+  metricsToken: string | null;
   /** Challenge instances (issue 30): the engine, the published ports' range, where to probe. */
   instances: InstanceConfig;
   /** Where the built web app lives (web/dist). */
@@ -423,6 +438,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY ?? false,
     submissionRetentionDays: e.SUBMISSION_RETENTION_DAYS,
     adminApiToken: e.ADMIN_API_TOKEN ?? null,
+    metricsToken: e.METRICS_TOKEN ?? null,
     instances: instanceConfig(e, pub.origin),
     webDist: path.resolve(import.meta.dirname, '../../web/dist'),
   };

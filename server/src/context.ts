@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/connect.js';
 import type { Clock } from './lib/clock.js';
+import type { DomainEvents } from './lib/domain-events.js';
 import type { InvalidationBus } from './lib/invalidation.js';
 import type { RateLimiter } from './lib/rate-limiter.js';
 
@@ -15,6 +16,11 @@ export interface AppContext {
   clock: Clock;
   /** Tells every process that derived data (caches) went stale. */
   bus: InvalidationBus;
+  /**
+   * The publish port: what a module announces (a correct flag, a first blood, a setting saved),
+   * heard by the modules that react (the live stream, the outbox, the caches).
+   */
+  domainEvents: DomainEvents;
   /** Counts attempts per key across processes (wrong flags, logins). */
   limiter: RateLimiter;
   log: FastifyBaseLogger;

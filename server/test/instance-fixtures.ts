@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { expect } from 'vitest';
 import type { TestApp, TestClient } from './build-test-app.js';
+import { engineRequest, type DockerEngine } from './docker.js';
 
 /** The test challenge's image (scripts/docker/flag-service): `nc HOST PORT` prints $FLAG. */
 export const FLAG_SERVICE_IMAGE = 'ctf-flag-service:test';
@@ -58,7 +59,13 @@ export async function untilRunning(client: TestClient, challengeId: number, time
   for (;;) {
     const res = await client.get(`/api/ctf/instance?challenge_id=${challengeId}`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    if (res.body.status === 'running') return res.body as { status: string; host: string; ports: { port: number; protocol: string; url?: string }[]; expiresAt: string };
+    if (res.body.status === 'running')
+      return res.body as {
+        status: string;
+        host: string;
+        ports: { port: number; protocol: string; url?: string }[];
+        expiresAt: string;
+      };
     if (Date.now() > deadline) throw new Error(`instance of challenge ${challengeId} still starting`);
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -80,3 +87,14 @@ export async function setChallengeHost(admin: TestClient, host = '127.0.0.1'): P
 }
 
 export type { TestApp };
+
+/** Fails (not skips) when the engine lacks an image the tests need: the set-up builds it. */
+export async function requireImage(engine: DockerEngine, image: string): Promise<void> {
+  try {
+    await engineRequest(engine.host, `/images/${encodeURIComponent(image)}/json`);
+  } catch {
+    throw new Error(
+      `The Docker engine at ${engine.host} has no image ${image}: run scripts/docker/build-base-image.sh`,
+    );
+  }
+}

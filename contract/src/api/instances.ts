@@ -99,15 +99,27 @@ export type InstanceState = z.infer<typeof InstanceState>;
 
 const ChallengeRef = z.object({ challenge_id: IdInput });
 
-export const startInstance = endpoint({ ...ROUTES.instances.startInstance, body: ChallengeRef, response: InstanceState });
+export const startInstance = endpoint({
+  ...ROUTES.instances.startInstance,
+  body: ChallengeRef,
+  response: InstanceState,
+});
 export const getInstance = endpoint({
   ...ROUTES.instances.getInstance,
   body: undefined,
   query: ChallengeRef,
   response: InstanceState,
 });
-export const renewInstance = endpoint({ ...ROUTES.instances.renewInstance, body: ChallengeRef, response: InstanceState });
-export const stopInstance = endpoint({ ...ROUTES.instances.stopInstance, body: ChallengeRef, response: MessageResponse });
+export const renewInstance = endpoint({
+  ...ROUTES.instances.renewInstance,
+  body: ChallengeRef,
+  response: InstanceState,
+});
+export const stopInstance = endpoint({
+  ...ROUTES.instances.stopInstance,
+  body: ChallengeRef,
+  response: MessageResponse,
+});
 
 export const ADMIN_INSTANCE_STATES = ['starting', 'running', 'failed', 'stopping'] as const;
 

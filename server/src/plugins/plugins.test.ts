@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { siteApi } from '@ctf/contract';
 import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -135,6 +136,9 @@ describe('cross-cutting plugins', () => {
     const res = await t.visitor().get('/api/health');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: 'ok', database: true, redis: null });
+    // The version it reports is the release's, as the root package.json (and CHANGELOG.md) name it.
+    const rootPackage = JSON.parse(await readFile(new URL('../../../package.json', import.meta.url), 'utf8'));
+    expect(res.body.version).toBe(rootPackage.version);
   });
 });
 

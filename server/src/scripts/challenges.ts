@@ -1,7 +1,8 @@
 import type { ImportResult } from '@ctf/contract';
 import { readdir } from 'node:fs/promises';
 import type { AppContext } from '../context.js';
-import { exportChallengesTo, importChallengePath } from '../modules/challenge-archive/archive.service.js';
+import { exportChallengesTo } from '../modules/challenge-archive/archive-export.js';
+import { importChallengePath } from '../modules/challenge-archive/archive.service.js';
 import { isEntryPoint, withApp } from './cli.js';
 
 const USAGE =

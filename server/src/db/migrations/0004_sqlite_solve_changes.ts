@@ -4,7 +4,7 @@ import { isPostgres } from './helpers.js';
 /**
  * SQLite only: a one-row counter that the database itself moves whenever solves change in a way
  * other than a new solve with the highest id: a deletion, an update, or an insert below the
- * highest id. Readers that apply new solves incrementally (submissions/solve-feed.ts) compare it
+ * highest id. Readers that apply new solves incrementally (scoreboard/solve-feed.ts) compare it
  * instead of counting every solve (~0.4 ms at 50,000 solves, per read). PostgreSQL keeps the count:
  * there ids are handed out before commit, so a late commit is only seen that way.
  */

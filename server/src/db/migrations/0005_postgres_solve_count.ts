@@ -8,7 +8,7 @@ const SHARDS = 16;
  * PostgreSQL only: the number of solves kept by the database itself, in SHARDS rows moved by
  * statement triggers in the same transaction as the solves they count, so in any snapshot
  * `sum(n)` equals `count(*)` of solves. Readers that apply new solves incrementally
- * (submissions/solve-feed.ts) compare it with what they saw to detect a deletion or a late
+ * (scoreboard/solve-feed.ts) compare it with what they saw to detect a deletion or a late
  * commit, instead of counting every solve at every read (~2 ms of the database's CPU at 50,000
  * solves, after every correct flag). SQLite has its own counter (migration 0004).
  */

@@ -43,7 +43,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('host_port', 'integer', (c) => c.primaryKey())
     .addColumn('instance_id', 'integer', (c) => c.notNull().references('instances.id').onDelete('cascade'))
     .execute();
-  await db.schema.createIndex('instance_ports_instance').on('instance_ports').columns(['instance_id']).execute();
+  await db.schema
+    .createIndex('instance_ports_instance')
+    .on('instance_ports')
+    .columns(['instance_id'])
+    .execute();
   await db.schema
     .createTable('job_leases')
     .addColumn('name', 'text', (c) => c.primaryKey())

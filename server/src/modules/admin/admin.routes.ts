@@ -10,7 +10,8 @@ import {
   listSolversByChallenge,
   toggleChallengeStatus,
 } from '../challenges/challenges.service.js';
-import { isSiteActive, setSiteActive } from '../site/site.service.js';
+import { isSiteActive } from '../event-state/event-state.service.js';
+import { setSiteActive } from '../site/site.service.js';
 import { listTeamsWithModeration, listUsersForAdmin } from '../moderation/moderation.service.js';
 import { deleteTeam } from '../teams/teams.service.js';
 import { listUsersOfRole } from '../users/users.service.js';

@@ -5,7 +5,7 @@ import { DomainError, badInput, conflict, notFound } from '../../lib/errors.js';
 import { ALL_TOPICS } from '../../lib/invalidation.js';
 import { recordAudit, type AuditActor } from '../audit/audit.service.js';
 import { createChallenge, updateChallenge } from '../challenges/challenges.service.js';
-import { isDuringEvent } from '../site/site.service.js';
+import { isDuringEvent } from '../event-state/event-state.service.js';
 import { removeMembershipInTransaction } from '../teams/teams.service.js';
 import { isConfiguredAdmin, type IdentityProvider } from '../users/users.service.js';
 import {

@@ -10,8 +10,6 @@ import { notFound } from '../../lib/errors.js';
 import { CachedValue } from '../../lib/invalidation.js';
 import { renderMarkdown } from '../../lib/markdown.js';
 import { SYSTEM_ACTOR, changedFields, recordAudit, type AuditActor } from '../audit/audit.service.js';
-import { publishLiveEvent } from '../events/events.service.js';
-import { enqueueWebhook, kickWebhookSender, webhookText } from '../webhooks/webhooks.service.js';
 import {
   deleteAnnouncementRow,
   findAnnouncement,
@@ -73,6 +71,7 @@ export async function createAnnouncement(
   const at = ctx.clock.now();
   const now = at.toISOString();
   const bodyHtml = await renderMarkdown(input.body);
+  const posted = (id: number) => ({ id, title: input.title, body: input.body });
   const id = await ctx.database.transaction(async (trx) => {
     const id = await insertAnnouncement(trx, {
       title: input.title,
@@ -89,12 +88,12 @@ export async function createAnnouncement(
       details: { pinned: input.pinned },
       at,
     });
-    await enqueueWebhook(trx, ctx, 'announcements', webhookText.announcement(ctx, input.title, input.body));
+    // The outbox writes its Discord message here, so it commits with the announcement.
+    await ctx.domainEvents.emitInTransaction(trx, 'announcement.posted', posted(id));
     return id;
   });
   ctx.bus.publish('announcements');
-  kickWebhookSender(ctx);
-  await publishLiveEvent(ctx, 'announcement', { _id: String(id), title: input.title });
+  await ctx.domainEvents.emit('announcement.posted', posted(id));
   return { acknowledge: true, message: 'Announcement posted.', _id: String(id) };
 }
 
@@ -130,7 +129,7 @@ export async function updateAnnouncement(
     });
   });
   ctx.bus.publish('announcements');
-  await publishLiveEvent(ctx, 'announcement', { _id: String(id), title: input.title, change: 'updated' });
+  await ctx.domainEvents.emit('announcement.updated', { id, title: input.title });
   return { acknowledge: true, message: 'Announcement updated.' };
 }
 
@@ -147,6 +146,6 @@ export async function deleteAnnouncement(
     return before.title;
   });
   ctx.bus.publish('announcements');
-  await publishLiveEvent(ctx, 'announcement', { _id: String(id), title, change: 'deleted' });
+  await ctx.domainEvents.emit('announcement.deleted', { id, title });
   return { acknowledge: true, message: 'Announcement deleted.' };
 }

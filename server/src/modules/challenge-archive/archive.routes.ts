@@ -4,7 +4,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { route } from '../../plugins/route.js';
 import { requireAdmin } from '../../plugins/session.js';
-import { exportChallengeZip, importChallengeZip } from './archive.service.js';
+import { exportChallengeZip } from './archive-export.js';
+import { importChallengeZip } from './archive.service.js';
 
 const MB = 1024 * 1024;
 

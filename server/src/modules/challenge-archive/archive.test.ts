@@ -7,7 +7,9 @@ import { multipart, postImport } from '../../../test/archive-upload.js';
 import { testDatabaseKinds } from '../../../test/databases.js';
 import { makeZip } from '../../lib/zip.js';
 import { readZipArchive } from './archive-reader.js';
-import { htmlAsMarkdown, importChallengeZip, zipBuffer } from './archive.service.js';
+import { htmlAsMarkdown } from './archive-export.js';
+import { zipBuffer } from './archive-packing.js';
+import { importChallengeZip } from './archive.service.js';
 
 const BASICS = `name: Warmup
 author: club

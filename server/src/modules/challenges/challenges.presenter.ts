@@ -10,7 +10,7 @@ import {
 } from '@ctf/contract';
 import { toApiId } from '../../lib/ids.js';
 import { scoringFromColumns, type ScoringColumns } from '../scoreboard/scoring-columns.js';
-import type { ChallengeSummaryRow } from './challenges.repo.js';
+import type { ChallengeSummaryRow } from './challenge-solves.repo.js';
 
 /** SPEC.md §3 Challenge as every participant sees it: never a flag. */
 export function presentPublicChallenge(

@@ -3,27 +3,27 @@ import type { AppContext } from '../../context.js';
 import type { Executor, UserRow } from '../../db/schema.js';
 import { DomainError, forbidden, notFound } from '../../lib/errors.js';
 import { CachedValue, IncrementalValue } from '../../lib/invalidation.js';
-import { currentSolvePosition, readSolvesSince, type SolveFeedPosition } from '../submissions/solve-feed.js';
+import { currentSolvePosition, readSolvesSince, type SolveFeedPosition } from '../scoreboard/solve-feed.js';
 import { CachedJson } from '../../lib/cached-json.js';
-import { isSiteActive } from '../site/site.service.js';
+import { isSiteActive } from '../event-state/event-state.service.js';
 import type { ScoreBoard } from '../scoreboard/score-board.js';
 import { getScoreView } from '../scoreboard/scoreboard.service.js';
 import { hintsForCompetitor } from '../hints/hints.service.js';
 import { presentChallengeDetail, presentPublicChallenge } from './challenges.presenter.js';
 import { toApiId } from '../../lib/ids.js';
-import { signalLiveChange } from '../events/events.service.js';
+import { listChallengesForPlay, listReleaseTimes } from './challenges.repo.js';
+import {
+  listAttachedFileNames,
+  listChallengeFlags,
+  listPrerequisites,
+  unmetPrerequisites,
+} from './challenge-parts.repo.js';
 import {
   attemptsUsed,
   countSolvesOf,
-  listAttachedFileNames,
-  listChallengeFlags,
   listChallengeSummaries,
-  listChallengesForPlay,
   listFirstBloods,
-  listPrerequisites,
-  listReleaseTimes,
-  unmetPrerequisites,
-} from './challenges.repo.js';
+} from './challenge-solves.repo.js';
 import { challengeMatcher, type StoredFlag } from './flags.js';
 import { competitorOfUser, teamFlag, teamFlagKey, teamFlagMatcher } from './team-flags.js';
 
@@ -241,7 +241,7 @@ function announceReleaseAt(ctx: AppContext, at: number | null): void {
     () => {
       releaseTimers.delete(ctx);
       if (ctx.clock.now().getTime() < at) announceReleaseAt(ctx, at);
-      else signalLiveChange(ctx, 'challenges');
+      else void ctx.domainEvents.emit('challenges.released', { at });
     },
     Math.min(Math.max(wait, 0), MAX_TIMER_MS),
   );

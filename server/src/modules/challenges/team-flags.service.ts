@@ -4,7 +4,7 @@ import type { Executor } from '../../db/schema.js';
 import { DomainError, badInput, notFound } from '../../lib/errors.js';
 import { constantTimeEqual } from '../../lib/crypto.js';
 import { recordAudit, type AuditActor } from '../audit/audit.service.js';
-import { findCompetitorByName, findPerTeamChallenge } from './challenges.repo.js';
+import { findCompetitorByName, findPerTeamChallenge } from './team-flags.repo.js';
 import { teamFlag, teamFlagKey } from './team-flags.js';
 
 /** A competitor's per-team flag of one challenge, derived now (nothing derived is stored). */

@@ -6,8 +6,9 @@ import {
   type LiveEventType,
 } from '@ctf/contract';
 import type { AppContext } from '../../context.js';
+import { LISTENER_PRIORITY } from '../../lib/domain-events.js';
 import type { Topic } from '../../lib/invalidation.js';
-import { activeFreeze } from '../scoreboard/scoreboard.service.js';
+import { activeFreeze, readEventState } from '../event-state/event-state.service.js';
 import { appendLiveEvent, deleteLiveEventsBefore } from './events.repo.js';
 import { LiveEventHub } from './live-hub.js';
 
@@ -57,10 +58,11 @@ export async function publishLiveEvent<T extends LiveEventType>(
   ctx.bus.publish('live-events');
 }
 
-/** Which "changed" events a locally published topic means. */
+/**
+ * Which "changed" events a locally published topic means. A correct flag and a hint unlock are
+ * told through the port instead ('flag.correct', 'hint.unlocked'): they keep quiet during a freeze.
+ */
 const CHANGES: Partial<Record<Topic, ('leaderboard' | 'challenges')[]>> = {
-  'solves-added': ['leaderboard', 'challenges'],
-  'unlocks-added': ['leaderboard'],
   solves: ['leaderboard', 'challenges'],
   challenges: ['leaderboard', 'challenges'],
   files: ['challenges'],
@@ -104,25 +106,60 @@ export function signalLiveChange(ctx: AppContext, type: 'leaderboard' | 'challen
 /** What app.ts hands the bus: this process's writes become coalesced "changed" events. */
 export function liveChangesOf(ctx: () => AppContext): (topic: Topic) => void {
   return (topic) => {
-    const types = CHANGES[topic];
-    if (!types) return;
-    const signal = () => {
-      for (const type of types) signalLiveChange(ctx(), type);
-    };
-    if (!FROZEN_QUIET.has(topic)) return signal();
-    // During a freeze a solve or an unlock changes nothing the public sees: an event would only
-    // tell visitors that someone scored (the freeze hides that too).
-    activeFreeze(ctx()).then(
-      (frozenAt) => {
-        if (frozenAt === null) signal();
-      },
-      (err: unknown) => ctx().log.error({ err }, 'the freeze could not be read'),
-    );
+    for (const type of CHANGES[topic] ?? []) signalLiveChange(ctx(), type);
   };
 }
 
-/** Topics whose changes the public boards of a freeze do not show. */
-const FROZEN_QUIET: ReadonlySet<Topic> = new Set<Topic>(['solves-added', 'unlocks-added']);
+/**
+ * "Changed" events for what a freeze hides: during one a solve or an unlock changes nothing the
+ * public sees, and an event would only tell visitors that someone scored.
+ */
+function signalUnlessFrozen(ctx: AppContext, types: readonly ('leaderboard' | 'challenges')[]): void {
+  activeFreeze(ctx).then(
+    (frozenAt) => {
+      if (frozenAt === null) for (const type of types) signalLiveChange(ctx, type);
+    },
+    (err: unknown) => ctx.log.error({ err }, 'the freeze could not be read'),
+  );
+}
+
+/**
+ * The live stream listens to what the modules announce (the port on the app context) and turns
+ * it into events on every open page. After the caches and the outbox (LISTENER_PRIORITY).
+ */
+export function subscribeLiveStream(ctx: AppContext): void {
+  const on = ctx.domainEvents;
+  const priority = LISTENER_PRIORITY.stream;
+  on.on('flag.correct', () => signalUnlessFrozen(ctx, ['leaderboard', 'challenges']), { priority });
+  on.on('hint.unlocked', () => signalUnlessFrozen(ctx, ['leaderboard']), { priority });
+  on.on('challenges.released', () => signalLiveChange(ctx, 'challenges'), { priority });
+  on.on('first-blood', (blood) => publishLiveEvent(ctx, 'first-blood', blood), { priority });
+  on.on('site.switched', ({ activated }) => publishLiveEvent(ctx, 'site', { activated }), { priority });
+  on.on('site.switched-on-time', ({ activated }) => publishLiveEvent(ctx, 'site', { activated }), {
+    priority,
+  });
+  // Read after the caches' handler dropped the kept state: the switch as saved now.
+  on.on(
+    'settings.saved',
+    async () => publishLiveEvent(ctx, 'site', { activated: (await readEventState(ctx)).activated }),
+    { priority },
+  );
+  on.on(
+    'announcement.posted',
+    ({ id, title }) => publishLiveEvent(ctx, 'announcement', { _id: String(id), title }),
+    { priority },
+  );
+  on.on(
+    'announcement.updated',
+    ({ id, title }) => publishLiveEvent(ctx, 'announcement', { _id: String(id), title, change: 'updated' }),
+    { priority },
+  );
+  on.on(
+    'announcement.deleted',
+    ({ id, title }) => publishLiveEvent(ctx, 'announcement', { _id: String(id), title, change: 'deleted' }),
+    { priority },
+  );
+}
 
 /** Stops the coalescing timers of an app that closes (nothing is sent after close). */
 export function stopLiveChanges(ctx: AppContext): void {

@@ -6,7 +6,7 @@ import { groupBy } from '../../lib/group-by.js';
 import { toApiId } from '../../lib/ids.js';
 import { CachedValue } from '../../lib/invalidation.js';
 import { renderMarkdown } from '../../lib/markdown.js';
-import { isSiteActive } from '../site/site.service.js';
+import { isSiteActive } from '../event-state/event-state.service.js';
 import { openChallengeForSubmission } from '../challenges/public-challenges.js';
 import {
   deleteHintsExcept,
@@ -178,6 +178,9 @@ export async function unlockHint(
     userId: user.id,
     createdAt: ctx.clock.now().toISOString(),
   });
-  if (recorded) ctx.bus.publish('unlocks-added');
+  if (recorded) {
+    ctx.bus.publish('unlocks-added');
+    void ctx.domainEvents.emit('hint.unlocked', { hintId: hint.id, userId: user.id });
+  }
   return { message: MESSAGES.hintUnlocked, content: hint.content };
 }

@@ -30,10 +30,18 @@ const older = (a: ApiVersion, b: ApiVersion) => a[0] < b[0] || (a[0] === b[0] &&
 
 /** The engine's message of a failed call: its JSON `message`, else the error's own. */
 export function engineMessage(err: unknown): string {
-  const e = err as { json?: { message?: unknown }; reason?: unknown; message?: unknown; statusCode?: unknown };
+  const e = err as {
+    json?: { message?: unknown };
+    reason?: unknown;
+    message?: unknown;
+    statusCode?: unknown;
+  };
   const fromJson = typeof e?.json?.message === 'string' ? e.json.message : null;
   const text = fromJson ?? (typeof e?.message === 'string' ? e.message : String(err));
-  return text.replace(/^\(HTTP code \d+\) [a-z ]+ - /, '').trim().slice(0, 1000);
+  return text
+    .replace(/^\(HTTP code \d+\) [a-z ]+ - /, '')
+    .trim()
+    .slice(0, 1000);
 }
 
 const statusOf = (err: unknown) => (err as { statusCode?: number })?.statusCode;
@@ -174,15 +182,12 @@ export class DockerDriver implements InstanceDriver {
     }
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(failed(new Error('the pull took too long'))), PULL_TIMEOUT_MS);
-      docker.modem.followProgress(
-        stream,
-        (err: Error | null, events: { error?: string }[]) => {
-          clearTimeout(timer);
-          const bad = err ?? events.find((e) => e.error)?.error;
-          if (bad) reject(failed(bad instanceof Error ? bad : new Error(bad)));
-          else resolve();
-        },
-      );
+      docker.modem.followProgress(stream, (err: Error | null, events: { error?: string }[]) => {
+        clearTimeout(timer);
+        const bad = err ?? events.find((e) => e.error)?.error;
+        if (bad) reject(failed(bad instanceof Error ? bad : new Error(bad)));
+        else resolve();
+      });
     });
   }
 

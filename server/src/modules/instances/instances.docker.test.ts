@@ -1,13 +1,15 @@
 import { INSTANCE_MESSAGES, MESSAGES } from '@ctf/contract';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp, type TestClient } from '../../../test/build-test-app.js';
 import { addChallenge, makeTeam, openSite } from '../../../test/compete.js';
 import { testDatabaseKinds } from '../../../test/databases.js';
-import { dockerEngine } from '../../../test/docker-engine.js';
+import { dockerEngine } from '../../../test/docker.js';
 import {
+  FLAG_SERVICE_IMAGE,
   instanceDefinition,
   instanceEnv,
   readService,
+  requireImage,
   setChallengeHost,
   until,
   untilRunning,
@@ -18,24 +20,23 @@ import { driverOf } from './runtime.js';
 
 /**
  * Per-team instances against a real Docker engine (never a mock): scripts/docker/start-engine.sh
- * and build-challenge-image.sh make one; without it these tests are skipped with one loud line
+ * and build-base-image.sh make one and its image; without it these tests are skipped with one loud line
  * (REQUIRE_DOCKER=1, as in CI, makes them fail instead).
  */
-const engine = await dockerEngine({ images: ['ctf-flag-service:test'] });
+const engine = await dockerEngine('per-team instances');
+// The image is built by scripts/docker/build-base-image.sh (.ci/run); with an engine it must be there.
+if (engine) await requireImage(engine, FLAG_SERVICE_IMAGE);
 
 for (const kind of testDatabaseKinds()) {
-  describe.skipIf(!engine.available)(`instances on a real engine (${kind})`, () => {
+  describe.skipIf(!engine)(`instances on a real engine (${kind})`, () => {
     let t: TestApp;
     let admin: TestClient;
     let alice: TestClient;
     let amy: TestClient;
     let bob: TestClient;
 
-    beforeAll(() => {
-      expect(engine.dockerHost).toBeTruthy();
-    });
     beforeEach(async () => {
-      t = await buildTestApp(kind, instanceEnv(engine.dockerHost!));
+      t = await buildTestApp(kind, instanceEnv(engine!.host));
       admin = await t.login('boss', { admin: true });
       alice = await t.login('alice');
       amy = await t.login('amy');
@@ -81,21 +82,31 @@ for (const kind of testDatabaseKinds()) {
 
       const redFlag = (await readService('127.0.0.1', port.port)).trim();
       expect(redFlag).toMatch(/^flag\{in_the_box_[0-9a-f]{16}\}$/);
-      const revealed = await admin.post('/api/admin/ctf/reveal_team_flag', { challenge_id: c.id, competitor: 'Red' });
+      const revealed = await admin.post('/api/admin/ctf/reveal_team_flag', {
+        challenge_id: c.id,
+        competitor: 'Red',
+      });
       expect(redFlag).toBe(revealed.body.flag);
 
       // Bob (Blue) sends Red's flag: refused, and the certain signal names both teams.
       const stolen = await bob.post('/api/ctf/submit-flag', { challenge_id: c.id, flag: redFlag });
       expect(stolen.body.message).toBe(MESSAGES.incorrectFlag);
       await flushSubmissionLog(t.ctx);
-      const signals = (await admin.get('/api/admin/signals')).body as { kind: string; competitors: string[] }[];
-      expect(signals.filter((s) => s.kind === 'other_team_flag').map((s) => s.competitors)).toEqual([['Blue', 'Red']]);
+      const signals = (await admin.get('/api/admin/signals')).body as {
+        kind: string;
+        competitors: string[];
+      }[];
+      expect(signals.filter((s) => s.kind === 'other_team_flag').map((s) => s.competitors)).toEqual([
+        ['Blue', 'Red'],
+      ]);
       const own = await amy.post('/api/ctf/submit-flag', { challenge_id: c.id, flag: redFlag });
       expect(own.body.message).toBe(MESSAGES.correctFlag);
 
       // The container as the issue asks it: labels, init, no privileges, read-only, limits, own network.
       const [container] = await containersOfSite();
-      const docker = await (driverOf(t.ctx) as unknown as { docker(): Promise<import('dockerode')> }).docker();
+      const docker = await (
+        driverOf(t.ctx) as unknown as { docker(): Promise<import('dockerode')> }
+      ).docker();
       const info = await docker.getContainer(container!.containerId!).inspect();
       expect(info.HostConfig.Init).toBe(true);
       expect(info.HostConfig.Privileged).toBe(false);
@@ -116,13 +127,20 @@ for (const kind of testDatabaseKinds()) {
 
       // The admin list shows it; the player stops it and the container goes.
       const listed = (await admin.get('/api/admin/instances')).body;
-      expect(listed).toMatchObject([{ team: 'Red', challenge: c.name, state: 'running', addresses: [`nc 127.0.0.1 ${port.port}`] }]);
+      expect(listed).toMatchObject([
+        { team: 'Red', challenge: c.name, state: 'running', addresses: [`nc 127.0.0.1 ${port.port}`] },
+      ]);
       const stopped = await alice.post('/api/ctf/instance/stop', { challenge_id: c.id });
       expect(stopped.body.message).toBe(INSTANCE_MESSAGES.stopped);
       expect(await containersOfSite()).toEqual([]);
       expect((await alice.get(`/api/ctf/instance?challenge_id=${c.id}`)).status).toBe(404);
       const audit = (await admin.get('/api/admin/audit')).body.rows as { action: string }[];
-      expect(audit.map((r) => r.action).filter((a) => a.startsWith('instance.')).sort()).toEqual(['instance.renew', 'instance.start', 'instance.stop']);
+      expect(
+        audit
+          .map((r) => r.action)
+          .filter((a) => a.startsWith('instance.'))
+          .sort(),
+      ).toEqual(['instance.renew', 'instance.start', 'instance.stop']);
     });
 
     it('two members pressing Start at once make one container; the per-team cap holds', async () => {
@@ -154,7 +172,10 @@ for (const kind of testDatabaseKinds()) {
       expect(closed.body.message).toBe(MESSAGES.siteInactive);
       await openSite(t);
       expect((await alice.post('/api/ctf/instance/start', { challenge_id: c.id })).status).toBe(200);
-      await until('the start to fail', async () => (await alice.get(`/api/ctf/instance?challenge_id=${c.id}`)).status === 503);
+      await until(
+        'the start to fail',
+        async () => (await alice.get(`/api/ctf/instance?challenge_id=${c.id}`)).status === 503,
+      );
       const [row] = (await admin.get('/api/admin/instances')).body as { state: string; error: string }[];
       expect(row!.state).toBe('failed');
       expect(row!.error).toContain("Image 'ctf-no-such-image:never'");
@@ -198,7 +219,3 @@ for (const kind of testDatabaseKinds()) {
     });
   });
 }
-
-afterAll(() => {
-  if (!engine.available) engine.explainSkip();
-});

@@ -196,8 +196,12 @@ export async function listInstancesForAdmin(db: Executor): Promise<AdminInstance
   return db
     .selectFrom('instances as i')
     .leftJoin('challenges as c', 'c.id', 'i.challenge_id')
-    .leftJoin('teams as t', (j) => j.onRef('t.id', '=', 'i.competitor_id').on('i.competitor_kind', '=', 'team'))
-    .leftJoin('users as u', (j) => j.onRef('u.id', '=', 'i.competitor_id').on('i.competitor_kind', '=', 'user'))
+    .leftJoin('teams as t', (j) =>
+      j.onRef('t.id', '=', 'i.competitor_id').on('i.competitor_kind', '=', 'team'),
+    )
+    .leftJoin('users as u', (j) =>
+      j.onRef('u.id', '=', 'i.competitor_id').on('i.competitor_kind', '=', 'user'),
+    )
     .leftJoin('users as s', 's.id', 'i.started_by')
     .selectAll('i')
     .select([
@@ -217,8 +221,12 @@ export async function listUnwantedInstances(db: Executor): Promise<{ id: number;
   const rows = await db
     .selectFrom('instances as i')
     .leftJoin('challenges as c', 'c.id', 'i.challenge_id')
-    .leftJoin('teams as t', (j) => j.onRef('t.id', '=', 'i.competitor_id').on('i.competitor_kind', '=', 'team'))
-    .leftJoin('users as u', (j) => j.onRef('u.id', '=', 'i.competitor_id').on('i.competitor_kind', '=', 'user'))
+    .leftJoin('teams as t', (j) =>
+      j.onRef('t.id', '=', 'i.competitor_id').on('i.competitor_kind', '=', 'team'),
+    )
+    .leftJoin('users as u', (j) =>
+      j.onRef('u.id', '=', 'i.competitor_id').on('i.competitor_kind', '=', 'user'),
+    )
     .select([
       'i.id',
       'c.id as challenge',

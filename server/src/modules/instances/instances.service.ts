@@ -22,7 +22,7 @@ import {
   teamFlagKey,
 } from '../challenges/challenges.service.js';
 import { teamFlag } from '../challenges/team-flags.js';
-import { readSiteState } from '../settings/settings.service.js';
+import { afterEndMode, readEventState } from '../event-state/event-state.service.js';
 import { launchInstance, type LaunchPlan } from './launcher.js';
 import { driverOf } from './runtime.js';
 import {
@@ -50,7 +50,8 @@ export interface StoredPort {
   hostPort: number;
 }
 
-export const portsOf = (row: Pick<InstanceRow, 'ports'>): StoredPort[] => JSON.parse(row.ports) as StoredPort[];
+export const portsOf = (row: Pick<InstanceRow, 'ports'>): StoredPort[] =>
+  JSON.parse(row.ports) as StoredPort[];
 
 /** The stored definition (JSON text) as the contract types it, or null. */
 export function parseDefinition(text: string | null): InstanceDefinition | null {
@@ -63,7 +64,7 @@ const targetOf = (challenge: string, competitor: CompetitorKey) =>
 const actorOf = (user: UserRow): AuditActor => ({ id: user.id, username: user.username });
 
 async function challengeHost(ctx: AppContext): Promise<string> {
-  return (await readSiteState(ctx)).settings.challengeHost;
+  return (await readEventState(ctx)).settings.challengeHost;
 }
 
 function present(row: InstanceRow, host: string): InstanceState {
@@ -103,7 +104,11 @@ async function openInstanceChallenge(
 }
 
 /** The flag the container carries: the competitor's own per-team flag, else the static flag. */
-async function flagFor(ctx: AppContext, challengeId: number, competitor: CompetitorKey): Promise<string | null> {
+async function flagFor(
+  ctx: AppContext,
+  challengeId: number,
+  competitor: CompetitorKey,
+): Promise<string | null> {
   const { flags, perTeam } = await listAllFlags(ctx);
   const first = (flags.get(challengeId) ?? []).find((f) => f.type !== 'regex');
   if (!first) return null;
@@ -147,17 +152,23 @@ async function claimPorts(
  * the container is made off the request (launcher.ts) and the row turns 'running' once its port
  * answers. A failed start is replaced by the next Start.
  */
-export async function startInstance(ctx: AppContext, user: UserRow, challengeId: number): Promise<InstanceState> {
+export async function startInstance(
+  ctx: AppContext,
+  user: UserRow,
+  challengeId: number,
+): Promise<InstanceState> {
   const { name, definition } = await openInstanceChallenge(ctx, user, challengeId);
-  const state = await readSiteState(ctx);
-  if (user.is_admin !== 1 && ctx.clock.now().getTime() >= state.endMs && state.settings.afterEnd === 'closed')
+  // Play closed after the end (the after-event setting 'closed'): no new instance either.
+  if (user.is_admin !== 1 && (await afterEndMode(ctx)) === 'closed')
     throw new DomainError('forbidden', MESSAGES.eventClosed);
+  const state = await readEventState(ctx);
   const host = state.settings.challengeHost;
   const competitor = competitorOfUser(user);
   const db = ctx.database.db;
 
   const existing = await findInstance(db, challengeId, competitor);
-  if (existing && existing.state !== 'failed' && existing.state !== 'stopping') return present(existing, host);
+  if (existing && existing.state !== 'failed' && existing.state !== 'stopping')
+    return present(existing, host);
 
   const limit = await ctx.limiter.hit(
     `instance-start:${competitor.kind}:${competitor.id}`,
@@ -225,7 +236,11 @@ export async function startInstance(ctx: AppContext, user: UserRow, challengeId:
 }
 
 /** The competitor's instance of a challenge (GET /api/ctf/instance); 404 when it has none. */
-export async function getInstance(ctx: AppContext, user: UserRow, challengeId: number): Promise<InstanceState> {
+export async function getInstance(
+  ctx: AppContext,
+  user: UserRow,
+  challengeId: number,
+): Promise<InstanceState> {
   await openInstanceChallenge(ctx, user, challengeId);
   const row = await findInstance(ctx.database.db, challengeId, competitorOfUser(user));
   return presentForPlayer(row, await challengeHost(ctx));
@@ -235,7 +250,11 @@ export async function getInstance(ctx: AppContext, user: UserRow, challengeId: n
  * Renews a running instance: its time left is the lifetime again, but never past the most an
  * instance may live (INSTANCE_LIMITS.maxLifetimes lifetimes from its start).
  */
-export async function renewInstance(ctx: AppContext, user: UserRow, challengeId: number): Promise<InstanceState> {
+export async function renewInstance(
+  ctx: AppContext,
+  user: UserRow,
+  challengeId: number,
+): Promise<InstanceState> {
   const { name, definition } = await openInstanceChallenge(ctx, user, challengeId);
   const competitor = competitorOfUser(user);
   const host = await challengeHost(ctx);
@@ -292,7 +311,11 @@ export async function removeInstance(
 }
 
 /** The player's Stop (POST /api/ctf/instance/stop). */
-export async function stopInstance(ctx: AppContext, user: UserRow, challengeId: number): Promise<{ message: string }> {
+export async function stopInstance(
+  ctx: AppContext,
+  user: UserRow,
+  challengeId: number,
+): Promise<{ message: string }> {
   await openInstanceChallenge(ctx, user, challengeId);
   const row = await findInstance(ctx.database.db, challengeId, competitorOfUser(user));
   if (!row || row.state === 'stopping') throw notFound(INSTANCE_MESSAGES.none);
@@ -311,14 +334,19 @@ export async function listInstancesAdmin(ctx: AppContext): Promise<AdminInstance
     state: r.state as AdminInstance['state'],
     created_at: new Date(r.created_at).toISOString(),
     expires_at: new Date(r.expires_at).toISOString(),
-    addresses: r.state === 'failed' ? [] : portsOf(r).map((p) => instanceAddress(host, p.hostPort, p.protocol)),
+    addresses:
+      r.state === 'failed' ? [] : portsOf(r).map((p) => instanceAddress(host, p.hostPort, p.protocol)),
     error: r.error,
     started_by: r.started_by_name,
   }));
 }
 
 /** An admin stops (or dismisses a failed) instance (POST /api/admin/instances/stop). */
-export async function adminStopInstance(ctx: AppContext, actor: AuditActor, instanceId: number): Promise<AckResponse> {
+export async function adminStopInstance(
+  ctx: AppContext,
+  actor: AuditActor,
+  instanceId: number,
+): Promise<AckResponse> {
   const row = await findInstanceById(ctx.database.db, instanceId);
   if (!row) throw notFound(INSTANCE_MESSAGES.unknown);
   await removeInstance(ctx, row, { actor, action: 'instance.stop', reason: 'stopped by an admin' });

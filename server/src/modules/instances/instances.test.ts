@@ -83,15 +83,29 @@ for (const kind of testDatabaseKinds()) {
       const started = await alice.post('/api/ctf/instance/start', { challenge_id: box.id });
       expect(started.status).toBe(200);
       expect(started.body.status).toBe('starting');
-      await until('the start to fail', async () => (await alice.get(`/api/ctf/instance?challenge_id=${box.id}`)).status === 503);
-      expect((await alice.get(`/api/ctf/instance?challenge_id=${box.id}`)).body.message).toBe(INSTANCE_MESSAGES.failed);
+      await until(
+        'the start to fail',
+        async () => (await alice.get(`/api/ctf/instance?challenge_id=${box.id}`)).status === 503,
+      );
+      expect((await alice.get(`/api/ctf/instance?challenge_id=${box.id}`)).body.message).toBe(
+        INSTANCE_MESSAGES.failed,
+      );
       const [row] = (await admin.get('/api/admin/instances')).body;
-      expect(row).toMatchObject({ team: 'Red', challenge: 'Box', state: 'failed', started_by: 'alice', addresses: [] });
+      expect(row).toMatchObject({
+        team: 'Red',
+        challenge: 'Box',
+        state: 'failed',
+        started_by: 'alice',
+        addresses: [],
+      });
       expect(row.error).toContain('The Docker engine cannot be reached');
 
       for (let i = 1; i < INSTANCE_LIMITS.startsPerWindow; i++) {
         expect((await alice.post('/api/ctf/instance/start', { challenge_id: box.id })).status).toBe(200);
-        await until('the start to fail', async () => (await alice.get(`/api/ctf/instance?challenge_id=${box.id}`)).status === 503);
+        await until(
+          'the start to fail',
+          async () => (await alice.get(`/api/ctf/instance?challenge_id=${box.id}`)).status === 503,
+        );
       }
       const limited = await alice.post('/api/ctf/instance/start', { challenge_id: box.id });
       expect(limited.status).toBe(429);

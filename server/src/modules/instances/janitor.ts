@@ -141,7 +141,8 @@ export class InstanceJanitor {
       const now = this.ctx.clock.now().getTime();
       // A site without instances writes nothing: no lease is taken while there is nothing to do.
       if (!(await hasInstanceWork(this.ctx))) return;
-      if (!(await claimLease(this.ctx.database.db, LEASE_NAME, this.holder, now, JANITOR_TIMING.leaseMs))) return;
+      if (!(await claimLease(this.ctx.database.db, LEASE_NAME, this.holder, now, JANITOR_TIMING.leaseMs)))
+        return;
       await sweepInstances(this.ctx);
     } catch (err) {
       if (Date.now() - this.lastErrorAt >= ERROR_LOG_EVERY_MS) {

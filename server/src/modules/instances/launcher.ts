@@ -60,7 +60,9 @@ async function launch(ctx: AppContext, plan: LaunchPlan): Promise<void> {
     if (await untilAnswering(ctx, driver, plan)) await setRunning(db, plan.instanceId);
   } catch (err) {
     const message =
-      err instanceof InstanceStartError ? err.message : `The start failed: ${(err as Error).message ?? String(err)}`;
+      err instanceof InstanceStartError
+        ? err.message
+        : `The start failed: ${(err as Error).message ?? String(err)}`;
     ctx.log.warn(`instance ${plan.instanceId}: ${message}`);
     await setFailed(db, plan.instanceId, message).catch(() => {});
     await driver.remove(plan.instanceId).catch(() => {});

@@ -1,21 +1,12 @@
 import { LEADERBOARD_PAGE, leaderboardApi } from '@ctf/contract';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { sendCachedJson } from '../../plugins/cached-json.js';
 import { route } from '../../plugins/route.js';
 import { sessionUser } from '../../plugins/session.js';
-import { activeFreeze } from '../scoreboard/scoreboard.service.js';
+import { wantsLiveBoard } from '../scoreboard/scoreboard.routes.js';
 import { getLeaderboard, getLeaderboardPage, getOwnCompletions } from './leaderboard.service.js';
 import { resolveDivisionFilter } from '../divisions/divisions.service.js';
-
-/**
- * Whether the caller gets the live board: only an admin, and the question is asked only while a
- * freeze is in force (before it everyone gets the same live answer without a session read).
- */
-export async function wantsLiveBoard(ctx: AppContext, request: FastifyRequest): Promise<boolean> {
-  if ((await activeFreeze(ctx)) === null) return false;
-  return (await sessionUser(ctx, request))?.is_admin === 1;
-}
 
 export function registerLeaderboardRoutes(app: FastifyInstance, ctx: AppContext): void {
   // NOTE: 'anonymous': the whole board is the same bytes for everyone and never looks up a

@@ -86,22 +86,3 @@ export async function listSolvesForExport(
     .execute();
 }
 
-/** The stored freeze: null when never set (the FREEZE_AT default applies), '' when lifted. */
-export async function readFreezeSetting(db: Executor): Promise<string | null> {
-  const row = await db
-    .selectFrom('settings')
-    .select('value')
-    .where('key', '=', FREEZE_SETTING_KEY)
-    .executeTakeFirst();
-  return row?.value ?? null;
-}
-
-export async function writeFreezeSetting(db: Executor, value: string): Promise<void> {
-  await db
-    .insertInto('settings')
-    .values({ key: FREEZE_SETTING_KEY, value })
-    .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
-    .execute();
-}
-
-const FREEZE_SETTING_KEY = 'scoreboard_freeze_at';

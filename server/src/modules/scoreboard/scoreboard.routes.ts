@@ -1,12 +1,12 @@
 import { Readable } from 'node:stream';
 import { adminApi, leaderboardApi } from '@ctf/contract';
 import { stringify } from 'csv-stringify';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { sendCachedJson } from '../../plugins/cached-json.js';
 import { route } from '../../plugins/route.js';
-import { requireAdmin } from '../../plugins/session.js';
-import { wantsLiveBoard } from '../leaderboard/leaderboard.routes.js';
+import { requireAdmin, sessionUser } from '../../plugins/session.js';
+import { activeFreeze } from '../event-state/event-state.service.js';
 import { resolveDivisionFilter } from '../divisions/divisions.service.js';
 import {
   exportScoreboard,
@@ -39,6 +39,15 @@ function sendCsv<R extends Record<string, string | number>>(
     .header('cache-control', 'private, no-store')
     .header('content-disposition', `attachment; filename="${fileName}"`);
   return reply.send(csv);
+}
+
+/**
+ * Whether the caller gets the live board: only an admin, and the question is asked only while a
+ * freeze is in force (before it everyone gets the same live answer without a session read).
+ */
+export async function wantsLiveBoard(ctx: AppContext, request: FastifyRequest): Promise<boolean> {
+  if ((await activeFreeze(ctx)) === null) return false;
+  return (await sessionUser(ctx, request))?.is_admin === 1;
 }
 
 export function registerScoreboardRoutes(app: FastifyInstance, ctx: AppContext): void {

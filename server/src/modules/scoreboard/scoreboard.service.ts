@@ -2,19 +2,13 @@ import { leaderboardApi, type ScoreboardExportRow, type SolveExportRow } from '@
 import type { AppContext } from '../../context.js';
 import { CachedJson } from '../../lib/cached-json.js';
 import { SYSTEM_ACTOR, recordAudit, type AuditActor } from '../audit/audit.service.js';
-import { CachedValue, IncrementalValue } from '../../lib/invalidation.js';
-import { currentSolvePosition, readSolvesSince, type SolveFeedPosition } from '../submissions/solve-feed.js';
+import { IncrementalValue } from '../../lib/invalidation.js';
+import { currentSolvePosition, readSolvesSince, type SolveFeedPosition } from './solve-feed.js';
 import { currentUnlockFeed, readUnlockFeed, type UnlockFeedPosition } from '../hints/hints.service.js';
-import { publishLiveEvent } from '../events/events.service.js';
-import { releaseHeldFirstBloods } from '../submissions/submissions.repo.js';
-import { enqueueWebhook, kickWebhookSender, webhookText } from '../webhooks/webhooks.service.js';
+import { activeFreeze, getFreezeAt, storeFreezeAt } from '../event-state/event-state.service.js';
 import { ScoreBoard } from './score-board.js';
-import {
-  listSolvesForExport,
-  readBoardSnapshot,
-  readFreezeSetting,
-  writeFreezeSetting,
-} from './scoreboard.repo.js';
+import { listSolvesForExport, readBoardSnapshot } from './scoreboard.repo.js';
+import { releaseHeldFirstBloods } from './first-bloods.repo.js';
 import {
   ctftimeFeed,
   graphSeries,
@@ -109,22 +103,6 @@ function boardCache(ctx: AppContext, cutoff: string | null): IncrementalValue<Bo
   return value;
 }
 
-const freezeCaches = new WeakMap<AppContext, CachedValue<Date | null>>();
-
-/** The freeze time set (in force or still to come), or null: the stored one, else FREEZE_AT. */
-export async function getFreezeAt(ctx: AppContext): Promise<Date | null> {
-  let cache = freezeCaches.get(ctx);
-  if (!cache) {
-    cache = new CachedValue(ctx.bus, ['site'], async () => {
-      const stored = await readFreezeSetting(ctx.database.db);
-      if (stored === null) return ctx.config.freezeAt;
-      return stored === '' ? null : new Date(stored);
-    });
-    freezeCaches.set(ctx, cache);
-  }
-  return cache.get();
-}
-
 /**
  * Sets the freeze time (the public board is as of then from then on) or lifts it (null), with
  * its audit row in the same transaction.
@@ -137,7 +115,7 @@ export async function setFreezeAt(
   const value = at === null ? null : at.toISOString();
   const before = (await getFreezeAt(ctx))?.toISOString() ?? null;
   const released = await ctx.database.transaction(async (trx) => {
-    await writeFreezeSetting(trx, value ?? '');
+    await storeFreezeAt(trx, value);
     await recordAudit(trx, {
       actor,
       action: 'scoreboard.freeze',
@@ -148,26 +126,12 @@ export async function setFreezeAt(
     // First bloods held during the freeze that the public board now shows are announced, once:
     // their Discord messages go to the outbox with the change that reveals them.
     const bloods = await releaseHeldFirstBloods(trx, value);
-    for (const b of bloods)
-      await enqueueWebhook(trx, ctx, 'first-blood', webhookText.firstBlood(b.challenge, b.competitor));
+    for (const b of bloods) await ctx.domainEvents.emitInTransaction(trx, 'first-blood', b);
     return bloods;
   });
-  ctx.bus.publish('site');
-  if (released.length > 0) {
-    kickWebhookSender(ctx);
-    for (const b of released)
-      await publishLiveEvent(ctx, 'first-blood', b).catch((err: unknown) =>
-        ctx.log.error({ err }, 'first blood could not be announced'),
-      );
-  }
+  await ctx.domainEvents.emit('freeze.changed', { freezeAt: value });
+  for (const b of released) await ctx.domainEvents.emit('first-blood', b);
   return value;
-}
-
-/** The freeze in force now (ISO 8601 UTC), or null: decided from the clock at each read. */
-export async function activeFreeze(ctx: AppContext): Promise<string | null> {
-  const at = await getFreezeAt(ctx);
-  if (at === null || ctx.clock.now().getTime() < at.getTime()) return null;
-  return at.toISOString();
 }
 
 /** A board and whether it is the frozen public view (its freeze time) or live (null). */

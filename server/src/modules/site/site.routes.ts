@@ -4,11 +4,12 @@ import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
 import { sendCachedJson } from '../../plugins/cached-json.js';
 import { route } from '../../plugins/route.js';
-import { readSiteState } from '../settings/settings.service.js';
+import { readEventState } from '../event-state/event-state.service.js';
 import { getSiteInfo } from './site.service.js';
 
 const startedAt = Date.now();
-const VERSION = '0.1.0';
+/** The release /api/health and the API reference report: the packages' version (plugins.test.ts holds them equal). */
+export const VERSION = '1.0.0';
 
 export function registerSiteRoutes(app: FastifyInstance, ctx: AppContext): void {
   // The same bytes for every caller, so it revalidates by ETag.
@@ -38,10 +39,10 @@ export function registerSiteRoutes(app: FastifyInstance, ctx: AppContext): void 
 
   // SPEC.md §2 redirects: only to configured targets, never to anything a request names.
   app.get('/tools', async (_request, reply) =>
-    reply.redirect((await readSiteState(ctx)).settings.toolsUrl, 302),
+    reply.redirect((await readEventState(ctx)).settings.toolsUrl, 302),
   );
   app.get('/discord', async (_request, reply) =>
-    reply.redirect((await readSiteState(ctx)).settings.communityUrl, 302),
+    reply.redirect((await readEventState(ctx)).settings.communityUrl, 302),
   );
   app.get('/admin', async (_request, reply) => reply.redirect('/admin/panel', 302));
 }

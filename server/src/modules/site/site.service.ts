@@ -3,30 +3,29 @@ import type { AppContext } from '../../context.js';
 import { CachedJson } from '../../lib/cached-json.js';
 import { CachedValue } from '../../lib/invalidation.js';
 import { SYSTEM_ACTOR, recordAudit, type AuditActor } from '../audit/audit.service.js';
-import { getFreezeAt } from '../scoreboard/scoreboard.service.js';
-import { publishLiveEvent } from '../events/events.service.js';
-import { enqueueWebhook, kickWebhookSender, webhookText } from '../webhooks/webhooks.service.js';
 import { siteHasAdmin } from '../users/users.service.js';
-import { logoUrlOf, readSiteState, type SiteState } from '../settings/settings.service.js';
-import { readSetting, writeSetting } from './site.repo.js';
 import { getDivisionState } from '../divisions/divisions.service.js';
+import {
+  logoUrlOf,
+  readEventState,
+  storeSiteSwitch,
+  type EventState,
+} from '../event-state/event-state.service.js';
 
-const ACTIVATED_KEY = 'site_activated';
-
-/** Whether participants may see challenges and submit flags (the admin's site switch). */
-export async function isSiteActive(ctx: AppContext): Promise<boolean> {
-  return (await readSiteState(ctx)).activated;
-}
-
+/**
+ * Sets the admin's site switch, with its audit row; announced after the commit (the outbox
+ * writes its Discord message in the transaction when the switch moved).
+ */
 export async function setSiteActive(
   ctx: AppContext,
   activated: boolean,
   actor: AuditActor = SYSTEM_ACTOR,
 ): Promise<void> {
   const at = ctx.clock.now();
+  const switched = { activated, changed: false };
   await ctx.database.transaction(async (trx) => {
-    const before = (await readSetting(trx, ACTIVATED_KEY)) === 'true';
-    await writeSetting(trx, ACTIVATED_KEY, activated ? 'true' : 'false');
+    const before = await storeSiteSwitch(trx, activated);
+    switched.changed = before !== activated;
     await recordAudit(trx, {
       actor,
       action: 'site.switch',
@@ -34,28 +33,14 @@ export async function setSiteActive(
       details: { before: { activated: before }, after: { activated } },
       at,
     });
-    if (before !== activated) await enqueueWebhook(trx, ctx, 'site', webhookText.site(activated));
+    await ctx.domainEvents.emitInTransaction(trx, 'site.switched', switched);
   });
-  ctx.bus.publish('site');
-  kickWebhookSender(ctx);
-  await publishLiveEvent(ctx, 'site', { activated });
-}
-
-/** Whether now is inside the event window (drives the countdown and the create lock only). */
-export async function isDuringEvent(ctx: AppContext): Promise<boolean> {
-  const { startMs, endMs } = await readSiteState(ctx);
-  const now = ctx.clock.now().getTime();
-  return now >= startMs && now < endMs;
-}
-
-/** Whether the end time has passed: the after-event setting decides what play does then. */
-export function hasEventEnded(ctx: AppContext, state: SiteState): boolean {
-  return ctx.clock.now().getTime() >= state.endMs;
+  await ctx.domainEvents.emit('site.switched', switched);
 }
 
 function presentSiteInfo(
   ctx: AppContext,
-  state: SiteState,
+  state: EventState,
   hasAdmin: boolean,
   freezeAt: string | null,
   divisions: string[],
@@ -95,15 +80,14 @@ const infoCaches = new WeakMap<AppContext, CachedValue<CachedJson>>();
  */
 export async function getSiteInfo(ctx: AppContext): Promise<CachedJson> {
   // Applies a due timed transition first (it publishes 'site', which drops the kept answer).
-  await readSiteState(ctx);
+  await readEventState(ctx);
   let cache = infoCaches.get(ctx);
   if (!cache) {
     // 'users': whether any admin exists yet (a role given or taken away, a first login).
     cache = new CachedValue(ctx.bus, ['site', 'users'], async () => {
-      const [state, hasAdmin, freezeAt, divisions] = await Promise.all([
-        readSiteState(ctx),
+      const [state, hasAdmin, divisions] = await Promise.all([
+        readEventState(ctx),
         siteHasAdmin(ctx),
-        getFreezeAt(ctx),
         getDivisionState(ctx),
       ]);
       return CachedJson.of(
@@ -112,7 +96,7 @@ export async function getSiteInfo(ctx: AppContext): Promise<CachedJson> {
           ctx,
           state,
           hasAdmin,
-          freezeAt?.toISOString() ?? null,
+          state.freezeAt?.toISOString() ?? null,
           divisions.list.map((d) => d.name),
         ),
       );

@@ -10,7 +10,7 @@ import {
 import type { AppContext } from '../../context.js';
 import type { Executor, UserRow } from '../../db/schema.js';
 import { CachedValue } from '../../lib/invalidation.js';
-import { readStoredSetting } from '../settings/settings.service.js';
+import { readStoredSetting } from '../event-state/event-state.service.js';
 import {
   competitorOfUser,
   anyPatternMatcher,
@@ -64,6 +64,11 @@ class AttemptBuffer {
   private flushing: Promise<void> = Promise.resolve();
 
   constructor(private readonly ctx: AppContext) {}
+
+  /** Attempts waiting for their write (the metrics' submission-log queue). */
+  get size(): number {
+    return this.pending.length;
+  }
 
   push(attempt: PendingAttempt): void {
     this.pending.push(attempt);
@@ -241,6 +246,11 @@ export function logAttempt(
 /** Writes the correct attempt's row in the solve's own transaction. */
 export async function logCorrectAttempt(trx: Executor, solveId: number, address: string): Promise<void> {
   await insertCorrectRowForSolve(trx, solveId, address);
+}
+
+/** How many attempts wait for their write in this process. */
+export function pendingAttemptCount(ctx: AppContext): number {
+  return buffers.get(ctx)?.size ?? 0;
 }
 
 /** Writes the pending attempts now (graceful close; tests). */

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { IncrementalValue } from '../../lib/invalidation.js';
 import { listSolvedPairs } from './submissions.repo.js';
-import { currentSolvePosition, readSolvesSince, type SolveFeedPosition } from './solve-feed.js';
+import { currentSolvePosition, readSolvesSince, type SolveFeedPosition } from '../scoreboard/solve-feed.js';
 
 /** Pairs are kept as one number each: user id above, challenge id in the low bits. */
 const CHALLENGE_BITS = 2 ** 22;

@@ -9,19 +9,15 @@ import {
   type ChallengeForPlay,
 } from '../challenges/challenges.service.js';
 import { logAttempt, logCorrectAttempt } from '../submission-log/submission-log.service.js';
-import { readSiteState } from '../settings/settings.service.js';
+import { afterEndMode, getFreezeAt } from '../event-state/event-state.service.js';
 import { hasSolvedChallenge, recordSolvedPair } from './solved-pairs.js';
 import { knownFirstBlood } from '../challenges/public-challenges.js';
-import { publishLiveEvent } from '../events/events.service.js';
-import { getFreezeAt } from '../scoreboard/scoreboard.service.js';
-import { enqueueWebhook, kickWebhookSender, webhookText } from '../webhooks/webhooks.service.js';
+import { confirmFirstBlood, reserveFirstBlood } from '../scoreboard/first-bloods.js';
 import {
-  confirmFirstBloodNotice,
   hasSolved,
   insertPracticeSolve,
   listPracticeSolves,
   insertSolveForCurrentTeam,
-  reserveFirstBloodNotice,
 } from './submissions.repo.js';
 
 /** One counter per user and challenge: guessing one challenge never locks another. */
@@ -140,15 +136,13 @@ async function checkFlag(
     const freezeAt = maybeFirst ? await getFreezeAt(ctx) : null;
     held = freezeAt !== null && createdAt >= freezeAt.toISOString();
     const recorded = await ctx.database.transaction(async (trx) => {
-      const reserved = maybeFirst && (await reserveFirstBloodNotice(trx, challenge.id, createdAt));
+      const reserved = maybeFirst && (await reserveFirstBlood(trx, challenge.id, createdAt));
       const solveId = await insertSolveForCurrentTeam(trx, solve);
       if (solveId !== null) {
         await logCorrectAttempt(trx, solveId, input.address);
-        if (reserved) firstBlood = await confirmFirstBloodNotice(trx, challenge.id, solveId, held);
-        if (firstBlood && !held) {
-          const text = webhookText.firstBlood(firstBlood.challenge, firstBlood.competitor);
-          await enqueueWebhook(trx, ctx, 'first-blood', text);
-        }
+        if (reserved) firstBlood = await confirmFirstBlood(trx, challenge.id, solveId, held);
+        // The outbox writes its Discord message here: it commits with the solve, exactly once.
+        if (firstBlood && !held) await ctx.domainEvents.emitInTransaction(trx, 'first-blood', firstBlood);
       }
       return solveId !== null;
     });
@@ -162,21 +156,16 @@ async function checkFlag(
   }
   recordSolvedPair(ctx, user.id, challenge.id);
   ctx.bus.publish('solves-added');
+  void ctx.domainEvents.emit('flag.correct', { userId: user.id, challengeId: challenge.id });
   // Off the answer's path: the player's "Correct Flag!" never waits for the announcement.
-  if (firstBlood && !held) {
-    kickWebhookSender(ctx);
-    publishLiveEvent(ctx, 'first-blood', firstBlood).catch((err: unknown) =>
-      ctx.log.error({ err }, 'first blood could not be announced'),
-    );
-  }
+  if (firstBlood && !held) void ctx.domainEvents.emit('first-blood', firstBlood);
   return { message: MESSAGES.correctFlag };
 }
 
 /** What a flag from this user does now: the after-event setting once the end has passed. */
 async function afterEndFor(ctx: AppContext, user: UserRow): Promise<'open' | 'closed' | 'practice'> {
   if (user.is_admin === 1) return 'open';
-  const state = await readSiteState(ctx);
-  return ctx.clock.now().getTime() >= state.endMs ? state.settings.afterEnd : 'open';
+  return afterEndMode(ctx);
 }
 
 /** The user's practice solves (after the end, in practice mode), for their profile. */

@@ -19,7 +19,7 @@ import { KeyedCache } from '../../lib/invalidation.js';
 import { SYSTEM_ACTOR, recordAudit, type AuditActor } from '../audit/audit.service.js';
 import { getScoreView } from '../scoreboard/scoreboard.service.js';
 import { withBoardPoints } from '../scoreboard/scoreboard.views.js';
-import { followSolves } from '../submissions/solve-feed.js';
+import { followSolves } from '../scoreboard/solve-feed.js';
 import { USER_ANSWER_CACHE_SIZE } from '../users/users.service.js';
 import { departCurrentTeam, departTeam } from './teams.membership.js';
 import { divisionsOfUsers } from '../divisions/divisions.repo.js';

@@ -10,7 +10,7 @@ import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/connect.js';
 import { CachedJson } from '../../lib/cached-json.js';
 import { KeyedCache } from '../../lib/invalidation.js';
-import { followSolves } from '../submissions/solve-feed.js';
+import { followSolves } from '../scoreboard/solve-feed.js';
 import type { UserRow } from '../../db/schema.js';
 import { presentCompletion, presentUser } from './users.presenter.js';
 import { divisionNameOf, getDivisionState } from '../divisions/divisions.service.js';

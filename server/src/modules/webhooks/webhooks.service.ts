@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { WebhookEventKind } from '../../config.js';
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/schema.js';
+import { LISTENER_PRIORITY } from '../../lib/domain-events.js';
 import {
   claimDueMessage,
   countPendingMessages,
@@ -35,10 +36,10 @@ const DISCORD_CONTENT_MAX = 2000;
 
 /**
  * Writes one Discord message to the outbox, in the caller's transaction, when the webhook is
- * configured and WEBHOOK_EVENTS lists this kind. Call kickWebhookSender after the commit. allowed_mentions is always empty: no team name
- * or announcement can ping @everyone, a role or a user.
+ * configured and WEBHOOK_EVENTS lists this kind (kickWebhookSender after the commit).
+ * allowed_mentions is always empty: no team name or announcement can ping @everyone, a role or a user.
  */
-export async function enqueueWebhook(
+async function enqueueWebhook(
   trx: Executor,
   ctx: AppContext,
   kind: WebhookEventKind,
@@ -56,13 +57,45 @@ export async function enqueueWebhook(
 }
 
 /** The messages, as Discord shows them (its Markdown). */
-export const webhookText = {
+const webhookText = {
   announcement: (ctx: AppContext, title: string, body: string) =>
     `📢 **${title}**\n${body}\n${ctx.config.publicUrl}/announcements`,
   firstBlood: (challenge: string, competitor: string) =>
     `🩸 First blood on **${challenge}** by **${competitor}**`,
   site: (activated: boolean) => (activated ? '🟢 The CTF is open.' : '🔴 The CTF is closed.'),
 };
+
+/**
+ * The outbox listens to what the modules announce: its message is written inside the cause's
+ * transaction (the 'transaction' phase), so it commits with the cause and is sent exactly once;
+ * after the commit the sender is kicked to send it now rather than at its next poll.
+ */
+export function subscribeOutbox(ctx: AppContext): void {
+  const events = ctx.domainEvents;
+  const phase = 'transaction';
+  events.on(
+    'first-blood',
+    (b, trx) => enqueueWebhook(trx, ctx, 'first-blood', webhookText.firstBlood(b.challenge, b.competitor)),
+    { phase },
+  );
+  // The switch's message only when it moved (a repeated click tells Discord nothing).
+  events.on(
+    'site.switched',
+    async (s, trx) => {
+      if (s.changed) await enqueueWebhook(trx, ctx, 'site', webhookText.site(s.activated));
+    },
+    { phase },
+  );
+  events.on(
+    'announcement.posted',
+    (a, trx) => enqueueWebhook(trx, ctx, 'announcements', webhookText.announcement(ctx, a.title, a.body)),
+    { phase },
+  );
+  const kick = () => kickWebhookSender(ctx);
+  const priority = LISTENER_PRIORITY.outbox;
+  for (const name of ['first-blood', 'site.switched', 'announcement.posted'] as const)
+    events.on(name, kick, { priority });
+}
 
 export interface WebhookStatus {
   configured: boolean;
@@ -85,10 +118,15 @@ export async function getWebhookStatus(ctx: AppContext): Promise<WebhookStatus> 
   };
 }
 
+/** Messages waiting in the outbox (the metrics' outbox depth; one table for every process). */
+export function outboxDepth(ctx: AppContext): Promise<number> {
+  return countPendingMessages(ctx.database.db);
+}
+
 const senders = new WeakMap<AppContext, WebhookSender>();
 
 /** After the enqueueing transaction committed: send now rather than at the next poll. */
-export function kickWebhookSender(ctx: AppContext): void {
+function kickWebhookSender(ctx: AppContext): void {
   senders.get(ctx)?.kick();
 }
 

@@ -3,7 +3,8 @@ import { useState } from 'react';
 import { createChallenge, type ChallengeForm as Body } from '../api/challenges';
 import { isDuringEvent, useEventWindow } from '../api/site';
 import type { AdminAct } from '../use-admin-action';
-import { ChallengeForm, EMPTY_CHALLENGE } from './ChallengeForm';
+import { EMPTY_CHALLENGE } from '../challenge-form-values';
+import { ChallengeForm } from './ChallengeForm';
 
 /**
  * Create Challenge: the same form. While the event runs (GET /api/info/site's window) its submit

@@ -13,7 +13,8 @@ import {
 } from '../api/challenges';
 import type { AdminAct } from '../use-admin-action';
 import { AdminTable, type AdminColumn } from './AdminTable';
-import { ChallengeForm, scoringValues, type ChallengeFormValues } from './ChallengeForm';
+import { scoringValues, type ChallengeFormValues } from '../challenge-form-values';
+import { ChallengeForm } from './ChallengeForm';
 import { QueryState } from './QueryState';
 import { TeamFlagReveal } from './TeamFlagReveal';
 

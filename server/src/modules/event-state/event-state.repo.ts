@@ -1,14 +1,7 @@
 import type { Executor } from '../../db/schema.js';
+import { LOGO_DATA_KEY } from './setting-keys.js';
 
-/** Keys of the settings table that hold a setting's JSON value or its rendered HTML. */
-export const SETTING_PREFIX = 'setting:';
-export const HTML_PREFIX = 'html:';
-export const ACTIVATED_KEY = 'site_activated';
-export const LOGO_META_KEY = 'logo';
-/** The logo's bytes (base64): read only when the logo itself is fetched. */
-export const LOGO_DATA_KEY = 'logo_data';
-
-/** Every settings row but the logo's bytes: what the in-memory store is built from. */
+/** Every settings row but the logo's bytes: what the in-memory state is built from. */
 export async function readSettingRows(db: Executor): Promise<Map<string, string>> {
   const rows = await db
     .selectFrom('settings')

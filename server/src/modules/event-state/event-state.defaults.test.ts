@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderMarkdown } from '../../lib/markdown.js';
-import { DEFAULT_ABOUT_MD, DEFAULT_FAQ_MD, DEFAULT_HTML, DEFAULT_RULES_MD } from './settings.defaults.js';
+import { DEFAULT_ABOUT_MD, DEFAULT_FAQ_MD, DEFAULT_HTML, DEFAULT_RULES_MD } from './event-state.defaults.js';
 
 describe('default settings texts', () => {
   it('keep their HTML equal to what the Markdown path renders (served without loading the sanitiser)', async () => {
