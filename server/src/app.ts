@@ -37,6 +37,7 @@ import { registerTeamRoutes } from './modules/teams/teams.routes.js';
 import { registerUserRoutes } from './modules/users/users.routes.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerIpRateLimit } from './plugins/ip-rate-limit.js';
+import { registerClientAddress } from './plugins/client-address.js';
 import { registerOriginCheck } from './plugins/origin-check.js';
 import { recordRoutes, type RegisteredRoute } from './plugins/route-table.js';
 import { registerSecurityHeaders } from './plugins/security.js';
@@ -120,6 +121,8 @@ export async function buildApp(
     await shared.close();
     if (ownsDatabase) await database.close();
   });
+  // First: every hook and route after it counts the client by this one address.
+  registerClientAddress(app);
   registerErrorHandling(app);
   // Before any route: the API reference reads who may call each route from their registrations.
   const routes = recordRoutes(app);

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp, type TestClient } from '../../../test/build-test-app.js';
 import { addChallenge, makeTeam, openSite } from '../../../test/compete.js';
 import { testDatabaseKinds } from '../../../test/databases.js';
-import { addressNetwork } from './signals.js';
+import { addressNetwork } from '../../lib/ip.js';
 import { flushSubmissionLog } from './submission-log.service.js';
 
 interface Signal {

