@@ -13,6 +13,7 @@ import { registerApiDocsRoutes } from './modules/api-docs/api-docs.routes.js';
 import { registerChallengeArchiveRoutes } from './modules/challenge-archive/archive.routes.js';
 import { registerAnnouncementRoutes } from './modules/announcements/announcements.routes.js';
 import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.js';
+import { registerInstanceRoutes } from './modules/instances/instances.routes.js';
 import { registerAuditRoutes } from './modules/audit/audit.routes.js';
 import { registerAuthRoutes } from './modules/auth/auth.routes.js';
 import { registerChallengeRoutes } from './modules/challenges/challenges.routes.js';
@@ -158,6 +159,7 @@ export async function buildApp(
   registerEventRoutes(app, ctx);
   registerAnnouncementRoutes(app, ctx);
   registerWebhookRoutes(app, ctx);
+  registerInstanceRoutes(app, ctx);
   registerApiDocsRoutes(app, ctx, routes);
 
   await registerWebApp(app, config.webDist);
