@@ -4,7 +4,7 @@ import { Alert, Button, Card, Container, Form } from 'react-bootstrap';
 import { useNavigate } from 'react-router';
 import { NetworkError } from '../../../lib/api';
 import { useResetSession } from '../../../lib/auth';
-import { useSiteInfo } from '../../site/api/site-info';
+import { useSiteInfo } from '../../../lib/site-info';
 import { localLogin } from '../api/local-login';
 import { listenForLoginResult, openLoginPopup } from '../oauth-popup';
 
