@@ -150,7 +150,7 @@ describe.runIf(run)('accessibility in Chromium (axe-core)', { timeout: 180_000 }
       'Team Stats chart',
       async (page) => {
         await teamStats(page);
-        await page.locator('.recharts-wrapper').waitFor();
+        await page.locator('svg.team-pie-chart').waitFor();
       },
     ]);
     await audit(member, '/profile?mode=1');
@@ -179,7 +179,14 @@ describe.runIf(run)('accessibility in Chromium (axe-core)', { timeout: 180_000 }
         await page.getByTestId('team-message').waitFor();
       },
     ]);
-    await audit(event.users.leader, '/leaderboard');
+    await audit(event.users.leader, '/leaderboard', [
+      'score graph drawn, its table open',
+      async (page) => {
+        await page.getByTestId('score-graph-chart').locator('canvas').waitFor();
+        await page.getByText('Score graph as a table').click();
+        await page.getByTestId('score-graph-table').waitFor();
+      },
+    ]);
 
     // The admin: every tab with data, messages, the edit form and a partly failed upload.
     await audit(

@@ -289,27 +289,38 @@ describe.runIf(run)('compete in Chromium', () => {
     await page.close();
   });
 
-  it('shows My Stats and, loaded only on demand, the Team Stats pie of two scoring members', async () => {
+  it('shows My Stats and, under Team Stats, the pie of two scoring members', async () => {
     const { page, errors } = await openPage(contexts.alice!);
-    const scripts: string[] = [];
-    page.on('request', (r) => r.resourceType() === 'script' && scripts.push(r.url()));
     await page.goto(`${server.url}/profile`);
     await expect.poll(() => page.getByRole('radio', { name: 'My Stats' }).isChecked()).toBe(true);
     const mine = page.getByRole('list', { name: 'My completions' });
     await expect.poll(() => mine.getByRole('listitem').count()).toBe(2);
     expect(await mine.textContent()).toContain(byNumber(7).name);
-    expect(scripts.some((s) => s.includes('TeamPieChart'))).toBe(false);
+    expect(await page.locator('svg.team-pie-chart').count()).toBe(0);
 
     await page.getByText('Team Stats').click();
-    const chart = page.locator('.recharts-wrapper > svg');
+    const chart = page.getByRole('img', { name: 'Points per member' });
     await expect.poll(() => chart.count()).toBe(1);
-    expect(scripts.some((s) => s.includes('TeamPieChart'))).toBe(true);
     expect(await chart.getAttribute('width')).toBe(String(PIE_CHART.width));
     expect(await chart.getAttribute('height')).toBe(String(PIE_CHART.height));
-    const sectors = page.locator('.recharts-pie-sector path');
+    // Drawn at its size: 400 by 400 on the page, the slices filling a disc of radius 100.
+    const box = await chart.boundingBox();
+    expect([box?.width, box?.height]).toEqual([PIE_CHART.width, PIE_CHART.height]);
+    const sectors = chart.locator('.team-pie-slice path');
     await expect.poll(() => sectors.count()).toBe(2);
     expect(await sectors.evaluateAll((els) => els.map((e) => e.getAttribute('fill')))).toEqual(
       PIE_CHART.colors.slice(0, 2),
+    );
+    const disc = await sectors.evaluateAll((els) => {
+      const boxes = els.map((e) => (e as SVGGraphicsElement).getBBox());
+      const left = Math.min(...boxes.map((b) => b.x));
+      const right = Math.max(...boxes.map((b) => b.x + b.width));
+      return Math.round(right - left);
+    });
+    expect(disc).toBe(2 * PIE_CHART.outerRadius);
+    // Each slice's tooltip names its member and points.
+    expect(await sectors.evaluateAll((els) => els.map((e) => e.querySelector('title')?.textContent))).toEqual(
+      ['alice: 300', 'bob: 400'],
     );
     expect(await page.locator('figcaption').textContent()).toBe('Points per member: alice 300, bob 400');
     expect(errors).toEqual([]);

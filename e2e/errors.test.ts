@@ -141,7 +141,7 @@ describe.runIf(run)('failed requests and broken pages in Chromium', { timeout: 1
       how: 'server',
       what: "Your team's completions could not be loaded.",
       before: (p) => p.locator('label[for="stats-team"]').click(),
-      then: (p) => p.locator('.recharts-wrapper').waitFor(),
+      then: (p) => p.locator('svg.team-pie-chart').waitFor(),
     },
     {
       user: event.users.member,

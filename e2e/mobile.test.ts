@@ -97,7 +97,7 @@ describe.runIf(run)('a 375px-wide phone in Chromium', { timeout: 120_000 }, () =
         '/profile',
         async (p) => {
           await p.locator('label[for="stats-team"]').click();
-          await p.locator('.recharts-wrapper').waitFor();
+          await p.locator('svg.team-pie-chart').waitFor();
         },
       ],
       [event.users.member, '/profile?mode=1'],

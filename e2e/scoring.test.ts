@@ -94,16 +94,61 @@ describe.runIf(run)('scoring in Chromium', () => {
     await page.close();
   });
 
-  it('draws the score graph on the leaderboard page', async () => {
+  it('draws the score graph on the leaderboard page: a canvas line a competitor, nothing below moving', async () => {
     const page = await players.bob!.newPage();
+    // Every layout shift since the load began (what Lighthouse's cumulative layout shift adds up).
+    await page.addInitScript(() => {
+      const w = window as unknown as { shifts: number };
+      w.shifts = 0;
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries() as (PerformanceEntry & {
+          value: number;
+          hadRecentInput: boolean;
+        })[])
+          if (!e.hadRecentInput) w.shifts += e.value;
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
     await page.goto(`${server.url}/leaderboard`);
     const chart = page.getByTestId('score-graph-chart');
-    // One line per competitor on the board (recharts draws each as a path of class recharts-line-curve).
-    await expect.poll(() => chart.locator('path.recharts-line-curve').count()).toBe(3);
-    const box = await chart.locator('.recharts-wrapper').first().boundingBox();
+    const canvas = chart.locator('canvas');
+    await canvas.waitFor();
+    const box = await canvas.boundingBox();
     expect(box?.width ?? 0).toBeGreaterThan(100);
     expect(box?.height ?? 0).toBeGreaterThan(100);
-    expect(await page.getByTestId('score-graph-table').locator('tbody tr').count()).toBe(3);
+    // The legend names the three competitors; each one's line is drawn in its legend colour.
+    const legend = chart.locator('li');
+    expect((await legend.allTextContents()).sort()).toEqual(['ann', 'bob', 'cat']);
+    const colours = await legend.evaluateAll((items) =>
+      items.map((li) => getComputedStyle(li.firstElementChild!).backgroundColor),
+    );
+    await expect
+      .poll(() =>
+        canvas.evaluate((c: HTMLCanvasElement, wanted: string[]) => {
+          const { data } = c.getContext('2d')!.getImageData(0, 0, c.width, c.height);
+          const counts = wanted.map(() => 0);
+          const rgb = wanted.map((w) => w.match(/\d+/g)!.map(Number));
+          for (let i = 0; i < data.length; i += 4)
+            rgb.forEach(([r, g, b], k) => {
+              if (data[i] === r && data[i + 1] === g && data[i + 2] === b) counts[k]!++;
+            });
+          return counts.every((n) => n >= 20);
+        }, colours),
+      )
+      .toBe(true);
+    // The tooltip: everyone's score at the pointer's time (the end of the axis: 300 each).
+    const over = chart.locator('.u-over');
+    const plot = (await over.boundingBox())!;
+    await over.hover({ position: { x: plot.width - 2, y: plot.height / 2 } });
+    const tip = chart.locator('.score-graph-tip');
+    await expect.poll(() => tip.isVisible()).toBe(true);
+    expect(await tip.innerText()).toMatch(/ann: 300/);
+    expect(await tip.innerText()).toMatch(/bob: 300/);
+    expect(await tip.innerText()).toMatch(/cat: 300/);
+    // Drawn into the space kept for it: the page did not move.
+    expect(await page.evaluate(() => (window as unknown as { shifts: number }).shifts)).toBeLessThan(0.02);
+    // The same data as a table, made when opened.
+    await page.getByText('Score graph as a table').click();
+    await expect.poll(() => page.getByTestId('score-graph-table').locator('tbody tr').count()).toBe(3);
     await page.close();
   });
 

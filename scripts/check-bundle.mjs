@@ -6,7 +6,9 @@
  * its modulepreloads, every chunk they import statically, and the lazy home route with its own
  * static imports. Prints each file's gzipped size and the total, and fails the build when the
  * total passes the budget, or when the chart library or the admin panel slipped into that set
- * (both must load only when needed).
+ * (both must load only when needed). Then prints what each other (lazy) page loads on top of that:
+ * its route chunk with whatever it alone imports, and the chunks it loads later still (the
+ * leaderboard's chart).
  *
  * Usage: node scripts/check-bundle.mjs [distDir] (default web/dist); BUNDLE_BUDGET_KB overrides 150.
  */
@@ -59,24 +61,34 @@ function closure(files) {
   return seen;
 }
 
+/**
+ * The chunks a file names in strings: its dynamic imports (`import("./x.js")`) and their preload
+ * lists (`"assets/x.js"`), which also name static imports (filtered out by the callers).
+ */
+function namedChunks(files) {
+  const found = new Set();
+  for (const f of files) {
+    for (const m of read(f).matchAll(/["'`]((?:assets\/|\.\/)[^"'`]*?\.js)["'`]/g))
+      found.add(m[1].replace(/^\.\//, 'assets/'));
+  }
+  return [...found];
+}
+
 const entry = closure(starts);
 // The home route is lazy: find its chunk among the entry's dynamic imports.
-const entryCode = [...entry].map(read).join('\n');
-const routeChunk = [...entryCode.matchAll(/["']((?:assets\/|\.\/)[^"']*?\.js)["']/g)]
-  .map((m) => m[1].replace(/^\.\//, 'assets/'))
-  .find((f) => path.posix.basename(f).startsWith(`${FIRST_ROUTE}-`));
+const routeChunks = namedChunks(entry).filter((f) => !entry.has(f));
+const routeChunk = routeChunks.find((f) => path.posix.basename(f).startsWith(`${FIRST_ROUTE}-`));
 if (!routeChunk) {
   console.error(`check-bundle: the lazy '${FIRST_ROUTE}' route chunk was not found`);
   process.exit(1);
 }
 const firstLoad = closure([...entry, routeChunk]);
 
-const rows = [...firstLoad]
-  .map((f) => {
-    const code = read(f);
-    return { file: f, raw: Buffer.byteLength(code), gzip: gzipSync(code).length, code };
-  })
-  .sort((a, b) => b.gzip - a.gzip);
+const sizeOf = (f) => {
+  const code = read(f);
+  return { file: f, raw: Buffer.byteLength(code), gzip: gzipSync(code).length, code };
+};
+const rows = [...firstLoad].map(sizeOf).sort((a, b) => b.gzip - a.gzip);
 const total = rows.reduce((s, r) => s + r.gzip, 0);
 const totalRaw = rows.reduce((s, r) => s + r.raw, 0);
 
@@ -89,12 +101,35 @@ console.log(
   `  ${'total'.padEnd(44)} ${kb(totalRaw).padStart(9)} kB │ gzip: ${kb(total).padStart(7)} kB (budget ${budgetKb} kB)`,
 );
 
+// Each other page: what opening it adds to the first page's files (its route chunk and what only
+// it imports), then what it loads later on its own (a chunk it imports dynamically).
+const pageName = (f) => path.posix.basename(f).replace(/-[A-Za-z0-9_-]{8}\.js$/, '');
+const gzipOf = (files) => [...files].reduce((s, f) => s + sizeOf(f).gzip, 0);
+const lazyRows = routeChunks
+  .filter((f) => f !== routeChunk)
+  .map((f) => {
+    const own = new Set([...closure([f])].filter((x) => !firstLoad.has(x)));
+    const later = namedChunks(own).filter((x) => !own.has(x) && !firstLoad.has(x) && !entry.has(x));
+    const laterRows = later.map((x) => {
+      const extra = [...closure([x])].filter((y) => !own.has(y) && !firstLoad.has(y));
+      return `${pageName(x)} ${kb(gzipOf(extra))} kB`;
+    });
+    return { name: pageName(f), gzip: gzipOf(own), later: laterRows };
+  })
+  .sort((a, b) => b.gzip - a.gzip);
+console.log('\nEach other page, on top of the first page (gzipped JavaScript):');
+for (const r of lazyRows)
+  console.log(
+    `  ${r.name.padEnd(24)} ${kb(r.gzip).padStart(7)} kB${r.later.length ? `   later: ${r.later.join(', ')}` : ''}`,
+  );
+
 const problems = [];
 if (total > budgetKb * 1000)
   problems.push(`the first page loads ${kb(total)} kB of gzipped JavaScript, over the ${budgetKb} kB budget`);
 for (const r of rows) {
-  if (/recharts-wrapper|recharts-surface/.test(r.code))
-    problems.push(`${r.file} holds the chart library, which must load only with Team Stats`);
+  // (u-over: the class of uPlot's overlay, named only in its code.)
+  if (/["'`]u-over["'`]/.test(r.code))
+    problems.push(`${r.file} holds the chart library, which must load only with the score graph`);
   // (admin-challenge-row: a test id only the admin panel's challenge table has.)
   if (/admin-challenge-row/.test(r.code))
     problems.push(`${r.file} holds the admin panel, which must load only on /admin/panel`);

@@ -4,9 +4,8 @@ import { defineConfig } from 'vitest/config';
 
 // The contract's web entry: endpoints' methods and paths, rules and texts, without zod (see the file).
 const contractClient = fileURLToPath(new URL('../contract/src/client.ts', import.meta.url));
-/** Libraries (and theirs) that only some lazy pages use: recharts (Team Stats), DOMPurify (descriptions). */
-const LAZY_ONLY_LIBRARIES =
-  /[\\/]node_modules[\\/](recharts|d3-[a-z-]+|victory-vendor|dompurify|redux|@reduxjs|immer|reselect|es-toolkit|decimal\.js-light|eventemitter3|react-redux|use-sync-external-store|tiny-invariant|clsx)[\\/]/;
+/** Libraries that only some lazy pages use: uPlot (the leaderboard's graph), DOMPurify (descriptions). */
+const LAZY_ONLY_LIBRARIES = /[\\/]node_modules[\\/](uplot|dompurify)[\\/]/;
 
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),

@@ -12,4 +12,14 @@ export * as integrityApi from './api/integrity.js';
 export * as announcementsApi from './api/announcements.js';
 export * as webhookApi from './api/webhook.js';
 export { flagsOf } from './api/admin.js';
+export { ROUTES, type Route } from './api/routes.js';
+export {
+  API_DOCS_PATH,
+  METRICS_PATH,
+  OPENAPI_PATH,
+  apiReference,
+  type Access,
+  type RawRoute,
+  type ReferenceEntry,
+} from './api/reference.js';
 export * from './shared.js';

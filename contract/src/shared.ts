@@ -64,6 +64,7 @@ export * from './rules/dynamic-scoring.js';
 export * from './rules/countdown.js';
 export * from './rules/usernames.js';
 export * from './rules/html-policy.js';
+export * from './rules/markdown-budget.js';
 export * from './rules/default-texts.js';
 export type { LiveEventData, LiveEventType } from './api/live-events.js';
 export {

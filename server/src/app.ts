@@ -9,6 +9,7 @@ import { DomainEvents } from './lib/domain-events.js';
 import { ObservedBus, type InvalidationBus } from './lib/invalidation.js';
 import type { RateLimiter } from './lib/rate-limiter.js';
 import { registerAdminRoutes } from './modules/admin/admin.routes.js';
+import { registerApiDocsRoutes } from './modules/api-docs/api-docs.routes.js';
 import { registerChallengeArchiveRoutes } from './modules/challenge-archive/archive.routes.js';
 import { registerAnnouncementRoutes } from './modules/announcements/announcements.routes.js';
 import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.js';
@@ -21,6 +22,7 @@ import { subscribeEventState } from './modules/event-state/event-state.service.j
 import { subscribeOutbox } from './modules/webhooks/webhooks.service.js';
 import { registerFilesRoutes } from './modules/files/files.routes.js';
 import { registerLeaderboardRoutes } from './modules/leaderboard/leaderboard.routes.js';
+import { registerMetrics } from './modules/metrics/metrics.routes.js';
 import { registerModerationRoutes } from './modules/moderation/moderation.routes.js';
 import { registerSubmissionLogRoutes } from './modules/submission-log/submission-log.routes.js';
 import { registerRatingRoutes } from './modules/ratings/ratings.routes.js';
@@ -34,6 +36,7 @@ import { registerUserRoutes } from './modules/users/users.routes.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerIpRateLimit } from './plugins/ip-rate-limit.js';
 import { registerOriginCheck } from './plugins/origin-check.js';
+import { recordRoutes, type RegisteredRoute } from './plugins/route-table.js';
 import { registerSecurityHeaders } from './plugins/security.js';
 import { registerSessions } from './plugins/session.js';
 import { createSharedState } from './plugins/shared-state/index.js';
@@ -57,7 +60,7 @@ export const JSON_BODY_LIMIT = 64 * 1024;
 export async function buildApp(
   config: Config,
   options: BuildOptions = {},
-): Promise<{ app: FastifyInstance; ctx: AppContext }> {
+): Promise<{ app: FastifyInstance; ctx: AppContext; routes: readonly RegisteredRoute[] }> {
   const app = Fastify({
     logger:
       options.logger === false || config.logLevel === 'silent'
@@ -116,6 +119,10 @@ export async function buildApp(
     if (ownsDatabase) await database.close();
   });
   registerErrorHandling(app);
+  // Before any route: the API reference reads who may call each route from their registrations.
+  const routes = recordRoutes(app);
+  // Also before any route: each route gets its own request counter (GET /metrics).
+  await registerMetrics(app, ctx);
   // What other processes changed is delivered before anything of the request reads a cache.
   app.addHook('onRequest', (_request, _reply, done) => {
     ctx.bus.sync();
@@ -146,8 +153,9 @@ export async function buildApp(
   registerEventRoutes(app, ctx);
   registerAnnouncementRoutes(app, ctx);
   registerWebhookRoutes(app, ctx);
+  registerApiDocsRoutes(app, ctx, routes);
 
   await registerWebApp(app, config.webDist);
 
-  return { app, ctx };
+  return { app, ctx, routes };
 }

@@ -152,6 +152,13 @@ const EnvSchema = z.object({
   ADMIN_API_TOKEN: optionalNonEmpty.pipe(
     z.string().min(32, 'ADMIN_API_TOKEN must be at least 32 characters').optional(),
   ),
+  /**
+   * The token Prometheus sends (Authorization: Bearer) to read GET /metrics. Unset: /metrics
+   * answers 404 and nothing is measured.
+   */
+  METRICS_TOKEN: optionalNonEmpty.pipe(
+    z.string().min(32, 'METRICS_TOKEN must be at least 32 characters').optional(),
+  ),
   /** Days wrong attempts stay in the submission log (correct ones stay); 0 keeps them for ever. */
   SUBMISSION_RETENTION_DAYS: z.coerce.number().int().min(0).max(3650).default(90),
 });
@@ -204,6 +211,8 @@ export interface Config {
   submissionRetentionDays: number;
   /** The admin API token of the team-flag endpoint; null: that endpoint is off. */
   adminApiToken: string | null;
+  /** The bearer token of GET /metrics; null: metrics are off (404). */
+  metricsToken: string | null;
   /** Where the built web app lives (web/dist). */
   webDist: string;
 }
@@ -341,6 +350,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY ?? false,
     submissionRetentionDays: e.SUBMISSION_RETENTION_DAYS,
     adminApiToken: e.ADMIN_API_TOKEN ?? null,
+    metricsToken: e.METRICS_TOKEN ?? null,
     webDist: path.resolve(import.meta.dirname, '../../web/dist'),
   };
 }

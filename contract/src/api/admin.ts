@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AckResponse, IdInput, IdString, endpoint } from './common.js';
+import { AckResponse, IdInput, IdString, endpoint, markdownWithinBudget } from './common.js';
 import { ROUTES, type Route } from './routes.js';
 import { Category, Difficulty, PublicChallenge } from './challenges.js';
 import { Team } from './teams.js';
@@ -123,7 +123,8 @@ export const HintInput = z.object({
   title: required('Hint title', HINT_TITLE_MAX_LENGTH),
   content: z
     .string()
-    .max(HINT_CONTENT_MAX_LENGTH, `Hint content must be at most ${HINT_CONTENT_MAX_LENGTH} characters`),
+    .max(HINT_CONTENT_MAX_LENGTH, `Hint content must be at most ${HINT_CONTENT_MAX_LENGTH} characters`)
+    .superRefine(markdownWithinBudget('Hint content')),
   cost: z
     .number({ error: 'Hint cost must be a number' })
     .int('Hint cost must be a whole number')
@@ -241,6 +242,7 @@ export const scheduleRelease = post(
 export const upload = endpoint({
   ...ROUTES.admin.upload,
   body: undefined,
+  consumes: 'multipart/form-data',
   response: AckResponse,
 });
 export const deleteFile = post(
@@ -329,6 +331,7 @@ export const exportScoreboardCsv = endpoint({
   body: undefined,
   query: DivisionFilter,
   response: z.string(),
+  produces: 'text/csv',
 });
 /** Every solve as CSV (streamed): time, user, team, challenge, points. */
 export const exportSolvesCsv = endpoint({
@@ -336,6 +339,7 @@ export const exportSolvesCsv = endpoint({
   body: undefined,
   query: DivisionFilter,
   response: z.string(),
+  produces: 'text/csv',
 });
 export const exportScoreboardJson = endpoint({
   ...ROUTES.admin.exportScoreboardJson,
@@ -380,6 +384,7 @@ export type ImportResult = z.infer<typeof ImportResult>;
 export const importChallenges = endpoint({
   ...ROUTES.admin.importChallenges,
   body: undefined,
+  consumes: 'multipart/form-data',
   query: z.object({ dry_run: z.enum(['0', '1', 'true', 'false']).optional() }),
   response: ImportResult,
 });
@@ -388,6 +393,7 @@ export const exportChallenges = endpoint({
   ...ROUTES.admin.exportChallenges,
   body: undefined,
   response: z.string(),
+  produces: 'application/zip',
 });
 
 /** Every admin endpoint, so the authorization matrix test can walk them all. */

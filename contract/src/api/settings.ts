@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AckResponse, endpoint } from './common.js';
+import { AckResponse, endpoint, markdownWithinBudget } from './common.js';
 import { ROUTES } from './routes.js';
 import { AFTER_END_MODES, SETTINGS_LIMITS } from './settings-rules.js';
 
@@ -32,6 +32,7 @@ const isoDate = z
   .transform((v) => new Date(v).toISOString());
 
 const text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
+const markdown = text(SETTINGS_LIMITS.markdownMax).superRefine(markdownWithinBudget(''));
 
 /**
  * The event's settings as an admin edits them. Stored in the database; the environment variables
@@ -44,9 +45,9 @@ export const EventSettings = z.object({
   /** ISO 8601 UTC; the panel shows and takes them in the admin's own time zone. */
   eventStart: isoDate,
   eventEnd: isoDate,
-  aboutMd: text(SETTINGS_LIMITS.markdownMax),
-  rulesMd: text(SETTINGS_LIMITS.markdownMax),
-  faqMd: text(SETTINGS_LIMITS.markdownMax),
+  aboutMd: markdown,
+  rulesMd: markdown,
+  faqMd: markdown,
   prizeText: text(SETTINGS_LIMITS.prizeTextMax).trim().min(1, 'is required'),
   communityUrl: httpUrl,
   toolsUrl: httpUrl,
@@ -106,6 +107,7 @@ export const updateSettings = endpoint({
 export const uploadLogo = endpoint({
   ...ROUTES.settings.uploadLogo,
   body: undefined,
+  consumes: 'multipart/form-data',
   response: AckResponse.extend({ logoUrl: z.string() }),
 });
 

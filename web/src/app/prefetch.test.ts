@@ -47,7 +47,15 @@ describe('prefetchForPage', () => {
     ['/login', ['/api/info/site', '/api/user/info']],
     ['/compete', ['/api/authenticated', '/api/ctf/challenges', '/api/info/site', '/api/user/info']],
     ['/compete/', ['/api/authenticated', '/api/ctf/challenges', '/api/info/site', '/api/user/info']],
-    ['/leaderboard', ['/api/authenticated', '/api/info/leaderboard?limit=50&offset=0', '/api/user/info']],
+    [
+      '/leaderboard',
+      [
+        '/api/authenticated',
+        '/api/info/leaderboard?limit=50&offset=0',
+        '/api/info/scoreboard/graph?top=10',
+        '/api/user/info',
+      ],
+    ],
     ['/profile', ['/api/authenticated', '/api/user/info']],
     ['/admin/panel', ['/api/admin/authenticated', '/api/user/info']],
     ['/kali-setup-guide', ['/api/user/info']],

@@ -3,6 +3,7 @@ import { adminAuthenticatedQuery, authenticatedQuery, currentUserQuery } from '.
 import { challengeListQuery } from '../features/challenges/api/challenge-list';
 import { completionsQuery } from '../features/challenges/api/completions';
 import { leaderboardPageQuery } from '../features/leaderboard/api/leaderboard';
+import { scoreGraphQuery } from '../features/leaderboard/api/score-graph';
 import { siteInfoQuery } from '../lib/site-info';
 
 /** Pages behind the session check (SPEC.md §2). */
@@ -28,5 +29,9 @@ export function prefetchForPage(client: QueryClient, pathname: string): void {
   if (path === '/admin/panel') void client.prefetchQuery(adminAuthenticatedQuery);
   if (SITE_INFO_PAGES.has(path)) void client.prefetchQuery(siteInfoQuery);
   if (path === '/compete') void client.prefetchQuery(challengeListQuery);
-  if (path === '/leaderboard') void client.prefetchQuery(leaderboardPageQuery('', 0));
+  if (path === '/leaderboard') {
+    void client.prefetchQuery(leaderboardPageQuery('', 0));
+    // The graph's section comes with the page's first render (its legend and heading drawn there).
+    void client.prefetchQuery(scoreGraphQuery());
+  }
 }

@@ -8,8 +8,8 @@ import { queryKeys } from '../../../lib/query';
  * (as of the freeze for everyone but admins), of the whole board or of one division ('' : all).
  * Under the leaderboard's key, so whatever refreshes the board refreshes the graph too.
  */
-export function useScoreGraph(division = '', top = GRAPH_TOP_DEFAULT) {
-  return useQuery({
+export function scoreGraphQuery(division = '', top = GRAPH_TOP_DEFAULT) {
+  return {
     queryKey: [...queryKeys.leaderboard, 'graph', top, division] as const,
     queryFn: async (): Promise<ScoreGraph> => {
       const params = new URLSearchParams({ top: String(top) });
@@ -22,6 +22,9 @@ export function useScoreGraph(division = '', top = GRAPH_TOP_DEFAULT) {
         throw new ApiError(result.status, result.message || `Request failed (${result.status})`);
       return result.data;
     },
-    refetchInterval: 60_000,
-  });
+  };
+}
+
+export function useScoreGraph(division = '', top = GRAPH_TOP_DEFAULT) {
+  return useQuery({ ...scoreGraphQuery(division, top), refetchInterval: 60_000 });
 }

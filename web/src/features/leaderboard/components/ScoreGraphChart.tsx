@@ -1,74 +1,160 @@
 import type { GraphSeries } from '@ctf/contract';
-import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { useEffect, useRef } from 'react';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import { alignSeries, graphColor, timeFormatter } from '../graph-data';
 
-/** Ten distinguishable colours (Tableau 10), one a series. */
-const COLORS = [
-  '#4e79a7',
-  '#f28e2b',
-  '#e15759',
-  '#76b7b2',
-  '#59a14f',
-  '#edc948',
-  '#b07aa1',
-  '#ff9da7',
-  '#9c755f',
-  '#bab0ac',
+/** The theme's text and rule colours (Bootstrap's variables), read again when the theme changes. */
+function themeColors(el: Element) {
+  const style = getComputedStyle(el);
+  return {
+    text: style.getPropertyValue('--bs-body-color').trim() || '#212529',
+    grid: style.getPropertyValue('--bs-border-color').trim() || '#dee2e6',
+    background: style.getPropertyValue('--bs-body-bg').trim() || '#fff',
+  };
+}
+
+/** Integer steps only: scores are whole points. */
+const SCORE_STEPS = [
+  1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000, 10_000, 20_000, 50_000,
 ];
 
-const timeLabel = (ms: number) =>
-  new Date(ms).toLocaleString(undefined, {
-    month: 'short',
-    day: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-  });
-/** Within an hour (the first minutes of an event) ticks a minute apart would all read alike. */
-const clockLabel = (ms: number) =>
-  new Date(ms).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
-const HOUR_MS = 60 * 60 * 1000;
+/** Times as the span of the chart's axis wants them. */
+function formatFor(u: uPlot): (ms: number) => string {
+  const times = u.data[0];
+  return timeFormatter(times.length ? times[times.length - 1]! - times[0]! : 0);
+}
+
+/** The chart's data: the shared time axis, then one row of scores a series. */
+function chartData(series: readonly GraphSeries[]): uPlot.AlignedData {
+  const { times, scores } = alignSeries(series);
+  return [times, ...scores];
+}
 
 /**
- * The score graph: each competitor's cumulative points as a step line. This file is the only
- * importer of recharts on the leaderboard page and is loaded lazily (as the team pie chart is).
+ * The score graph, drawn on a canvas with uPlot (a 50 kB chart for time series): each
+ * competitor's cumulative points as a step line, with a tooltip of everyone's score at the
+ * pointer's time. It fills the box it is given (ScoreGraph reserves its size before anything
+ * loads, so drawing moves nothing) and draws in a task of its own after the page's first paint;
+ * ten series of a few hundred solves take a few milliseconds. New data from a refresh is drawn
+ * into the same chart. The legend is ScoreGraph's (drawn with the page, not with this chunk).
+ * This file is the only importer of uPlot, loaded lazily.
  */
 export default function ScoreGraphChart({ series }: { series: GraphSeries[] }) {
-  const lines = series.map((s) => ({
-    name: s.name,
-    // Each series starts at 0 just before its first solve, so the first step shows.
-    data: [
-      ...(s.points[0] ? [{ t: Date.parse(s.points[0].time) - 1, score: 0 }] : []),
-      ...s.points.map((p) => ({ t: Date.parse(p.time), score: p.score })),
-    ],
-  }));
-  const times = lines.flatMap((l) => l.data.map((d) => d.t));
-  const span = times.length ? Math.max(...times) - Math.min(...times) : 0;
-  return (
-    <ResponsiveContainer width="100%" height={320}>
-      <LineChart accessibilityLayer={false} margin={{ top: 8, right: 16, bottom: 8, left: 0 }}>
-        <CartesianGrid strokeDasharray="3 3" />
-        <XAxis
-          dataKey="t"
-          type="number"
-          domain={['dataMin', 'dataMax']}
-          scale="time"
-          tickFormatter={span < HOUR_MS ? clockLabel : timeLabel}
-        />
-        <YAxis dataKey="score" type="number" allowDecimals={false} />
-        <Tooltip labelFormatter={(v) => timeLabel(Number(v))} />
-        <Legend />
-        {lines.map((l, i) => (
-          <Line
-            key={l.name}
-            name={l.name}
-            data={l.data}
-            dataKey="score"
-            type="stepAfter"
-            stroke={COLORS[i % COLORS.length]}
-            dot={false}
-            isAnimationActive={false}
-          />
-        ))}
-      </LineChart>
-    </ResponsiveContainer>
-  );
+  const box = useRef<HTMLDivElement>(null);
+  const plot = useRef<uPlot | null>(null);
+  // The names the chart was made for: other names (another division, a new top 10) make a new one.
+  const names = series.map((s) => s.name).join('\n');
+
+  useEffect(() => {
+    const el = box.current!;
+    let chart: uPlot | null = null;
+    let colors = themeColors(el);
+    const data = chartData(series);
+    const tip = document.createElement('div');
+    tip.className = 'score-graph-tip small';
+    tip.hidden = true;
+
+    // Names are competitors' own words: the tooltip is built from text nodes, never from HTML.
+    function showTip(u: uPlot) {
+      const { idx, left, top } = u.cursor;
+      if (idx == null || left == null || top == null || left < 0) {
+        tip.hidden = true;
+        return;
+      }
+      const rows = series
+        .map((s, i) => ({ name: s.name, color: graphColor(i), score: u.data[i + 1]![idx] }))
+        .filter((r) => r.score != null);
+      const title = document.createElement('div');
+      title.className = 'fw-semibold';
+      title.textContent = formatFor(u)(u.data[0][idx]!);
+      const lines = rows.map((r) => {
+        const line = document.createElement('div');
+        const swatch = document.createElement('span');
+        swatch.className = 'chart-swatch';
+        swatch.style.backgroundColor = r.color;
+        line.append(swatch, `${r.name}: ${r.score}`);
+        return line;
+      });
+      tip.replaceChildren(title, ...lines);
+      tip.hidden = false;
+      // Beside the pointer, on the side with more room.
+      const width = u.over.clientWidth;
+      tip.style.left = left > width / 2 ? '' : `${left + 12}px`;
+      tip.style.right = left > width / 2 ? `${width - left + 12}px` : '';
+      tip.style.top = `${Math.min(top, Math.max(0, u.over.clientHeight - tip.offsetHeight))}px`;
+    }
+
+    const axis = (values: uPlot.Axis['values'], space: number): uPlot.Axis => ({
+      stroke: () => colors.text,
+      grid: { stroke: () => colors.grid, dash: [3, 3], width: 1 },
+      ticks: { stroke: () => colors.grid, width: 1 },
+      values,
+      space,
+    });
+    const options: uPlot.Options = {
+      width: el.clientWidth,
+      height: el.clientHeight,
+      ms: 1,
+      legend: { show: false },
+      cursor: {
+        drag: { x: false, y: false, setScale: false },
+        points: { size: 7, fill: () => colors.background },
+      },
+      scales: { x: { time: true }, y: { range: (_u, min, max) => [Math.min(0, min), Math.max(max, 1)] } },
+      axes: [
+        axis((u, splits) => splits.map(formatFor(u)), 110),
+        { ...axis((_u, splits) => splits.map((v) => String(v)), 30), incrs: SCORE_STEPS },
+      ],
+      series: [
+        {},
+        ...series.map((s, i): uPlot.Series => ({
+          label: s.name,
+          stroke: graphColor(i),
+          width: 2,
+          paths: uPlot.paths.stepped!({ align: 1 }),
+          points: { show: false },
+        })),
+      ],
+      hooks: { setCursor: [showTip] },
+    };
+
+    // A frame, then a task: the page (and its list) paints first, the chart draws after it.
+    let timer = 0;
+    const frame = requestAnimationFrame(() => {
+      timer = window.setTimeout(() => {
+        chart = new uPlot(options, data, el);
+        chart.over.append(tip);
+        plot.current = chart;
+      });
+    });
+    const resize = new ResizeObserver(() => {
+      if (chart && el.clientWidth > 0) chart.setSize({ width: el.clientWidth, height: el.clientHeight });
+    });
+    resize.observe(el);
+    const theme = new MutationObserver(() => {
+      colors = themeColors(el);
+      chart?.redraw(false);
+    });
+    theme.observe(document.documentElement, { attributes: true, attributeFilter: ['data-bs-theme'] });
+    return () => {
+      cancelAnimationFrame(frame);
+      window.clearTimeout(timer);
+      resize.disconnect();
+      theme.disconnect();
+      chart?.destroy();
+      plot.current = null;
+    };
+    // Made again only for other names (`series` is read for them); new scores of the same names
+    // go through setData below.
+  }, [names]);
+
+  const drawn = useRef(series);
+  useEffect(() => {
+    if (drawn.current === series) return;
+    drawn.current = series;
+    plot.current?.setData(chartData(series));
+  }, [series]);
+
+  return <div ref={box} className="score-graph-canvas" data-testid="score-graph-canvas" />;
 }

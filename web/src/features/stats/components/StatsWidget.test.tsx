@@ -81,25 +81,36 @@ describe('StatsWidget', { timeout: 20_000 }, () => {
     expect(await screen.findByText(UI_TEXT.noCompletions)).toBeInTheDocument();
   });
 
-  it('draws the pie of points per member, loading the chart only when Team Stats is shown', async () => {
+  it('draws the pie of points per member (400 by 400, radius 100, the six colours in order) under Team Stats', async () => {
     serve({ team: 'Red', team_id: '2' }, [tc('alice', 100, '1'), tc('bob', 300, '2'), tc('alice', 50, '3')]);
     const { container } = renderWidget();
-    expect(container.querySelector('.recharts-wrapper')).toBeNull();
+    expect(container.querySelector('svg.team-pie-chart')).toBeNull();
     await userEvent.click(screen.getByRole('radio', { name: 'Team Stats' }));
     expect(await screen.findByText(/Points per member/, undefined, { timeout: 10_000 })).toHaveTextContent(
       'Points per member: alice 150, bob 300',
     );
-    // The chart's chunk is imported on demand, which takes a moment.
-    await waitFor(() => expect(container.querySelector('.recharts-wrapper > svg')).not.toBeNull(), {
-      timeout: 10_000,
-    });
-    const svg = container.querySelector('.recharts-wrapper > svg')!;
+    const svg = screen.getByRole('img', { name: 'Points per member' });
     expect(svg.getAttribute('width')).toBe(String(PIE_CHART.width));
     expect(svg.getAttribute('height')).toBe(String(PIE_CHART.height));
-    await waitFor(() => expect(container.querySelectorAll('.recharts-pie-sector')).toHaveLength(2));
-    const fills = [...container.querySelectorAll('.recharts-pie-sector path')].map((p) =>
-      p.getAttribute('fill'),
-    );
-    expect(fills).toEqual(PIE_CHART.colors.slice(0, 2));
+    const slices = [...svg.querySelectorAll('.team-pie-slice path')];
+    expect(slices.map((p) => p.getAttribute('fill'))).toEqual(PIE_CHART.colors.slice(0, 2));
+    // The tooltips and the values beside the slices.
+    expect(slices.map((p) => p.querySelector('title')!.textContent)).toEqual(['alice: 150', 'bob: 300']);
+    expect([...svg.querySelectorAll('.team-pie-slice text')].map((t) => t.textContent)).toEqual([
+      '150',
+      '300',
+    ]);
+    // alice's third: clockwise from twelve o'clock (200, 100: the outer radius above the centre) to four.
+    expect(slices[0]!.getAttribute('d')).toBe('M200,200L200.00,100.00A100,100 0 0 1 286.60,250.00Z');
+  });
+
+  it("draws a lone scorer's slice as the whole disc", async () => {
+    serve({ team: 'Red', team_id: '2' }, [tc('alice', 100, '1')]);
+    renderWidget();
+    await userEvent.click(screen.getByRole('radio', { name: 'Team Stats' }));
+    const svg = await screen.findByRole('img', { name: 'Points per member' });
+    const d = svg.querySelector('.team-pie-slice path')!.getAttribute('d')!;
+    expect(d).toBe('M200.00,100.00A100,100 0 1 1 200.00,300.00A100,100 0 1 1 200.00,100.00Z');
+    await waitFor(() => expect(screen.getByText(/Points per member/)).toHaveTextContent('alice 100'));
   });
 });

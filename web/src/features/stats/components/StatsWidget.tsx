@@ -1,13 +1,11 @@
 import { UI_TEXT, type UserCompletion } from '@ctf/contract';
-import { Suspense, lazy, useState } from 'react';
+import { useState } from 'react';
 import { Card, ToggleButton, ToggleButtonGroup } from 'react-bootstrap';
 import { QueryError } from '../../../components/QueryError';
 import { useCurrentUser } from '../../../lib/auth';
 import { useCompletions } from '../api/completions';
 import { pointsByMember } from '../points';
-
-// recharts is heavy: its chunk loads only when Team Stats is shown (DESIGN.md §7).
-const TeamPieChart = lazy(() => import('./TeamPieChart'));
+import { TeamPieChart } from './TeamPieChart';
 
 type View = 'mine' | 'team';
 
@@ -81,9 +79,7 @@ function TeamStats() {
   return (
     <figure className="mb-0">
       <div className="team-pie overflow-auto">
-        <Suspense fallback={<p role="status">Loading chart…</p>}>
-          <TeamPieChart data={data} />
-        </Suspense>
+        <TeamPieChart data={data} />
       </div>
       <figcaption>
         Points per member:{' '}
