@@ -25,6 +25,7 @@ const SERVER_MODULE_ORDER = [
   'submission-log',
   'submissions',
   'ratings',
+  'instances',
   'settings',
   'site',
   'announcements',
