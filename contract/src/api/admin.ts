@@ -8,6 +8,7 @@ import { SETTINGS_ENDPOINTS } from './settings.js';
 import { INTEGRITY_ENDPOINTS } from './integrity.js';
 import { ANNOUNCEMENT_ADMIN_ENDPOINTS } from './announcements.js';
 import { WEBHOOK_ADMIN_ENDPOINTS } from './webhook.js';
+import { INSTANCE_ADMIN_ENDPOINTS, InstanceDefinition } from './instances.js';
 import { DIVISION_ADMIN_ENDPOINTS, DivisionFilter } from './divisions.js';
 import {
   CHALLENGE_AUTHOR_MAX_LENGTH,
@@ -100,6 +101,8 @@ export const AdminChallenge = PublicChallenge.extend({
   release_at: z.string().nullable(),
   prerequisites: z.array(IdString),
   scoring: ChallengeScoringInput,
+  /** The container each team starts (issue 30), or null. */
+  instance: InstanceDefinition.nullable(),
 });
 export type AdminChallenge = z.infer<typeof AdminChallenge>;
 
@@ -171,6 +174,8 @@ const ChallengeFields = z.object({
   per_team: z.boolean({ error: 'per_team must be true or false' }).optional(),
   /** The challenge page offers the competitor its own per-team flag (per_team only). Absent: left. */
   per_team_on_page: z.boolean({ error: 'per_team_on_page must be true or false' }).optional(),
+  /** A container per team (issue 30); null: none. Absent on an update: left as it is. */
+  instance: InstanceDefinition.nullable().optional(),
 });
 
 /** The flag list a body means: `flags` when given, else the old single `flag` as one static flag. */
@@ -452,4 +457,5 @@ export const ADMIN_ENDPOINTS = [
   ...INTEGRITY_ENDPOINTS,
   ...ANNOUNCEMENT_ADMIN_ENDPOINTS,
   ...WEBHOOK_ADMIN_ENDPOINTS,
+  ...INSTANCE_ADMIN_ENDPOINTS,
 ] as const;
