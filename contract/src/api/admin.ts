@@ -97,31 +97,52 @@ export const getSolvers = get(
     first_bloods: z.record(z.string(), z.string()),
   }),
 );
+const competitorName = z.string().trim().min(1, 'is required').max(200, 'must be at most 200 characters');
+/** Exactly one of the ways to name a competitor. */
+const oneCompetitor = (fields: readonly string[]) => (v: Record<string, unknown>) =>
+  fields.filter((f) => v[f] !== undefined).length === 1;
+
 /**
  * A competitor's per-team flag, shown to an admin on demand (and written to the audit log, without
- * the flag). `competitor` is a team name, or a username: that user's team, or the user if teamless.
+ * the flag). The competitor by id (`team_id`, or `user_id`: that user's team, or the user if
+ * teamless), or by `competitor`, a team name or a username, which is refused when it names two
+ * competitors (team names and usernames are one namespace, but a database may hold older pairs).
  */
 export const revealTeamFlag = endpoint({
   ...ROUTES.admin.revealTeamFlag,
-  body: z.object({
-    challenge_id: IdInput,
-    competitor: z.string().trim().min(1, 'is required').max(200, 'must be at most 200 characters'),
-  }),
+  body: z
+    .object({
+      challenge_id: IdInput,
+      competitor: competitorName.optional(),
+      team_id: IdInput.optional(),
+      user_id: IdInput.optional(),
+    })
+    .refine(oneCompetitor(['competitor', 'team_id', 'user_id']), {
+      message: 'competitor is required (a name, or team_id or user_id; one of them)',
+      path: ['competitor'],
+    }),
   response: AckResponse.extend({ competitor: z.string(), flag: z.string() }),
 });
 
 /**
  * The same for an author's service (a challenge built to read its players' flags): authenticated
  * by `Authorization: Bearer <ADMIN_API_TOKEN>`, never by a session; refused while no token is set.
- * `team` names the competitor like `competitor` above.
+ * `team` (or `team_id`, `user_id`) names the competitor like `competitor` above.
  */
 export const serviceTeamFlag = endpoint({
   ...ROUTES.admin.serviceTeamFlag,
   body: undefined,
-  query: z.object({
-    challenge: IdInput,
-    team: z.string().trim().min(1, 'is required').max(200, 'must be at most 200 characters'),
-  }),
+  query: z
+    .object({
+      challenge: IdInput,
+      team: competitorName.optional(),
+      team_id: IdInput.optional(),
+      user_id: IdInput.optional(),
+    })
+    .refine(oneCompetitor(['team', 'team_id', 'user_id']), {
+      message: 'team is required (a name, or team_id or user_id; one of them)',
+      path: ['team'],
+    }),
   response: z.object({ challenge: IdString, team: z.string(), flag: z.string() }),
 });
 
