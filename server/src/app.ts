@@ -32,7 +32,6 @@ import { registerSettingsRoutes } from './modules/settings/settings.routes.js';
 import { registerDivisionRoutes } from './modules/divisions/divisions.routes.js';
 import { registerSiteRoutes } from './modules/site/site.routes.js';
 import { registerSubmissionRoutes } from './modules/submissions/submissions.routes.js';
-import { registerHintRoutes } from './modules/hints/hints.routes.js';
 import { registerTeamRoutes } from './modules/teams/teams.routes.js';
 import { registerUserRoutes } from './modules/users/users.routes.js';
 import { registerErrorHandling } from './plugins/errors.js';
@@ -152,7 +151,6 @@ export async function buildApp(
   registerChallengeArchiveRoutes(app, ctx);
   registerChallengeRoutes(app, ctx);
   registerSubmissionRoutes(app, ctx);
-  registerHintRoutes(app, ctx);
   registerRatingRoutes(app, ctx);
   registerLeaderboardRoutes(app, ctx);
   registerScoreboardRoutes(app, ctx);

@@ -237,3 +237,8 @@ export {
   teamFlagSuffixOf,
   type Competitor,
 } from './team-flags.js';
+
+/** Every challenge's id and name (the challenge.yml import matches an archive's names with them). */
+export async function listChallengeNamesOf(ctx: AppContext): Promise<{ id: number; name: string }[]> {
+  return listChallengeNames(ctx.database.db);
+}

@@ -7,7 +7,6 @@ import {
   type AckResponse,
   type AdminInstance,
   type InstanceDefinition,
-  type InstanceProtocol,
   type InstanceState,
 } from '@ctf/contract';
 import type { AppContext } from '../../context.js';
@@ -23,7 +22,7 @@ import {
 } from '../challenges/challenges.service.js';
 import { teamFlag } from '../challenges/team-flags.js';
 import { afterEndMode, readEventState } from '../event-state/event-state.service.js';
-import { launchInstance, type LaunchPlan } from './launcher.js';
+import { launchInstance, type LaunchPlan, type StoredPort } from './launcher.js';
 import { driverOf } from './runtime.js';
 import {
   claimPort,
@@ -42,13 +41,6 @@ import {
   type CompetitorKey,
   type InstanceRow,
 } from './instances.repo.js';
-
-/** A published port as stored on the row: the container's port and the host's. */
-export interface StoredPort {
-  port: number;
-  protocol: InstanceProtocol;
-  hostPort: number;
-}
 
 export const portsOf = (row: Pick<InstanceRow, 'ports'>): StoredPort[] =>
   JSON.parse(row.ports) as StoredPort[];

@@ -1,11 +1,17 @@
-import type { InstanceDefinition } from '@ctf/contract';
+import type { InstanceDefinition, InstanceProtocol } from '@ctf/contract';
 import type { AppContext } from '../../context.js';
 import { InstanceStartError, type InstanceDriver } from './driver.js';
 import { findInstanceById, setContainer, setFailed, setRunning } from './instances.repo.js';
-import type { StoredPort } from './instances.service.js';
 import { driverOf, launchesOf } from './runtime.js';
 
 const PROBE_EVERY_MS = 250;
+
+/** A published port as stored on the row: the container's port and the host's. */
+export interface StoredPort {
+  port: number;
+  protocol: InstanceProtocol;
+  hostPort: number;
+}
 
 /**
  * A launch gives up when its ports have not all answered within three quarters of the start
