@@ -398,6 +398,14 @@ hints:
         flag: 'flag{base}',
         per_team: true,
         per_team_on_page: true,
+        // A container per team (issue 30): `image` and our `instance` key carry it.
+        instance: {
+          image: 'team-box:2',
+          ports: [{ port: 8080, protocol: 'http' }],
+          memoryMb: 128,
+          env: { MODE: 'hard' },
+          capabilities: ['NET_BIND_SERVICE'],
+        },
       });
       expect(perTeam.status, JSON.stringify(perTeam.body)).toBe(200);
       const original = comparable(await adminList(admin));
@@ -421,6 +429,7 @@ hints:
         'warmup/challenge.yml',
       ]);
       expect(entries.get('team-flag/challenge.yml')!.toString()).toContain('per_team: true');
+      expect(entries.get('team-flag/challenge.yml')!.toString()).toContain('image: team-box:2');
       expect(entries.get('falling-star/challenge.yml')!.toString()).toContain('state: hidden');
 
       const fresh = await buildTestApp(kind);
