@@ -7,7 +7,7 @@ import { requireAdmin } from '../../plugins/session.js';
 import { sendCachedJson } from '../../plugins/cached-json.js';
 import { getChallengeDetail, getPublicChallengeList } from './challenges.service.js';
 import { unlockHint } from './hint-unlock.js';
-import { stopReleaseAnnouncements } from './public-challenges.js';
+import { stopReleaseAnnouncements } from './release-announcements.js';
 import { checkAdminApiToken, competitorRef, revealTeamFlag, serviceTeamFlag } from './team-flags.service.js';
 
 export function registerChallengeRoutes(app: FastifyInstance, ctx: AppContext): void {
