@@ -7,7 +7,7 @@
  * (bench/RESULTS.md). One file skips every resolution and file read.
  *
  * Left outside and imported at run time: the native SQLite binding, and what only some sites
- * load, lazily (pg and ioredis for scale-out).
+ * load, lazily (pg and ioredis for scale-out, dockerode for challenge instances).
  *
  * Usage: node scripts/bundle-server.mjs (run by the server's build script).
  */

@@ -6,6 +6,7 @@ import type { Clock } from '../src/lib/clock.js';
 import { createSession } from '../src/modules/auth/sessions.service.js';
 import { findOrCreateUser } from '../src/modules/users/users.service.js';
 import type { UserRow } from '../src/db/schema.js';
+import type { RegisteredRoute } from '../src/plugins/route-table.js';
 import { createTestDatabase, type TestDatabase, type TestDatabaseKind } from './databases.js';
 
 export const TEST_ORIGIN = 'http://localhost:3000';
@@ -28,6 +29,8 @@ export class TestClock implements Clock {
 export interface TestApp {
   app: FastifyInstance;
   ctx: AppContext;
+  /** Every route as it was registered, with its schemas (buildApp's route table). */
+  routes: readonly RegisteredRoute[];
   config: Config;
   clock: TestClock;
   database: TestDatabase;
@@ -119,7 +122,7 @@ export async function buildTestApp(
   });
   const clock = new TestClock();
   // With a log stream the app logs as configured (LOG_LEVEL in env), into the stream.
-  const { app, ctx } = await buildApp(
+  const { app, ctx, routes } = await buildApp(
     config,
     options.logStream ? { clock, logStream: options.logStream } : { clock, logger: false },
   );
@@ -127,6 +130,7 @@ export async function buildTestApp(
   return {
     app,
     ctx,
+    routes,
     config,
     clock,
     database,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AckResponse, IdInput, IdString, endpoint } from './common.js';
+import { AckResponse, IdInput, IdString, endpoint, markdownWithinBudget } from './common.js';
 import { ROUTES, type Route } from './routes.js';
 import { Category, Difficulty, PublicChallenge } from './challenges.js';
 import { Team } from './teams.js';
@@ -8,6 +8,7 @@ import { SETTINGS_ENDPOINTS } from './settings.js';
 import { INTEGRITY_ENDPOINTS } from './integrity.js';
 import { ANNOUNCEMENT_ADMIN_ENDPOINTS } from './announcements.js';
 import { WEBHOOK_ADMIN_ENDPOINTS } from './webhook.js';
+import { INSTANCE_ADMIN_ENDPOINTS, InstanceDefinition } from './instances.js';
 import { DIVISION_ADMIN_ENDPOINTS, DivisionFilter } from './divisions.js';
 import {
   CHALLENGE_AUTHOR_MAX_LENGTH,
@@ -100,6 +101,8 @@ export const AdminChallenge = PublicChallenge.extend({
   release_at: z.string().nullable(),
   prerequisites: z.array(IdString),
   scoring: ChallengeScoringInput,
+  /** The container each team starts (issue 30), or null. */
+  instance: InstanceDefinition.nullable(),
 });
 export type AdminChallenge = z.infer<typeof AdminChallenge>;
 
@@ -123,7 +126,8 @@ export const HintInput = z.object({
   title: required('Hint title', HINT_TITLE_MAX_LENGTH),
   content: z
     .string()
-    .max(HINT_CONTENT_MAX_LENGTH, `Hint content must be at most ${HINT_CONTENT_MAX_LENGTH} characters`),
+    .max(HINT_CONTENT_MAX_LENGTH, `Hint content must be at most ${HINT_CONTENT_MAX_LENGTH} characters`)
+    .superRefine(markdownWithinBudget('Hint content')),
   cost: z
     .number({ error: 'Hint cost must be a number' })
     .int('Hint cost must be a whole number')
@@ -170,6 +174,8 @@ const ChallengeFields = z.object({
   per_team: z.boolean({ error: 'per_team must be true or false' }).optional(),
   /** The challenge page offers the competitor its own per-team flag (per_team only). Absent: left. */
   per_team_on_page: z.boolean({ error: 'per_team_on_page must be true or false' }).optional(),
+  /** A container per team (issue 30); null: none. Absent on an update: left as it is. */
+  instance: InstanceDefinition.nullable().optional(),
 });
 
 /** The flag list a body means: `flags` when given, else the old single `flag` as one static flag. */
@@ -241,6 +247,7 @@ export const scheduleRelease = post(
 export const upload = endpoint({
   ...ROUTES.admin.upload,
   body: undefined,
+  consumes: 'multipart/form-data',
   response: AckResponse,
 });
 export const deleteFile = post(
@@ -329,6 +336,7 @@ export const exportScoreboardCsv = endpoint({
   body: undefined,
   query: DivisionFilter,
   response: z.string(),
+  produces: 'text/csv',
 });
 /** Every solve as CSV (streamed): time, user, team, challenge, points. */
 export const exportSolvesCsv = endpoint({
@@ -336,6 +344,7 @@ export const exportSolvesCsv = endpoint({
   body: undefined,
   query: DivisionFilter,
   response: z.string(),
+  produces: 'text/csv',
 });
 export const exportScoreboardJson = endpoint({
   ...ROUTES.admin.exportScoreboardJson,
@@ -380,6 +389,7 @@ export type ImportResult = z.infer<typeof ImportResult>;
 export const importChallenges = endpoint({
   ...ROUTES.admin.importChallenges,
   body: undefined,
+  consumes: 'multipart/form-data',
   query: z.object({ dry_run: z.enum(['0', '1', 'true', 'false']).optional() }),
   response: ImportResult,
 });
@@ -388,6 +398,7 @@ export const exportChallenges = endpoint({
   ...ROUTES.admin.exportChallenges,
   body: undefined,
   response: z.string(),
+  produces: 'application/zip',
 });
 
 /** Every admin endpoint, so the authorization matrix test can walk them all. */
@@ -425,4 +436,5 @@ export const ADMIN_ENDPOINTS = [
   ...INTEGRITY_ENDPOINTS,
   ...ANNOUNCEMENT_ADMIN_ENDPOINTS,
   ...WEBHOOK_ADMIN_ENDPOINTS,
+  ...INSTANCE_ADMIN_ENDPOINTS,
 ] as const;

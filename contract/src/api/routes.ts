@@ -110,6 +110,14 @@ export const ROUTES = {
   webhook: {
     webhookStatus: get('/api/admin/webhook/status'),
   },
+  instances: {
+    startInstance: post('/api/ctf/instance/start'),
+    getInstance: get('/api/ctf/instance'),
+    renewInstance: post('/api/ctf/instance/renew'),
+    stopInstance: post('/api/ctf/instance/stop'),
+    adminInstances: get('/api/admin/instances'),
+    adminStopInstance: post('/api/admin/instances/stop'),
+  },
 } as const;
 
 /** The uploaded logo's URL (site info's logoUrl adds ?v=<hash> so browsers may keep it). */

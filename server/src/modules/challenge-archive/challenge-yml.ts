@@ -11,7 +11,9 @@ import {
   type ImportIssue,
 } from '@ctf/contract';
 import { LineCounter, parseDocument, type Document } from 'yaml';
+import { markdownBudgetProblem } from '@ctf/contract';
 import { renderMarkdown } from '../../lib/markdown.js';
+import { duplicateKeyOffsets, yamlBudgetProblem } from './yaml-budget.js';
 
 /**
  * One challenge.yml (ctfcli spec 0.1) read into the admin form's input (docs/challenge-archives.md
@@ -102,21 +104,25 @@ export async function parseChallengeYml(
     return null;
   }
   const text = bytes.toString('utf8');
+  const overBudget = yamlBudgetProblem(text);
+  if (overBudget) {
+    err(overBudget.line, overBudget.message);
+    return null;
+  }
   const counter = new LineCounter();
   const lineAt = (offset: number) => Math.max(counter.linePos(offset).line, 1);
   let doc: Document;
   try {
-    doc = parseDocument(text, {
-      lineCounter: counter,
-      prettyErrors: false,
-      uniqueKeys: true,
-    });
+    // NOTE: yaml's own uniqueKeys check compares each key with every earlier one (quadratic);
+    // duplicateKeyOffsets does it with a Set.
+    doc = parseDocument(text, { lineCounter: counter, prettyErrors: false, uniqueKeys: false });
   } catch (e) {
     err(null, `challenge.yml could not be read: ${(e as Error).message}`);
     return null;
   }
   for (const e of doc.errors) err(lineAt(e.pos[0]), `YAML: ${e.message.split('\n')[0]}`);
-  if (doc.errors.length > 0) return null;
+  for (const offset of duplicateKeyOffsets(doc)) err(lineAt(offset), 'YAML: Map keys must be unique');
+  if (errors.length > startErrors) return null;
   let data: unknown;
   try {
     data = doc.toJS({ maxAliasCount: CHALLENGE_ARCHIVE_LIMITS.maxYamlAliases });
@@ -175,11 +181,14 @@ export async function parseChallengeYml(
 
   const markdown = str('description', false) ?? '';
   let description = '';
+  const markdownProblem = markdownBudgetProblem(markdown);
   if (markdown.length > CHALLENGE_DESCRIPTION_MAX_LENGTH) {
     err(
       line(['description']),
       `The description is ${markdown.length} characters long; at most ${CHALLENGE_DESCRIPTION_MAX_LENGTH} are accepted.`,
     );
+  } else if (markdownProblem) {
+    err(line(['description']), `The description ${markdownProblem}: refused.`);
   } else {
     description = await renderMarkdown(markdown);
   }

@@ -6,6 +6,7 @@ import { route } from '../../plugins/route.js';
 import { requireAdmin } from '../../plugins/session.js';
 import { sendCachedJson } from '../../plugins/cached-json.js';
 import { getChallengeDetail, getPublicChallengeList } from './challenges.service.js';
+import { unlockHint } from './hint-unlock.js';
 import { stopReleaseAnnouncements } from './public-challenges.js';
 import { checkAdminApiToken, revealTeamFlag, serviceTeamFlag } from './team-flags.service.js';
 
@@ -18,6 +19,10 @@ export function registerChallengeRoutes(app: FastifyInstance, ctx: AppContext): 
 
   route(app, challengesApi.challengeDetail, 'user', async (request) =>
     getChallengeDetail(ctx, request.user!, request.body.challenge_id),
+  );
+
+  route(app, challengesApi.unlockHint, 'user', async (request) =>
+    unlockHint(ctx, request.user!, request.body.hint_id),
   );
 
   // Per-team flags (issue 18): an admin on demand (audited), and an author's service by token.

@@ -1,4 +1,4 @@
-import type { AdminChallenge, ChallengeInput } from '@ctf/contract';
+import type { AdminChallenge, ChallengeInput, InstanceDefinition } from '@ctf/contract';
 import type { AppContext } from '../../context.js';
 import { notFound } from '../../lib/errors.js';
 import { SYSTEM_ACTOR, recordAudit, type AuditActor } from '../audit/audit.service.js';
@@ -178,6 +178,7 @@ export async function listChallengesForAdmin(ctx: AppContext): Promise<AdminChal
       flags: (flags.get(id) ?? []) as StoredFlag[],
       per_team: a?.per_team === 1,
       per_team_on_page: a?.per_team_on_page === 1,
+      instance: a?.instance ? (JSON.parse(a.instance) as InstanceDefinition) : null,
       max_attempts: a?.max_attempts ?? null,
       release_at: a?.release_at ?? null,
       hints: hints.get(id) ?? [],
@@ -236,3 +237,8 @@ export {
   teamFlagSuffixOf,
   type Competitor,
 } from './team-flags.js';
+
+/** Every challenge's id and name (the challenge.yml import matches an archive's names with them). */
+export async function listChallengeNamesOf(ctx: AppContext): Promise<{ id: number; name: string }[]> {
+  return listChallengeNames(ctx.database.db);
+}

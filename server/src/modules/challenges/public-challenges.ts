@@ -374,7 +374,12 @@ export async function getChallengeDetail(
     play.perTeam?.onPage && user.is_admin !== 1
       ? teamFlag(teamFlagKey(ctx.config.sessionSecret), id, play.perTeam.base, competitorOfUser(user))
       : undefined;
-  return presentChallengeDetail(challenge, { hints, attemptsLeft, teamFlag: teamFlagText });
+  return presentChallengeDetail(challenge, {
+    hints,
+    attemptsLeft,
+    teamFlag: teamFlagText,
+    instance: play.hasInstance,
+  });
 }
 
 /** Before its release time a challenge exists for admins only. */
@@ -412,6 +417,8 @@ export interface ChallengeForPlay {
   releaseAt: number | null;
   /** Ids of the challenges a competitor must have solved first. */
   prerequisites: number[];
+  /** The challenge starts a container per team (issue 30). */
+  hasInstance: boolean;
 }
 
 const playCaches = new WeakMap<AppContext, CachedValue<ReadonlyMap<number, ChallengeForPlay>>>();
@@ -453,6 +460,7 @@ function challengesForPlay(ctx: AppContext): Promise<ReadonlyMap<number, Challen
               maxAttempts: r.max_attempts,
               releaseAt: r.release_at === null ? null : Date.parse(r.release_at),
               prerequisites: prerequisites.get(r.id) ?? [],
+              hasInstance: r.has_instance === 1,
             },
           ] as const;
         }),

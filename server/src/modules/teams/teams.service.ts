@@ -22,7 +22,7 @@ import { withBoardPoints } from '../scoreboard/scoreboard.views.js';
 import { followSolves } from '../scoreboard/solve-feed.js';
 import { USER_ANSWER_CACHE_SIZE } from '../users/users.service.js';
 import { departCurrentTeam, departTeam } from './teams.membership.js';
-import { divisionsOfUsers } from '../divisions/divisions.repo.js';
+import { readUserDivisions } from '../divisions/divisions.service.js';
 import { presentCompletions, presentJoinRequest, presentListEntry, presentTeam } from './teams.presenter.js';
 import {
   attachUserToTeam,
@@ -240,7 +240,7 @@ export async function requestToJoin(ctx: AppContext, user: UserRow, rawName: str
   if (!team) throw notFound(TEXT.teamNotFound);
   if (team.member_count >= MAX_TEAM_SIZE) throw new DomainError('team_full', TEXT.teamFull);
   // Issue 19: a team plays in its leader's division (null for both while the site has none).
-  const divisions = await divisionsOfUsers(db, [user.id, team.leader_id]);
+  const divisions = await readUserDivisions(db, [user.id, team.leader_id]);
   if (divisions.get(user.id) !== divisions.get(team.leader_id))
     throw conflict(DIVISION_MESSAGES.joinOtherDivision);
   try {
@@ -327,7 +327,7 @@ export async function acceptJoinRequest(
       }
       // Read after the spot is claimed (the claim waits for a leader's division change, which
       // locks the team row): the team's division is its leader's as of now.
-      const leaderDivision = (await divisionsOfUsers(trx, [team.leader_id])).get(team.leader_id) ?? null;
+      const leaderDivision = (await readUserDivisions(trx, [team.leader_id])).get(team.leader_id) ?? null;
       const joined = await attachUserToTeam(
         trx,
         request.user_id,

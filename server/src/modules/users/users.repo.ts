@@ -1,18 +1,6 @@
 import type { Executor, UserRow } from '../../db/schema.js';
+import { USER_COLUMNS } from '../../db/user-columns.js';
 import type { UserWithTeam } from './users.presenter.js';
-
-export const USER_COLUMNS = [
-  'users.id',
-  'users.username',
-  'users.username_key',
-  'users.avatar_url',
-  'users.email',
-  'users.is_admin',
-  'users.team_id',
-  'users.team_joined_at',
-  'users.created_at',
-  'users.division_id',
-] as const;
 
 export async function findUserById(db: Executor, id: number): Promise<UserRow | null> {
   return (

@@ -118,6 +118,11 @@ export async function getWebhookStatus(ctx: AppContext): Promise<WebhookStatus> 
   };
 }
 
+/** Messages waiting in the outbox (the metrics' outbox depth; one table for every process). */
+export function outboxDepth(ctx: AppContext): Promise<number> {
+  return countPendingMessages(ctx.database.db);
+}
+
 const senders = new WeakMap<AppContext, WebhookSender>();
 
 /** After the enqueueing transaction committed: send now rather than at the next poll. */
