@@ -41,7 +41,8 @@ while (queue.length > 0) {
   const [from, name, required] = queue.shift();
   const dir = resolvePackage(from, name);
   if (!dir) {
-    if (required) throw new Error(`${name} (needed from ${path.relative(root, from) || '.'}) is not installed`);
+    if (required)
+      throw new Error(`${name} (needed from ${path.relative(root, from) || '.'}) is not installed`);
     continue;
   }
   if (packages.has(dir)) continue;
