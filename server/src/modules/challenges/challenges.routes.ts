@@ -7,8 +7,8 @@ import { requireAdmin } from '../../plugins/session.js';
 import { sendCachedJson } from '../../plugins/cached-json.js';
 import { getChallengeDetail, getPublicChallengeList } from './challenges.service.js';
 import { unlockHint } from './hint-unlock.js';
-import { stopReleaseAnnouncements } from './public-challenges.js';
-import { checkAdminApiToken, revealTeamFlag, serviceTeamFlag } from './team-flags.service.js';
+import { stopReleaseAnnouncements } from './release-announcements.js';
+import { checkAdminApiToken, competitorRef, revealTeamFlag, serviceTeamFlag } from './team-flags.service.js';
 
 export function registerChallengeRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.addHook('onClose', async () => stopReleaseAnnouncements(ctx));
@@ -29,7 +29,7 @@ export function registerChallengeRoutes(app: FastifyInstance, ctx: AppContext): 
   route(app, adminApi.revealTeamFlag, 'admin', async (request) =>
     revealTeamFlag(ctx, requireAdmin(request), {
       challengeId: request.body.challenge_id,
-      competitor: request.body.competitor,
+      competitor: competitorRef(request.body.competitor, request.body),
     }),
   );
   const ep = adminApi.serviceTeamFlag;

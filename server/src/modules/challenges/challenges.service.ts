@@ -26,15 +26,16 @@ import {
   updatePreparedChallenge,
 } from './challenge-writes.js';
 import type { StoredFlag } from './flags.js';
-import { buildPublicChallenges, compareChallenges, withCurrentValues } from './public-challenges.js';
+import { withCurrentValues } from './challenge-views.js';
+import { buildPublicChallenges, compareChallenges } from './public-list.js';
 
+export { getChallengeDetail, getPublicChallengeList } from './challenge-views.js';
 export {
-  getChallengeDetail,
-  getPublicChallengeList,
+  canSeeChallengeContent,
   openChallengeForSubmission,
   type ChallengeForPlay,
-  type PublicChallengeList,
-} from './public-challenges.js';
+} from './challenge-gate.js';
+export { knownFirstBlood, type PublicChallengeList } from './public-list.js';
 
 /** Claims one of the user's attempts at a limited challenge; false when none is left. */
 export async function claimChallengeAttempt(

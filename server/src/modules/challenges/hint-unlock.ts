@@ -4,7 +4,7 @@ import type { UserRow } from '../../db/schema.js';
 import { DomainError, notFound } from '../../lib/errors.js';
 import { isSiteActive } from '../event-state/event-state.service.js';
 import { findHint, recordHintUnlock } from '../hints/hints.service.js';
-import { openChallengeForSubmission } from './public-challenges.js';
+import { openChallengeForSubmission } from './challenge-gate.js';
 
 /**
  * Unlocks a hint for the caller's competitor and answers its content (POST /api/ctf/unlock-hint):

@@ -18,6 +18,17 @@ export async function findUserByUsernameKey(db: Executor, key: string): Promise<
   );
 }
 
+/**
+ * Team names and usernames are one namespace (by their NFKC key): whether a key names a user, a
+ * team, or nothing. Read by both the user and the team creation paths, so it lives here, below.
+ */
+export async function findNameOwner(db: Executor, key: string): Promise<'user' | 'team' | null> {
+  const user = await db.selectFrom('users').select('id').where('username_key', '=', key).executeTakeFirst();
+  if (user) return 'user';
+  const team = await db.selectFrom('teams').select('id').where('name_key', '=', key).executeTakeFirst();
+  return team ? 'team' : null;
+}
+
 export async function findUserByIdentity(
   db: Executor,
   provider: string,
