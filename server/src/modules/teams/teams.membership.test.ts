@@ -9,12 +9,8 @@ import {
   seedSolve,
   teamInfo,
 } from '../../../test/team-fixtures.js';
-import {
-  deleteTeam,
-  joinRequestChecksum,
-  listTeamsForAdmin,
-  removeMembershipInTransaction,
-} from './teams.service.js';
+import { joinRequestChecksum, listTeamsForAdmin } from './team-answers.js';
+import { deleteTeam, removeMembershipInTransaction } from './teams.service.js';
 
 const TEXT = TEAM_TEXT;
 

@@ -4,12 +4,11 @@ import type { AppContext } from '../../context.js';
 import { sendCachedJson } from '../../plugins/cached-json.js';
 import { route } from '../../plugins/route.js';
 import { requireUser } from '../../plugins/session.js';
+import { getTeamInfoAnswer, listJoinableTeams } from './team-answers.js';
 import {
   acceptJoinRequest,
   createTeam,
-  getTeamInfoAnswer,
   leaveTeam,
-  listJoinableTeams,
   removeMember,
   renameTeam,
   requestToJoin,
