@@ -355,12 +355,29 @@ function secretFromDataDir(dataDir: string): string {
   return secret;
 }
 
+let dotEnvRead = false;
+
+/**
+ * The process environment, after reading `.env` from the working directory into it when that file
+ * exists (once per process). Node's own loader (process.loadEnvFile, Node 20.12+) never replaces a
+ * variable the process already has, so the real environment wins over the file. The default of
+ * loadConfig and loadStorageConfig: `npm start`, the container image and the backup, restore and
+ * challenge scripts all read the same settings.
+ */
+export function processEnvironment(): Record<string, string | undefined> {
+  if (!dotEnvRead) {
+    dotEnvRead = true;
+    if (existsSync('.env')) process.loadEnvFile('.env');
+  }
+  return process.env;
+}
+
 /**
  * Where the data lives (DATA_DIR, UPLOAD_DIR, DATABASE_URL), read the same way as loadConfig but
  * without making the session secret: backup and restore must not write into DATA_DIR first.
  */
 export function loadStorageConfig(
-  env: Record<string, string | undefined> = process.env,
+  env: Record<string, string | undefined> = processEnvironment(),
 ): Pick<Config, 'dataDir' | 'uploadDir' | 'database'> {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
@@ -381,7 +398,7 @@ export function loadStorageConfig(
 }
 
 /** Reads and validates the environment; throws ConfigError naming the first bad variable. */
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+export function loadConfig(env: Record<string, string | undefined> = processEnvironment()): Config {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
