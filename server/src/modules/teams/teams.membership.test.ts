@@ -9,8 +9,8 @@ import {
   seedSolve,
   teamInfo,
 } from '../../../test/team-fixtures.js';
-import { joinRequestChecksum, listTeamsForAdmin } from './team-answers.js';
-import { deleteTeam, removeMembershipInTransaction } from './teams.service.js';
+import { deleteTeam, joinRequestChecksum, removeMembershipInTransaction } from './teams.service.js';
+import { listTeamsForAdmin } from './teams.views.js';
 
 const TEXT = TEAM_TEXT;
 

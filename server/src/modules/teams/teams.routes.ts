@@ -4,7 +4,6 @@ import type { AppContext } from '../../context.js';
 import { sendCachedJson } from '../../plugins/cached-json.js';
 import { route } from '../../plugins/route.js';
 import { requireUser } from '../../plugins/session.js';
-import { getTeamInfoAnswer, listJoinableTeams } from './team-answers.js';
 import {
   acceptJoinRequest,
   createTeam,
@@ -13,6 +12,7 @@ import {
   renameTeam,
   requestToJoin,
 } from './teams.service.js';
+import { getTeamInfoAnswer, listJoinableTeams } from './teams.views.js';
 
 /** SPEC.md §7 team calls; every rule lives in the service. */
 export function registerTeamRoutes(app: FastifyInstance, ctx: AppContext): void {

@@ -2,13 +2,12 @@ import { DIVISION_MESSAGES, MAX_TEAM_SIZE, MESSAGES, cleanName, nameKey, teamsAp
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/connect.js';
 import type { Executor, TeamRow, UserRow } from '../../db/schema.js';
-import { constantTimeEqual } from '../../lib/crypto.js';
+import { constantTimeEqual, hmac } from '../../lib/crypto.js';
 import { DomainError, badInput, conflict, forbidden, notFound } from '../../lib/errors.js';
 import { SYSTEM_ACTOR, recordAudit, type AuditActor } from '../audit/audit.service.js';
 import { nameOwner } from '../users/users.service.js';
 import { departCurrentTeam, departTeam } from './teams.membership.js';
 import { readUserDivisions } from '../divisions/divisions.service.js';
-import { joinRequestChecksum } from './team-answers.js';
 import {
   attachUserToTeam,
   claimTeamSpot,
@@ -29,6 +28,20 @@ import {
 
 const TEXT = teamsApi.TEAM_MESSAGES;
 
+/**
+ * The checksum the leader sends back with an accept: it binds the request id to its team and
+ * sender, so an id alone (guessable) cannot be accepted.
+ */
+export function joinRequestChecksum(
+  ctx: AppContext,
+  requestId: number,
+  teamId: number,
+  userId: number,
+): string {
+  return hmac(ctx.config.sessionSecret, 'join-request', requestId, teamId, userId);
+}
+
+/** The display form and the uniqueness key of a team name, re-checked after normalisation. */
 function normaliseTeamName(raw: string): { name: string; key: string } {
   const name = cleanName(raw);
   // NFKC can change the length (ligatures expand), so the contract's rules run once more.

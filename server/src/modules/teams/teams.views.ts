@@ -2,7 +2,6 @@ import { MAX_TEAM_SIZE, teamsApi, type Team, type TeamCompletion, type TeamListE
 import type { AppContext } from '../../context.js';
 import type { TeamRow, UserRow } from '../../db/schema.js';
 import { CachedJson } from '../../lib/cached-json.js';
-import { hmac } from '../../lib/crypto.js';
 import { KeyedCache } from '../../lib/invalidation.js';
 import { getScoreView } from '../scoreboard/scoreboard.service.js';
 import { withBoardPoints } from '../scoreboard/scoreboard.views.js';
@@ -19,27 +18,11 @@ import {
   listTeamSolves,
   listTeamsWithRoom,
 } from './teams.repo.js';
+import { joinRequestChecksum } from './teams.service.js';
 
-/**
- * What the team pages and lists answer: the caller's team (kept per user, valued by the board the
- * caller sees), the joinable teams, every team for the admin panel, a team's completions. The
- * membership changes that alter them are in teams.service.ts.
- */
+// What the team calls answer (the caller's team, kept per user; the joinable list; the admin
+// list) and a team's completions. The writes that change them: teams.service.ts.
 
-/**
- * The checksum the leader sends back with an accept: it binds the request id to its team and
- * sender, so an id alone (guessable) cannot be accepted.
- */
-export function joinRequestChecksum(
-  ctx: AppContext,
-  requestId: number,
-  teamId: number,
-  userId: number,
-): string {
-  return hmac(ctx.config.sessionSecret, 'join-request', requestId, teamId, userId);
-}
-
-/** The display form and the uniqueness key of a team name, re-checked after normalisation. */
 /** Teams in SPEC.md's shape; checksums of join requests only when `checksums` says so. */
 async function buildTeams(ctx: AppContext, teams: readonly TeamRow[], checksums: boolean): Promise<Team[]> {
   const db = ctx.database.db;
