@@ -81,12 +81,13 @@ async function setUpEvent(server: RunningServer, players: number) {
 
 describe.skipIf(!engine)('instances survive a killed site', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'ctf-e2e-instances-'));
-  const env = { ...instanceServerEnv('33000-33999'), DATA_DIR: dataDir };
+  const env: Record<string, string> = { ...instanceServerEnv('33000-33999'), DATA_DIR: dataDir };
+  const site = env.INSTANCE_SITE!;
   let server: RunningServer | undefined;
   afterAll(async () => {
     await server?.stop();
     // Whatever a failed run left on the engine goes (the janitor's own removal is what is tested).
-    const ids = (await containersOf(env.INSTANCE_SITE)).map((c) => c.Id);
+    const ids = (await containersOf(site)).map((c) => c.Id);
     if (ids.length > 0)
       spawnSync('docker', ['rm', '-f', ...ids], {
         env: { ...process.env, ...engine!.env, DOCKER_API_VERSION: engine!.apiVersion },
@@ -138,9 +139,7 @@ describe.skipIf(!engine)('instances survive a killed site', () => {
     }
     expect(flags.size).toBe(clients.length);
     // One container per team: whatever the dead process made was adopted or removed.
-    await expect
-      .poll(async () => (await containersOf(env.INSTANCE_SITE)).length, { timeout: 20_000 })
-      .toBe(6);
+    await expect.poll(async () => (await containersOf(site)).length, { timeout: 20_000 }).toBe(6);
 
     // Time passes (the rows' expiry moved to now): the janitor removes every container.
     const db = new Database(path.join(dataDir, 'ctf.sqlite'), { timeout: 10_000 });
@@ -149,9 +148,7 @@ describe.skipIf(!engine)('instances survive a killed site', () => {
     } finally {
       db.close();
     }
-    await expect
-      .poll(async () => (await containersOf(env.INSTANCE_SITE)).length, { timeout: 30_000 })
-      .toBe(0);
+    await expect.poll(async () => (await containersOf(site)).length, { timeout: 30_000 }).toBe(0);
     for (const c of clients)
       expect((await c.get(url, `/api/ctf/instance?challenge_id=${challengeId}`)).status).toBe(404);
   }, 180_000);
