@@ -109,7 +109,11 @@ export async function loginUser(
 export async function buildTestApp(
   kind: TestDatabaseKind = 'sqlite',
   env: Record<string, string> = {},
-  options: { logStream?: { write(line: string): void } } = {},
+  options: {
+    logStream?: { write(line: string): void };
+    /** Rewrites the PostgreSQL URL the app connects to (a test's proxy in between). */
+    databaseUrlVia?: (url: string) => string;
+  } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase(kind);
   const config = loadConfig({
@@ -117,7 +121,9 @@ export async function buildTestApp(
     PUBLIC_URL: TEST_ORIGIN,
     SESSION_SECRET: TEST_SECRET,
     LOG_LEVEL: 'silent',
-    ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
+    ...(database.databaseUrl
+      ? { DATABASE_URL: options.databaseUrlVia?.(database.databaseUrl) ?? database.databaseUrl }
+      : {}),
     ...env,
   });
   const clock = new TestClock();
