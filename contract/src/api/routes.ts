@@ -85,6 +85,8 @@ export const ROUTES = {
     exportSolvesJson: get('/api/admin/export/solves.json'),
     importChallenges: post('/api/admin/ctf/import'),
     exportChallenges: get('/api/admin/ctf/export'),
+    getSetup: get('/api/admin/setup'),
+    addSampleChallenges: post('/api/admin/sample_challenges'),
   },
   settings: {
     getSettings: get('/api/admin/settings'),
