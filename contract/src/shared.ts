@@ -14,6 +14,24 @@ export {
   type LogoType,
 } from './api/settings-rules.js';
 export type { WebhookStatus } from './api/webhook.js';
+export type {
+  AdminInstance,
+  InstanceDefinition,
+  InstanceDefinitionInput,
+  InstancePort,
+  InstanceState,
+  PublishedPort,
+} from './api/instances.js';
+export {
+  DEFAULT_INSTANCES_PER_TEAM,
+  INSTANCE_DEFAULTS,
+  INSTANCE_LIMITS,
+  INSTANCE_MESSAGES,
+  INSTANCE_PROTOCOLS,
+  instanceAddress,
+  instanceUrl,
+  type InstanceProtocol,
+} from './api/instances-rules.js';
 export type { Announcement, AdminAnnouncement, AnnouncementInput } from './api/announcements.js';
 export type { OAuthProvider, OAuthMessage } from './api/oauth.js';
 export { OAUTH_PROVIDERS, OAUTH_BROADCAST_CHANNEL } from './api/oauth.js';

@@ -5,6 +5,8 @@
 #   ctf-node20:local    ctf-base:bookworm plus this machine's own Node 20 and npm, laid out as the
 #                       official node:20-bookworm-slim image lays them out (/usr/local/bin/node),
 #                       so the project's Dockerfile builds on it with --build-arg BASE=ctf-node20:local
+#   ctf-flag-service:test  the per-team instance tests' challenge (scripts/docker/flag-service): a TCP
+#                       service on port 1337 that prints $FLAG; ctf-base:bookworm plus one Perl file
 #
 # Needs the engine from start-engine.sh (run that first; this script uses its DOCKER_HOST).
 # Each step is skipped when its image already exists in the engine; the debootstrap root is also
@@ -72,4 +74,6 @@ DOCKERFILE
   rm -rf "$ctx"
   trap - EXIT
 fi
-echo "build-base-image: ctf-base:bookworm and ctf-node20:local ready" >&2
+# Built every time (a second or two from the cache), so a change to its files is picked up.
+"$DOCKER_CLI" build -q -t ctf-flag-service:test "$here/flag-service" >&2
+echo "build-base-image: ctf-base:bookworm, ctf-node20:local and ctf-flag-service:test ready" >&2

@@ -13,6 +13,7 @@ import { registerApiDocsRoutes } from './modules/api-docs/api-docs.routes.js';
 import { registerChallengeArchiveRoutes } from './modules/challenge-archive/archive.routes.js';
 import { registerAnnouncementRoutes } from './modules/announcements/announcements.routes.js';
 import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.js';
+import { registerInstanceRoutes } from './modules/instances/instances.routes.js';
 import { registerAuditRoutes } from './modules/audit/audit.routes.js';
 import { registerAuthRoutes } from './modules/auth/auth.routes.js';
 import { registerChallengeRoutes } from './modules/challenges/challenges.routes.js';
@@ -31,11 +32,11 @@ import { registerSettingsRoutes } from './modules/settings/settings.routes.js';
 import { registerDivisionRoutes } from './modules/divisions/divisions.routes.js';
 import { registerSiteRoutes } from './modules/site/site.routes.js';
 import { registerSubmissionRoutes } from './modules/submissions/submissions.routes.js';
-import { registerHintRoutes } from './modules/hints/hints.routes.js';
 import { registerTeamRoutes } from './modules/teams/teams.routes.js';
 import { registerUserRoutes } from './modules/users/users.routes.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerIpRateLimit } from './plugins/ip-rate-limit.js';
+import { registerClientAddress } from './plugins/client-address.js';
 import { registerOriginCheck } from './plugins/origin-check.js';
 import { recordRoutes, type RegisteredRoute } from './plugins/route-table.js';
 import { registerSecurityHeaders } from './plugins/security.js';
@@ -121,6 +122,8 @@ export async function buildApp(
     await shared.close();
     if (ownsDatabase) await database.close();
   });
+  // First: every hook and route after it counts the client by this one address.
+  registerClientAddress(app);
   registerErrorHandling(app);
   // Before any route: the API reference reads who may call each route from their registrations.
   const routes = recordRoutes(app);
@@ -150,13 +153,13 @@ export async function buildApp(
   registerChallengeArchiveRoutes(app, ctx);
   registerChallengeRoutes(app, ctx);
   registerSubmissionRoutes(app, ctx);
-  registerHintRoutes(app, ctx);
   registerRatingRoutes(app, ctx);
   registerLeaderboardRoutes(app, ctx);
   registerScoreboardRoutes(app, ctx);
   registerEventRoutes(app, ctx);
   registerAnnouncementRoutes(app, ctx);
   registerWebhookRoutes(app, ctx);
+  registerInstanceRoutes(app, ctx);
   registerApiDocsRoutes(app, ctx, routes);
 
   await registerWebApp(app, config.webDist);

@@ -165,6 +165,59 @@ const EnvSchema = z.object({
   ),
   /** Days wrong attempts stay in the submission log (correct ones stay); 0 keeps them for ever. */
   SUBMISSION_RETENTION_DAYS: z.coerce.number().int().min(0).max(3650).default(90),
+  /**
+   * The Docker engine of challenge instances (issue 30), as the docker client reads them:
+   * unix:///path/docker.sock (default /var/run/docker.sock) or tcp://HOST:PORT, with TLS when
+   * DOCKER_TLS_VERIFY=1 (certificates ca.pem, cert.pem, key.pem in DOCKER_CERT_PATH).
+   */
+  DOCKER_HOST: optionalNonEmpty.pipe(
+    z
+      .string()
+      .regex(
+        /^(unix:\/\/\/.+|tcp:\/\/[^/:]+:[0-9]{1,5}\/?)$/,
+        'DOCKER_HOST must be unix:///PATH or tcp://HOST:PORT',
+      )
+      .optional(),
+  ),
+  DOCKER_TLS_VERIFY: z
+    .string()
+    .optional()
+    .transform((v) => v !== undefined && v !== '' && v !== '0'),
+  DOCKER_CERT_PATH: optionalNonEmpty,
+  /** Host ports published for instances: FIRST-LAST, inclusive. */
+  INSTANCE_PORT_RANGE: z
+    .string()
+    .default('30000-30999')
+    .transform((v, ctx) => {
+      const m = /^\s*([0-9]{1,5})\s*-\s*([0-9]{1,5})\s*$/.exec(v);
+      const first = Number(m?.[1]);
+      const last = Number(m?.[2]);
+      if (!m || first < 1 || last > 65535 || first > last) {
+        ctx.addIssue({ code: 'custom', message: 'INSTANCE_PORT_RANGE must be FIRST-LAST, ports 1 to 65535' });
+        return z.NEVER;
+      }
+      return { first, last };
+    }),
+  /**
+   * Where this server connects to see that an instance answers on its published port: the
+   * engine's host for tcp://, 127.0.0.1 for a local socket, unless set.
+   */
+  /**
+   * Seconds an instance may take to start (made, then answering on its ports); a start left by a
+   * process that died is given up after this long, so its team can start again.
+   */
+  INSTANCE_START_TIMEOUT_SECONDS: z.coerce.number().int().min(10).max(600).default(90),
+  /**
+   * The site's label on its containers (default: the public origin). Two sites that share one
+   * engine must differ here, or each would remove the other's containers as orphans.
+   */
+  INSTANCE_SITE: optionalNonEmpty.pipe(z.string().max(200).optional()),
+  INSTANCE_PROBE_HOST: optionalNonEmpty.pipe(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9.:-]+$/, 'INSTANCE_PROBE_HOST must be a host name or address')
+      .optional(),
+  ),
 });
 
 export type AdminSpec = { provider: 'discord' | 'github' | 'local'; name: string };
@@ -217,10 +270,45 @@ export interface Config {
   adminApiToken: string | null;
   /** The bearer token of GET /metrics; null: metrics are off (404). */
   metricsToken: string | null;
+  /** Challenge instances (issue 30): the engine, the published ports' range, where to probe. */
+  instances: InstanceConfig;
   /** Where the built web app lives (web/dist). */
   webDist: string;
   /** The sample challenges the set-up checklist imports (docs/sample-challenges). */
   sampleChallengesDir: string;
+}
+
+export interface InstanceConfig {
+  docker:
+    | { kind: 'socket'; socketPath: string }
+    | { kind: 'tcp'; host: string; port: number; tls: boolean; certPath: string | null };
+  portRange: { first: number; last: number };
+  probeHost: string;
+  /** How long a start may take (ms); a row still starting after it was left by a dead process. */
+  startTimeoutMs: number;
+  /** The site's label on its containers (its public origin): sites sharing an engine keep apart. */
+  site: string;
+}
+
+function instanceConfig(e: z.infer<typeof EnvSchema>, site: string): InstanceConfig {
+  const host = e.DOCKER_HOST ?? 'unix:///var/run/docker.sock';
+  let docker: InstanceConfig['docker'];
+  if (host.startsWith('unix://')) docker = { kind: 'socket', socketPath: host.slice('unix://'.length) };
+  else {
+    const u = new URL(host.replace(/^tcp:/, 'http:'));
+    const port = Number(u.port);
+    // The docker client's rule: port 2376 is TLS even without DOCKER_TLS_VERIFY.
+    const tls = e.DOCKER_TLS_VERIFY || port === 2376;
+    docker = { kind: 'tcp', host: u.hostname, port, tls, certPath: e.DOCKER_CERT_PATH ?? null };
+  }
+  const probeHost = e.INSTANCE_PROBE_HOST ?? (docker.kind === 'tcp' ? docker.host : '127.0.0.1');
+  return {
+    docker,
+    portRange: e.INSTANCE_PORT_RANGE,
+    probeHost,
+    startTimeoutMs: e.INSTANCE_START_TIMEOUT_SECONDS * 1000,
+    site: e.INSTANCE_SITE ?? site,
+  };
 }
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
@@ -358,6 +446,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     submissionRetentionDays: e.SUBMISSION_RETENTION_DAYS,
     adminApiToken: e.ADMIN_API_TOKEN ?? null,
     metricsToken: e.METRICS_TOKEN ?? null,
+    instances: instanceConfig(e, pub.origin),
     webDist: path.resolve(import.meta.dirname, '../../web/dist'),
     sampleChallengesDir: path.resolve(import.meta.dirname, '../../docs/sample-challenges'),
   };

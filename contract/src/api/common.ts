@@ -17,6 +17,12 @@ export interface Endpoint<
   produces?: string;
   /** A body sent as multipart/form-data (a file upload), which has no JSON schema. */
   consumes?: 'multipart/form-data';
+  /**
+   * A GET that acts (ends a session, drops the caches, writes the audit log or hands out an
+   * export): the server answers it only to a same-origin fetch or a top-level navigation, never to
+   * an image, a frame or another site (docs/security.md).
+   */
+  acts?: true;
 }
 
 export function endpoint<

@@ -10,6 +10,7 @@ import * as announcements from './announcements.js';
 import * as auth from './auth.js';
 import * as challenges from './challenges.js';
 import * as divisions from './divisions.js';
+import * as instances from './instances.js';
 import * as integrity from './integrity.js';
 import * as leaderboard from './leaderboard.js';
 import { OAUTH_PROVIDERS } from './oauth.js';
@@ -136,6 +137,16 @@ const SUMMARIES: Summaries = {
   webhook: {
     webhookStatus: "The Discord webhook's state and its latest deliveries.",
   },
+  instances: {
+    startInstance:
+      "Starts the caller's team's container of a challenge (one per team; answers 'starting' at once).",
+    getInstance: "The caller's team's container of a challenge: state, address, expiry (404: none).",
+    renewInstance: "Gives the team's running container its lifetime again (up to four lifetimes in all).",
+    stopInstance: "Stops and removes the team's container of a challenge.",
+    adminInstances:
+      'Every instance: team, challenge, age, address, state, and a failed start’s engine message.',
+    adminStopInstance: 'Stops any instance (or dismisses a failed start).',
+  },
 };
 
 /** A route whose answer is not one of the contract's JSON shapes (a page, a stream, a file). */
@@ -160,7 +171,7 @@ export interface ReferenceEntry {
 }
 
 const AREA_MODULES = [admin, announcements, auth, challenges, divisions, integrity, leaderboard];
-const MORE_MODULES = [settings, site, teams, users, webhook];
+const MORE_MODULES = [settings, site, teams, users, webhook, instances];
 
 function isEndpoint(value: unknown): value is Endpoint {
   return (

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AckResponse, endpoint, markdownWithinBudget } from './common.js';
 import { ROUTES } from './routes.js';
 import { AFTER_END_MODES, SETTINGS_LIMITS } from './settings-rules.js';
+import { INSTANCE_LIMITS } from './instances-rules.js';
 
 export * from './settings-rules.js';
 
@@ -81,6 +82,12 @@ export const EventSettings = z.object({
     .int('must be a whole number')
     .min(0, `must be 0 to ${SETTINGS_LIMITS.retentionDaysMax}`)
     .max(SETTINGS_LIMITS.retentionDaysMax, `must be 0 to ${SETTINGS_LIMITS.retentionDaysMax}`),
+  /** Challenge instances one team (or teamless player) may run at once (issue 30). */
+  instancesPerTeam: z
+    .number()
+    .int('must be a whole number')
+    .min(1, `must be 1 to ${INSTANCE_LIMITS.perTeamMax}`)
+    .max(INSTANCE_LIMITS.perTeamMax, `must be 1 to ${INSTANCE_LIMITS.perTeamMax}`),
 });
 export type EventSettings = z.output<typeof EventSettings>;
 export type EventSettingsInput = z.input<typeof EventSettings>;

@@ -44,7 +44,7 @@ export function route<E extends Endpoint>(
     method: ep.method,
     url: ep.path,
     ...options,
-    config: { ...options.config, anonymous: access === 'anonymous', access },
+    config: { ...options.config, anonymous: access === 'anonymous', access, ...(ep.acts ? { acts: true } : {}) },
     schema: {
       ...(ep.body ? { body: ep.body } : {}),
       ...(ep.query ? { querystring: ep.query } : {}),

@@ -59,6 +59,8 @@ interface Fixtures {
   fileName: string;
   announcementId: string;
   doomedAnnouncementId: string;
+  /** A failed instance start (no container): an admin dismisses it without an engine. */
+  failedInstanceId: number;
 }
 
 /** A valid request for each POST endpoint, so a refusal can only come from the guard. */
@@ -117,6 +119,7 @@ function sampleRequest(
       payload: { target: 'user', name: 'leader', action: 'hide', reason: 'authorization matrix' },
     },
     '/api/admin/settings': { payload: { name: 'Authz CTF' } },
+    '/api/admin/instances/stop': { payload: { instance_id: String(f.failedInstanceId) } },
     '/api/admin/divisions': { payload: { divisions: [{ name: 'Open', emailDomains: [] }] } },
     '/api/admin/settings/logo': {
       payload: LOGO_BODY,
@@ -174,7 +177,24 @@ for (const kind of testDatabaseKinds()) {
         body: 'x',
         pinned: false,
       });
+      const failed = await t.ctx.database.db
+        .insertInto('instances')
+        .values({
+          challenge_id: challenge.id,
+          competitor_kind: 'team',
+          competitor_id: teamId,
+          started_by: leader.user!.id,
+          state: 'failed',
+          ports: '[]',
+          error: "Image 'x' is not on the Docker engine",
+          created_at: t.clock.now().getTime(),
+          expires_at: t.clock.now().getTime() + 60_000,
+          max_expires_at: t.clock.now().getTime() + 60_000,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       fixtures = {
+        failedInstanceId: failed.id,
         perTeamChallengeId: perTeam.id,
         victimId: victim.user!.id,
         deputyName: 'deputy',

@@ -1,5 +1,6 @@
 import {
   CHALLENGE_HELP_PORT,
+  DEFAULT_INSTANCES_PER_TEAM,
   DEFAULT_ABOUT_MD,
   DEFAULT_ACCENT,
   DEFAULT_FAQ_MD,
@@ -53,5 +54,6 @@ export function defaultSettings(config: Config, now: Date): EventSettings {
     autoOpen: false,
     autoClose: false,
     submissionRetentionDays: config.submissionRetentionDays,
+    instancesPerTeam: DEFAULT_INSTANCES_PER_TEAM,
   };
 }

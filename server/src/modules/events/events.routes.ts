@@ -27,7 +27,7 @@ export function registerEventRoutes(app: FastifyInstance, ctx: AppContext): void
       LIVE_EVENTS_PATH,
       { sse: { kind: 'only', heartbeat: false }, config: { anonymous: true } },
       async (request, reply) => {
-        if (!hub.admits(request.ip)) {
+        if (!hub.admits(request.clientAddress)) {
           return reply.code(429).type('application/json').send({ message: TOO_MANY_STREAMS_MESSAGE });
         }
         reply.sse.keepAlive();
@@ -36,7 +36,7 @@ export function registerEventRoutes(app: FastifyInstance, ctx: AppContext): void
         // From here the hub owns the response; Fastify sends nothing more.
         reply.hijack();
         const lastEventId = request.headers['last-event-id'];
-        hub.open(reply.raw, request.ip, typeof lastEventId === 'string' ? lastEventId : undefined);
+        hub.open(reply.raw, request.clientAddress, typeof lastEventId === 'string' ? lastEventId : undefined);
       },
     );
   });

@@ -85,4 +85,3 @@ export async function listSolvesForExport(
     .orderBy('id')
     .execute();
 }
-

@@ -20,9 +20,9 @@ import { SYSTEM_ACTOR, recordAudit, type AuditActor } from '../audit/audit.servi
 import { getScoreView } from '../scoreboard/scoreboard.service.js';
 import { withBoardPoints } from '../scoreboard/scoreboard.views.js';
 import { followSolves } from '../scoreboard/solve-feed.js';
-import { USER_ANSWER_CACHE_SIZE } from '../users/users.service.js';
+import { USER_ANSWER_CACHE_SIZE, nameOwner } from '../users/users.service.js';
 import { departCurrentTeam, departTeam } from './teams.membership.js';
-import { divisionsOfUsers } from '../divisions/divisions.repo.js';
+import { readUserDivisions } from '../divisions/divisions.service.js';
 import { presentCompletions, presentJoinRequest, presentListEntry, presentTeam } from './teams.presenter.js';
 import {
   attachUserToTeam,
@@ -70,6 +70,17 @@ function normaliseTeamName(raw: string): { name: string; key: string } {
   const checked = teamsApi.TeamName.safeParse(name);
   if (!checked.success) throw badInput(checked.error.issues[0]?.message ?? 'Invalid team name');
   return { name: checked.data, key: nameKey(checked.data) };
+}
+
+/**
+ * Team names and usernames are one namespace: a team named like a player would be taken for that
+ * player wherever a name is looked up (issue 29: a team `PLAYER1` was served player1's per-team
+ * flag). NOTE: checked in the write's transaction, which serialises it on SQLite; on PostgreSQL a
+ * sign-up racing the same instant could still pair them, and name lookups that serve flags refuse
+ * a name that means two competitors (team-flags.service.ts).
+ */
+async function refuseUsername(db: Executor, key: string): Promise<void> {
+  if ((await nameOwner(db, key)) === 'user') throw new DomainError('name_taken', TEXT.nameIsUsername);
 }
 
 function nameTaken(): DomainError {
@@ -210,6 +221,7 @@ export async function createTeam(ctx: AppContext, user: UserRow, rawName: string
   const { name, key } = normaliseTeamName(rawName);
   const now = ctx.clock.now().toISOString();
   await ctx.database.transaction(async (trx) => {
+    await refuseUsername(trx, key);
     let teamId: number;
     try {
       teamId = await insertTeam(trx, {
@@ -240,7 +252,7 @@ export async function requestToJoin(ctx: AppContext, user: UserRow, rawName: str
   if (!team) throw notFound(TEXT.teamNotFound);
   if (team.member_count >= MAX_TEAM_SIZE) throw new DomainError('team_full', TEXT.teamFull);
   // Issue 19: a team plays in its leader's division (null for both while the site has none).
-  const divisions = await divisionsOfUsers(db, [user.id, team.leader_id]);
+  const divisions = await readUserDivisions(db, [user.id, team.leader_id]);
   if (divisions.get(user.id) !== divisions.get(team.leader_id))
     throw conflict(DIVISION_MESSAGES.joinOtherDivision);
   try {
@@ -261,6 +273,7 @@ export async function requestToJoin(ctx: AppContext, user: UserRow, rawName: str
 export async function renameTeam(ctx: AppContext, user: UserRow, rawName: string): Promise<string> {
   const { name, key } = normaliseTeamName(rawName);
   const team = await requireLedTeam(ctx.database.db, user);
+  await refuseUsername(ctx.database.db, key);
   try {
     await renameTeamRow(ctx.database.db, team.id, name, key);
   } catch (err) {
@@ -327,7 +340,7 @@ export async function acceptJoinRequest(
       }
       // Read after the spot is claimed (the claim waits for a leader's division change, which
       // locks the team row): the team's division is its leader's as of now.
-      const leaderDivision = (await divisionsOfUsers(trx, [team.leader_id])).get(team.leader_id) ?? null;
+      const leaderDivision = (await readUserDivisions(trx, [team.leader_id])).get(team.leader_id) ?? null;
       const joined = await attachUserToTeam(
         trx,
         request.user_id,

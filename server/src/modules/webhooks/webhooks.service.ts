@@ -56,12 +56,25 @@ async function enqueueWebhook(
   });
 }
 
-/** The messages, as Discord shows them (its Markdown). */
+/**
+ * A name as Discord shows it, whatever it holds: every character its Markdown reads (emphasis,
+ * spoilers, code, quotes, headings, masked links `[text](url)`, mentions `<@&id>`, emoji and the
+ * `:` of a link's scheme) is escaped with a backslash. A team named `[Claim prize](https://evil.tk/x)`
+ * showed as a masked link in the club's first-blood message (issue 29).
+ */
+export function escapeDiscordMarkdown(name: string): string {
+  return name.replace(/[\\*_~`|>#\-+=[\]()<@:!.]/g, '\\$&');
+}
+
+/**
+ * The messages, as Discord shows them (its Markdown): the names in them (challenges, competitors,
+ * an announcement's title) are escaped; an announcement's body is the organisers' own Markdown.
+ */
 const webhookText = {
   announcement: (ctx: AppContext, title: string, body: string) =>
-    `📢 **${title}**\n${body}\n${ctx.config.publicUrl}/announcements`,
+    `📢 **${escapeDiscordMarkdown(title)}**\n${body}\n${ctx.config.publicUrl}/announcements`,
   firstBlood: (challenge: string, competitor: string) =>
-    `🩸 First blood on **${challenge}** by **${competitor}**`,
+    `🩸 First blood on **${escapeDiscordMarkdown(challenge)}** by **${escapeDiscordMarkdown(competitor)}**`,
   site: (activated: boolean) => (activated ? '🟢 The CTF is open.' : '🔴 The CTF is closed.'),
 };
 

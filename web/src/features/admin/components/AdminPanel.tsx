@@ -6,6 +6,7 @@ import { AdminsTab } from './AdminsTab';
 import { AnnouncementsTab } from './AnnouncementsTab';
 import { AuditTab } from './AuditTab';
 import { ImportExportTab } from './ImportExportTab';
+import { InstancesTab } from './InstancesTab';
 import { IntegrityTab } from './IntegrityTab';
 import { SubmissionsTab } from './SubmissionsTab';
 import { CreateChallengeTab } from './CreateChallengeTab';
@@ -51,6 +52,7 @@ export function AdminPanel() {
           panelTab('create-challenge', 'Create Challenge', <CreateChallengeTab act={act} />),
           panelTab('upload', 'Upload', <UploadTab act={act} />),
           panelTab('import-export', 'Import / Export', <ImportExportTab />),
+          panelTab('instances', 'Instances', <InstancesTab act={act} />),
           panelTab('announcements', 'Announcements', <AnnouncementsTab act={act} />),
           panelTab(
             'submissions',

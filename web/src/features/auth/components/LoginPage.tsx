@@ -6,7 +6,7 @@ import { PageLoading } from '../../../components/PageLoading';
 import { QueryError } from '../../../components/QueryError';
 import { NetworkError } from '../../../lib/api';
 import { useResetSession } from '../../../lib/auth';
-import { useSiteInfo } from '../../site/api/site-info';
+import { useSiteInfo } from '../../../lib/site-info';
 import { localLogin } from '../api/local-login';
 import { listenForLoginResult, openLoginPopup } from '../oauth-popup';
 
