@@ -1,7 +1,7 @@
 import { OAUTH_PROVIDERS, type OAuthProvider, type SetupStatus } from '@ctf/contract';
 import { useEffect, useState, type ReactNode } from 'react';
 import { Badge, Button, Card } from 'react-bootstrap';
-import { useSiteInfo } from '../../site/api/site-info';
+import { useSiteInfo } from '../../../lib/site-info';
 import { addSampleChallenges, useSetupStatus } from '../api/setup';
 import { updateSiteInfo, useAdminSiteInfo } from '../api/site';
 import type { AdminAct } from '../use-admin-action';

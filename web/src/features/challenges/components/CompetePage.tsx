@@ -4,7 +4,7 @@ import { Alert, Col, Container, Row } from 'react-bootstrap';
 import { Link } from 'react-router';
 import { QueryError } from '../../../components/QueryError';
 import { useCurrentUser } from '../../../lib/auth';
-import { useSiteInfo } from '../../site/api/site-info';
+import { useSiteInfo } from '../../../lib/site-info';
 import { useChallengeList } from '../api/challenge-list';
 import { useCompletions } from '../api/completions';
 import { DEFAULT_FILTERS, authorsOf, filterChallenges, paginate, type ChallengeFilters } from '../filter';
