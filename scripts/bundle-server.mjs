@@ -14,11 +14,9 @@
 import { build } from 'esbuild';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { EXTERNAL_PACKAGES } from './server-externals.mjs';
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../server');
-
-/** Packages that stay in node_modules: a native binding, and lazily imported ones. */
-const EXTERNAL_PACKAGES = ['better-sqlite3', 'pg', 'ioredis', 'dockerode'];
 
 await build({
   entryPoints: [path.join(serverDir, 'dist/main.js')],

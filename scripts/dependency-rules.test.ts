@@ -1,4 +1,4 @@
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -71,9 +71,19 @@ describe('the one-way import rules (.dependency-cruiser.cjs)', () => {
     await rm(fixture, { recursive: true, force: true });
   });
 
-  it('declares every server module once, the event state at the bottom', () => {
+  it('declares every server module once, the event state at the bottom', async () => {
     expect(new Set(SERVER_MODULE_ORDER).size).toBe(SERVER_MODULE_ORDER.length);
     expect(SERVER_MODULE_ORDER[0]).toBe('event-state');
+    const folders = await readdir(join(root, 'server/src/modules'));
+    expect([...SERVER_MODULE_ORDER].sort()).toEqual(folders.sort());
+  });
+
+  it('are drawn in docs/architecture.md as they are declared (top first)', async () => {
+    const doc = await readFile(join(root, 'docs/architecture.md'), 'utf8');
+    const drawing = /^ top {4}([\s\S]*?)^ bottom (\S+)/m.exec(doc);
+    expect(drawing, 'the module order drawing (" top ... bottom ...")').not.toBeNull();
+    const drawn = [...drawing![1]!.split('\n').map((line) => line.trim().split(/\s+/)[0]), drawing![2]];
+    expect(drawn.filter((name) => name)).toEqual([...SERVER_MODULE_ORDER].reverse());
   });
 
   it('fail on a cycle, an upward import, a foreign repository, an undeclared module and a feature reaching another', async () => {

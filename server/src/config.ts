@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { defaultStreamLimit } from './lib/fd-limit.js';
 import { z } from 'zod';
 
 /** Thrown for a bad setting; main.ts prints its message as one line and exits non-zero. */
@@ -112,6 +113,11 @@ const EnvSchema = z.object({
   IP_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(0),
   /** Open live event streams (GET /api/events) allowed per address; more answer 429 (0 = no limit). */
   EVENT_STREAMS_PER_ADDRESS: z.coerce.number().int().min(0).default(20),
+  /**
+   * Open live event streams one process holds at most; more answer 429 and the page refreshes
+   * every 30 s instead (0 = no limit). Unset: half the process's file descriptors (`ulimit -n`).
+   */
+  EVENT_STREAMS_MAX: z.coerce.number().int().min(0).optional(),
   /** Discord execute-webhook URL for announcements and first bloods (unset = no webhook). */
   DISCORD_WEBHOOK_URL: optionalNonEmpty.pipe(url('DISCORD_WEBHOOK_URL').optional()),
   /** Comma list of what goes to the webhook: announcements, first-blood, site. */
@@ -260,6 +266,8 @@ export interface Config {
   ipRateLimitPerMinute: number;
   /** Open live event streams per address (0 = no limit). */
   eventStreamsPerAddress: number;
+  /** Open streams in this process at most (0 = no limit); see EVENT_STREAMS_MAX. */
+  eventStreamsMax: number;
   /** The Discord webhook, or null; events lists what it carries. */
   webhook: { url: string; events: WebhookEventKind[] } | null;
   /** Proxies whose X-Forwarded-For is believed (Fastify's trustProxy); false: none. */
@@ -361,12 +369,29 @@ function secretFromDataDir(dataDir: string): string {
   return secret;
 }
 
+let dotEnvRead = false;
+
+/**
+ * The process environment, after reading `.env` from the working directory into it when that file
+ * exists (once per process). Node's own loader (process.loadEnvFile, Node 20.12+) never replaces a
+ * variable the process already has, so the real environment wins over the file. The default of
+ * loadConfig and loadStorageConfig: `npm start`, the container image and the backup, restore and
+ * challenge scripts all read the same settings.
+ */
+export function processEnvironment(): Record<string, string | undefined> {
+  if (!dotEnvRead) {
+    dotEnvRead = true;
+    if (existsSync('.env')) process.loadEnvFile('.env');
+  }
+  return process.env;
+}
+
 /**
  * Where the data lives (DATA_DIR, UPLOAD_DIR, DATABASE_URL), read the same way as loadConfig but
  * without making the session secret: backup and restore must not write into DATA_DIR first.
  */
 export function loadStorageConfig(
-  env: Record<string, string | undefined> = process.env,
+  env: Record<string, string | undefined> = processEnvironment(),
 ): Pick<Config, 'dataDir' | 'uploadDir' | 'database'> {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
@@ -387,7 +412,7 @@ export function loadStorageConfig(
 }
 
 /** Reads and validates the environment; throws ConfigError naming the first bad variable. */
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+export function loadConfig(env: Record<string, string | undefined> = processEnvironment()): Config {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -439,6 +464,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     ipRateLimitPerMinute: e.IP_RATE_LIMIT_PER_MINUTE,
     eventStreamsPerAddress: e.EVENT_STREAMS_PER_ADDRESS,
+    eventStreamsMax: e.EVENT_STREAMS_MAX ?? defaultStreamLimit(),
     webhook: e.DISCORD_WEBHOOK_URL
       ? { url: e.DISCORD_WEBHOOK_URL, events: [...new Set(e.WEBHOOK_EVENTS)] }
       : null,

@@ -111,7 +111,11 @@ export async function loginUser(
 export async function buildTestApp(
   kind: TestDatabaseKind = 'sqlite',
   env: Record<string, string> = {},
-  options: { logStream?: { write(line: string): void } } = {},
+  options: {
+    logStream?: { write(line: string): void };
+    /** Rewrites the PostgreSQL URL the app connects to (a test's proxy in between). */
+    databaseUrlVia?: (url: string) => string;
+  } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase(kind);
   const config = loadConfig({
@@ -123,7 +127,9 @@ export async function buildTestApp(
     // leaves it unset, as a new site's first start (event-state makes the window then).
     EVENT_START: TEST_EVENT_WINDOW.start,
     EVENT_END: TEST_EVENT_WINDOW.end,
-    ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
+    ...(database.databaseUrl
+      ? { DATABASE_URL: options.databaseUrlVia?.(database.databaseUrl) ?? database.databaseUrl }
+      : {}),
     ...env,
   });
   const clock = new TestClock();

@@ -37,7 +37,11 @@ function candidateHosts(): string[] {
 }
 
 /** GET path on the engine at host; resolves with the body, rejects on any failure or non-2xx. */
-export function engineRequest(host: string, requestPath: string, timeoutMs = PING_TIMEOUT_MS): Promise<string> {
+export function engineRequest(
+  host: string,
+  requestPath: string,
+  timeoutMs = PING_TIMEOUT_MS,
+): Promise<string> {
   return new Promise((resolve, reject) => {
     let options: https.RequestOptions;
     let transport: typeof http | typeof https = http;
@@ -66,7 +70,9 @@ export function engineRequest(host: string, requestPath: string, timeoutMs = PIN
       res.setEncoding('utf8');
       res.on('data', (d: string) => (body += d));
       res.on('end', () =>
-        res.statusCode && res.statusCode < 300 ? resolve(body) : reject(new Error(`${res.statusCode} ${body}`)),
+        res.statusCode && res.statusCode < 300
+          ? resolve(body)
+          : reject(new Error(`${res.statusCode} ${body}`)),
       );
     });
     req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));

@@ -74,6 +74,14 @@ for (const kind of testDatabaseKinds()) {
         flag: 'flag{base}',
         per_team: true,
         per_team_on_page: true,
+        // A container per team (issue 30): `image` and our `instance` key carry it.
+        instance: {
+          image: 'team-box:2',
+          ports: [{ port: 8080, protocol: 'http' }],
+          memoryMb: 128,
+          env: { MODE: 'hard' },
+          capabilities: ['NET_BIND_SERVICE'],
+        },
       });
       expect(perTeam.status, JSON.stringify(perTeam.body)).toBe(200);
       const original = comparable(await adminList(admin));
@@ -97,6 +105,7 @@ for (const kind of testDatabaseKinds()) {
         'warmup/challenge.yml',
       ]);
       expect(entries.get('team-flag/challenge.yml')!.toString()).toContain('per_team: true');
+      expect(entries.get('team-flag/challenge.yml')!.toString()).toContain('image: team-box:2');
       expect(entries.get('falling-star/challenge.yml')!.toString()).toContain('state: hidden');
 
       const fresh = await buildTestApp(kind);

@@ -12,6 +12,7 @@ import {
 } from '@ctf/contract';
 import { LineCounter, parseDocument, type Document } from 'yaml';
 import { markdownBudgetProblem } from '@ctf/contract';
+import { readInstanceYml } from './instance-yml.js';
 import { renderMarkdown } from '../../lib/markdown.js';
 import { duplicateKeyOffsets, yamlBudgetProblem } from './yaml-budget.js';
 
@@ -59,6 +60,9 @@ const KNOWN_KEYS = new Set([
   'attempts',
   'per_team',
   'per_team_on_page',
+  'image',
+  'connection_info',
+  'instance',
   'version',
 ]);
 
@@ -85,6 +89,8 @@ export function yamlPathOf(field: readonly PropertyKey[]): (string | number)[] {
     prerequisites: 'requirements',
   };
   if (head === undefined) return [];
+  // ctfcli's `image` sits at the top; the rest of the instance under our key `instance`.
+  if (head === 'instance' && rest[0] === 'image') return ['image'];
   return [keys[String(head)] ?? head, ...rest.slice(0, 2)];
 }
 
@@ -359,6 +365,12 @@ export async function parseChallengeYml(
   };
   const perTeam = bool('per_team');
   const perTeamOnPage = bool('per_team_on_page');
+  const instance = readInstanceYml(data, (path, message) => err(line(path), message));
+  if (data.connection_info !== undefined && data.image === undefined)
+    warn(
+      line(['connection_info']),
+      "'connection_info' is only read with 'image' (a container per team); it was ignored.",
+    );
 
   if (errors.length > startErrors) return null;
   return {
@@ -379,6 +391,8 @@ export async function parseChallengeYml(
       hints: hints ?? [],
       per_team: perTeam,
       per_team_on_page: perTeamOnPage,
+      // Absent means none, like every absent key: an update removes a container definition.
+      instance: instance as ChallengeInput['instance'],
     },
     isActive,
     requirements,

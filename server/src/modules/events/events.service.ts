@@ -24,6 +24,7 @@ export function liveEventHub(ctx: AppContext): LiveEventHub {
         heartbeatMs: LIVE_EVENT_HEARTBEAT_MS,
         replayMs: LIVE_EVENT_REPLAY_MS,
         streamsPerAddress: ctx.config.eventStreamsPerAddress,
+        streamsMax: ctx.config.eventStreamsMax,
         now: () => ctx.clock.now().getTime(),
       },
       (err) => ctx.log.error({ err }, 'live events could not be read'),
