@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.js';
 import { badInput, notFound } from '../../lib/errors.js';
 import { recordAudit, type AuditActor } from '../audit/audit.service.js';
 import { endSessionsOfUsers } from '../auth/sessions.service.js';
-import { listTeamsForAdmin } from '../teams/teams.service.js';
+import { listTeamsForAdmin } from '../teams/teams.views.js';
 import { listUsersOfRole } from '../users/users.service.js';
 import {
   findTeamModeration,
