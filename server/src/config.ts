@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { defaultStreamLimit } from './lib/fd-limit.js';
 import { z } from 'zod';
 
 /** Thrown for a bad setting; main.ts prints its message as one line and exits non-zero. */
@@ -108,6 +109,11 @@ const EnvSchema = z.object({
   IP_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(0),
   /** Open live event streams (GET /api/events) allowed per address; more answer 429 (0 = no limit). */
   EVENT_STREAMS_PER_ADDRESS: z.coerce.number().int().min(0).default(20),
+  /**
+   * Open live event streams one process holds at most; more answer 429 and the page refreshes
+   * every 30 s instead (0 = no limit). Unset: half the process's file descriptors (`ulimit -n`).
+   */
+  EVENT_STREAMS_MAX: z.coerce.number().int().min(0).optional(),
   /** Discord execute-webhook URL for announcements and first bloods (unset = no webhook). */
   DISCORD_WEBHOOK_URL: optionalNonEmpty.pipe(url('DISCORD_WEBHOOK_URL').optional()),
   /** Comma list of what goes to the webhook: announcements, first-blood, site. */
@@ -256,6 +262,8 @@ export interface Config {
   ipRateLimitPerMinute: number;
   /** Open live event streams per address (0 = no limit). */
   eventStreamsPerAddress: number;
+  /** Open streams in this process at most (0 = no limit); see EVENT_STREAMS_MAX. */
+  eventStreamsMax: number;
   /** The Discord webhook, or null; events lists what it carries. */
   webhook: { url: string; events: WebhookEventKind[] } | null;
   /** Proxies whose X-Forwarded-For is believed (Fastify's trustProxy); false: none. */
@@ -449,6 +457,7 @@ export function loadConfig(env: Record<string, string | undefined> = processEnvi
     logLevel: e.LOG_LEVEL,
     ipRateLimitPerMinute: e.IP_RATE_LIMIT_PER_MINUTE,
     eventStreamsPerAddress: e.EVENT_STREAMS_PER_ADDRESS,
+    eventStreamsMax: e.EVENT_STREAMS_MAX ?? defaultStreamLimit(),
     webhook: e.DISCORD_WEBHOOK_URL
       ? { url: e.DISCORD_WEBHOOK_URL, events: [...new Set(e.WEBHOOK_EVENTS)] }
       : null,

@@ -9,12 +9,8 @@ import {
   seedSolve,
   teamInfo,
 } from '../../../test/team-fixtures.js';
-import {
-  deleteTeam,
-  joinRequestChecksum,
-  listTeamsForAdmin,
-  removeMembershipInTransaction,
-} from './teams.service.js';
+import { deleteTeam, joinRequestChecksum, removeMembershipInTransaction } from './teams.service.js';
+import { listTeamsForAdmin } from './teams.views.js';
 
 const TEXT = TEAM_TEXT;
 
