@@ -84,8 +84,12 @@ export const EnvSchema = z.object({
   GITHUB_API_URL: url('GITHUB_API_URL').default('https://api.github.com'),
   /** Comma list of discord:NAME, github:LOGIN, local:NAME: admins from their next login. */
   ADMINS: z.string().default(''),
-  EVENT_START: isoDate('EVENT_START').default('2025-10-14T21:00:00-04:00'),
-  EVENT_END: isoDate('EVENT_END').default('2025-10-21T21:00:00-04:00'),
+  /**
+   * The event window's first value (both or neither). Unset: a new database gets one that starts
+   * at the next full hour after its first start and lasts a week (event-state, stored).
+   */
+  EVENT_START: optionalNonEmpty.pipe(isoDate('EVENT_START').optional()),
+  EVENT_END: optionalNonEmpty.pipe(isoDate('EVENT_END').optional()),
   /** The scoreboard freeze's first default (ISO 8601); the admin panel sets or lifts it later. */
   FREEZE_AT: isoDate('FREEZE_AT').optional(),
   COMMUNITY_URL: url('COMMUNITY_URL').default('https://discord.com/'),

@@ -33,8 +33,8 @@ export interface Config {
   /** Local sign-in: only with no OAuth provider and a loopback PUBLIC_URL (DESIGN.md §3). */
   localLogin: boolean;
   admins: AdminSpec[];
-  eventStart: Date;
-  eventEnd: Date;
+  /** EVENT_START and EVENT_END, or null: a new database makes its own window at its first start. */
+  eventWindow: { start: Date; end: Date } | null;
   /** FREEZE_AT: the freeze time until an admin sets or lifts one; null when unset. */
   freezeAt: Date | null;
   communityUrl: string;
@@ -61,6 +61,8 @@ export interface Config {
   instances: InstanceConfig;
   /** Where the built web app lives (web/dist). */
   webDist: string;
+  /** The sample challenges the set-up checklist imports (docs/sample-challenges). */
+  sampleChallengesDir: string;
 }
 
 export interface InstanceConfig {

@@ -147,9 +147,11 @@ export function loadConfig(env: Record<string, string | undefined> = processEnvi
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   const pub = new URL(publicUrl);
   const dataDir = path.resolve(e.DATA_DIR);
-  const eventStart = new Date(e.EVENT_START);
-  const eventEnd = new Date(e.EVENT_END);
-  if (eventEnd <= eventStart)
+  if ((e.EVENT_START === undefined) !== (e.EVENT_END === undefined))
+    throw new ConfigError('Invalid configuration: EVENT_START and EVENT_END must be set together');
+  const eventWindow =
+    e.EVENT_START && e.EVENT_END ? { start: new Date(e.EVENT_START), end: new Date(e.EVENT_END) } : null;
+  if (eventWindow && eventWindow.end <= eventWindow.start)
     throw new ConfigError('Invalid configuration: EVENT_END must be after EVENT_START');
   const oauth = { discord: provider('DISCORD', e), github: provider('GITHUB', e) };
   if (e.DATABASE_URL && !e.SESSION_SECRET) {
@@ -177,8 +179,7 @@ export function loadConfig(env: Record<string, string | undefined> = processEnvi
     oauth,
     localLogin: !oauth.discord && !oauth.github && isLoopback(pub.hostname),
     admins: parseAdmins(e.ADMINS),
-    eventStart,
-    eventEnd,
+    eventWindow,
     freezeAt: e.FREEZE_AT ? new Date(e.FREEZE_AT) : null,
     communityUrl: e.COMMUNITY_URL,
     toolsUrl: e.TOOLS_URL,
@@ -197,5 +198,6 @@ export function loadConfig(env: Record<string, string | undefined> = processEnvi
     metricsToken: e.METRICS_TOKEN ?? null,
     instances: instanceConfig(e, pub.origin),
     webDist: path.resolve(import.meta.dirname, '../../web/dist'),
+    sampleChallengesDir: path.resolve(import.meta.dirname, '../../docs/sample-challenges'),
   };
 }
