@@ -255,6 +255,8 @@ export interface WebhookOutboxTable {
   claimed_until: number | null;
   claim_token: string | null;
   last_error: string | null;
+  /** What the message is about (`announcement:<id>`), so it can be withdrawn; null for others. */
+  ref: string | null;
 }
 
 /** One row (id 1): what the admin panel shows of the webhook. */

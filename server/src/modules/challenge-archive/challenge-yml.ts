@@ -1,6 +1,5 @@
 import {
   CATEGORIES,
-  CHALLENGE_ARCHIVE_LIMITS,
   CHALLENGE_DESCRIPTION_MAX_LENGTH,
   DIFFICULTIES,
   POINTS_BY_DIFFICULTY,
@@ -10,11 +9,10 @@ import {
   type HintInput,
   type ImportIssue,
 } from '@ctf/contract';
-import { LineCounter, parseDocument, type Document } from 'yaml';
 import { markdownBudgetProblem } from '@ctf/contract';
 import { readInstanceYml } from './instance-yml.js';
 import { renderMarkdown } from '../../lib/markdown.js';
-import { duplicateKeyOffsets, yamlBudgetProblem } from './yaml-budget.js';
+import { readYamlDocument } from './yaml-document.js';
 
 /**
  * One challenge.yml (ctfcli spec 0.1) read into the admin form's input (docs/challenge-archives.md
@@ -105,50 +103,9 @@ export async function parseChallengeYml(
   const err = (line: number | null, message: string) => errors.push({ file, line, message });
   const warn = (line: number | null, message: string) => warnings.push({ file, line, message });
 
-  if (bytes.length > CHALLENGE_ARCHIVE_LIMITS.maxYamlBytes) {
-    err(null, `challenge.yml is larger than ${CHALLENGE_ARCHIVE_LIMITS.maxYamlBytes / 1024} KB: refused.`);
-    return null;
-  }
-  const text = bytes.toString('utf8');
-  const overBudget = yamlBudgetProblem(text);
-  if (overBudget) {
-    err(overBudget.line, overBudget.message);
-    return null;
-  }
-  const counter = new LineCounter();
-  const lineAt = (offset: number) => Math.max(counter.linePos(offset).line, 1);
-  let doc: Document;
-  try {
-    // NOTE: yaml's own uniqueKeys check compares each key with every earlier one (quadratic);
-    // duplicateKeyOffsets does it with a Set.
-    doc = parseDocument(text, { lineCounter: counter, prettyErrors: false, uniqueKeys: false });
-  } catch (e) {
-    err(null, `challenge.yml could not be read: ${(e as Error).message}`);
-    return null;
-  }
-  for (const e of doc.errors) err(lineAt(e.pos[0]), `YAML: ${e.message.split('\n')[0]}`);
-  for (const offset of duplicateKeyOffsets(doc)) err(lineAt(offset), 'YAML: Map keys must be unique');
-  if (errors.length > startErrors) return null;
-  let data: unknown;
-  try {
-    data = doc.toJS({ maxAliasCount: CHALLENGE_ARCHIVE_LIMITS.maxYamlAliases });
-  } catch (e) {
-    // yaml refuses an alias bomb here ("Excessive alias count ...").
-    err(
-      null,
-      `challenge.yml refused: ${(e as Error).message} (at most ${CHALLENGE_ARCHIVE_LIMITS.maxYamlAliases} aliases).`,
-    );
-    return null;
-  }
-
-  const line = (path: readonly (string | number)[]): number | null => {
-    for (let n = path.length; n >= 0; n -= 1) {
-      const node = n === 0 ? doc.contents : doc.getIn(path.slice(0, n), true);
-      const range = (node as { range?: [number, number, number] } | null | undefined)?.range;
-      if (range) return lineAt(range[0]);
-    }
-    return null;
-  };
+  const read = readYamlDocument(bytes, err);
+  if (!read) return null;
+  const { data, line } = read;
 
   if (!isRecord(data)) {
     err(line([]), 'challenge.yml must be a mapping of keys (name, author, category, ...).');

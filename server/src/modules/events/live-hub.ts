@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { STREAMS_FULL_MESSAGE, TOO_MANY_STREAMS_MESSAGE, type LiveEventType } from '@ctf/contract';
 import { addressNetwork } from '../../lib/ip.js';
 import type { DB } from '../../db/schema.js';
-import { lastLiveEventId, liveEventsAfter } from './events.repo.js';
+import { lastLiveEventId, liveEventIdsSince, liveEventsAfter } from './events.repo.js';
 
 /** A slow reader with this much unsent is dropped (its browser reconnects and resumes). */
 const MAX_BUFFERED_BYTES = 256 * 1024;
@@ -143,6 +143,27 @@ export class LiveEventHub {
       }
     })();
     return this.reading;
+  }
+
+  /**
+   * Rows were removed from the log (a deleted announcement, a hidden or banned competitor's first
+   * blood): the replay window keeps only what is still there, so a browser resuming from an
+   * earlier id never gets them.
+   */
+  async dropWithdrawn(): Promise<void> {
+    try {
+      const still = await liveEventIdsSince(this.db, this.options.now() - this.options.replayMs);
+      for (let i = this.kept.length - 1; i >= 0; i -= 1) if (!still.has(this.kept[i]!.id)) this.kept.splice(i, 1);
+    } catch (err) {
+      this.onError(err);
+    }
+  }
+
+  /** Drops these events from the replay window now (their rows were deleted). */
+  forget(ids: readonly number[]): void {
+    if (ids.length === 0) return;
+    const gone = new Set(ids);
+    for (let i = this.kept.length - 1; i >= 0; i -= 1) if (gone.has(this.kept[i]!.id)) this.kept.splice(i, 1);
   }
 
   /** Ends every stream (shutdown); browsers reconnect to another process and resume. */

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/schema.js';
 import { LISTENER_PRIORITY } from '../../lib/domain-events.js';
 import {
+  deleteOutboxMessagesAbout,
   claimDueMessage,
   countPendingMessages,
   deleteSentMessage,
@@ -44,6 +45,7 @@ async function enqueueWebhook(
   ctx: AppContext,
   kind: WebhookEventKind,
   content: string,
+  ref?: string,
 ): Promise<void> {
   const webhook = ctx.config.webhook;
   if (!webhook || !webhook.events.includes(kind)) return;
@@ -53,6 +55,7 @@ async function enqueueWebhook(
     kind,
     payload: JSON.stringify({ content: text, allowed_mentions: { parse: [] } }),
     at: ctx.clock.now().getTime(),
+    ...(ref ? { ref } : {}),
   });
 }
 
@@ -101,9 +104,15 @@ export function subscribeOutbox(ctx: AppContext): void {
   );
   events.on(
     'announcement.posted',
-    (a, trx) => enqueueWebhook(trx, ctx, 'announcements', webhookText.announcement(ctx, a.title, a.body)),
+    (a, trx) =>
+      enqueueWebhook(trx, ctx, 'announcements', webhookText.announcement(ctx, a.title, a.body), `announcement:${a.id}`),
     { phase },
   );
+  // Deleted before its message went out: the message goes with it (a message already being sent
+  // at that instant still goes).
+  events.on('announcement.deleted', (a, trx) => deleteOutboxMessagesAbout(trx, `announcement:${a.id}`), {
+    phase,
+  });
   const kick = () => kickWebhookSender(ctx);
   const priority = LISTENER_PRIORITY.outbox;
   for (const name of ['first-blood', 'site.switched', 'announcement.posted'] as const)
