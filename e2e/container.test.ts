@@ -1,25 +1,22 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { dockerEngine, engineRequest, type DockerEngine } from '../server/test/docker.js';
+import { dockerEngine } from '../server/test/docker.js';
+import { ComposeStack, REPO_ROOT as root, inspect } from './support/compose.js';
 import { HttpClient, within } from './support/http.js';
 import { SERVER_ENTRY, SERVER_NODE_FLAGS, freePort } from './support/server.js';
 
 /**
- * The container image (Dockerfile) and compose.yaml, as an organiser uses them: the image is built,
- * `docker-compose up` brings the site up on SQLite, an admin and a player sign in, a flag is
- * solved, the stack is taken down and brought up again on the same volume, the solve is still
- * there, and `down -v` removes everything. Needs a Docker engine (server/test/docker.ts) and
- * docker-compose; CI starts both (.ci/run). The image builds on CTF_BASE_IMAGE (CI:
- * ctf-node20:local from scripts/docker/build-base-image.sh), else the Dockerfile's default.
+ * The container image (Dockerfile) and the compose files, as an organiser uses them. compose.yaml:
+ * the image is built, `docker-compose up` brings the site up on SQLite, an admin and a player sign
+ * in, a flag is solved, the stack is taken down and brought up again on the same volume, the solve
+ * is still there, and `down -v` removes everything. compose.full.yaml: the same site on PostgreSQL
+ * and Redis behind nginx, with Debian-built stand-ins for the three upstream images
+ * (scripts/docker/stand-ins). Needs a Docker engine (server/test/docker.ts) and docker-compose; CI
+ * starts both and builds the base images (.ci/run).
  */
-
-const root = fileURLToPath(new URL('..', import.meta.url));
 const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
 
 /** Settings the image fixes (or that name the compose host's own engine): compose.yaml never passes them. */
@@ -59,144 +56,77 @@ describe('container files', () => {
   });
 });
 
-const engine = await dockerEngine('container image and compose file');
+const engine = await dockerEngine('container image and compose files');
 
-/** Runs a command to its end; rejects with its output when it fails or outlives timeoutMs. */
-function run(
-  command: string,
-  args: string[],
-  env: Record<string, string>,
-  timeoutMs: number,
-): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      if (code === 0) resolve(out);
-      else reject(new Error(`${command} ${args.join(' ')} failed (${signal ?? code}):\n${out.slice(-4000)}`));
-    });
+/** The site's public page of points: name and points of each competitor. */
+const board = async (base: string) => (await fetch(`${base}/api/info/leaderboard`)).json();
+
+/** An admin makes one challenge and opens the site; a player solves it. Returns the player. */
+async function playOneSolve(base: string, origin: string, flag: string) {
+  const admin = await new HttpClient(origin).signIn(base, 'compose-admin', true);
+  const created = await admin.post(base, '/api/admin/ctf/create_challenge', {
+    name: 'Container',
+    category: 'General',
+    difficulty: 'Easy',
+    written_by: 'tester',
+    flag,
   });
+  expect(created.status, created.text).toBe(200);
+  expect((await admin.post(base, '/api/admin/update_site_info', { activated: true })).status).toBe(200);
+  const player = await new HttpClient(origin).signIn(base, 'compose-player');
+  const [challenge] = (await player.get(base, '/api/ctf/challenges')).body as { _id: string }[];
+  const solved = await player.post(base, '/api/ctf/submit-flag', { challenge_id: challenge!._id, flag });
+  expect(solved.status, solved.text).toBe(200);
+  expect(await board(base)).toEqual([expect.objectContaining({ name: 'compose-player', points: 100 })]);
+  return { admin, player, challengeId: challenge!._id };
 }
 
-async function inspect(e: DockerEngine, what: 'containers' | 'volumes', id: string): Promise<any> {
-  return JSON.parse(await engineRequest(e.host, `/${what}/${encodeURIComponent(id)}/json`));
-}
-
-/** The base image: CTF_BASE_IMAGE, else the local one when the engine has it, else the Dockerfile's. */
-async function baseImage(e: DockerEngine): Promise<string | null> {
-  if (process.env.CTF_BASE_IMAGE) return process.env.CTF_BASE_IMAGE;
-  return engineRequest(e.host, '/images/ctf-node20:local/json').then(
-    () => 'ctf-node20:local',
-    () => null,
-  );
-}
+/** A past window, as the other end-to-end tests use: play is open after it (the default). */
+const PAST_EVENT = { EVENT_START: '2020-01-01T00:00:00Z', EVENT_END: '2020-01-08T00:00:00Z' };
 
 describe.skipIf(!engine)('compose.yaml on a real Docker engine', () => {
-  const e = engine!;
-  const project = `ctftest${randomBytes(4).toString('hex')}`;
-  // An empty file instead of the repository's .env: a developer's settings must not leak in.
-  const scratch = mkdtempSync(path.join(tmpdir(), 'ctf-compose-'));
-  const envFile = path.join(scratch, 'empty.env');
-  writeFileSync(envFile, '');
+  const stack = new ComposeStack(engine!, ['compose.yaml']);
   let base = '';
   let origin = '';
-  let env: Record<string, string> = {};
-  let composeUp = false;
-  const compose = (args: string[], timeoutMs = 120_000) =>
-    run(
-      'docker-compose',
-      ['--env-file', envFile, '-p', project, '-f', 'compose.yaml', ...args],
-      env,
-      timeoutMs,
-    );
-  const containerId = async () => (await compose(['ps', '-q', 'site'])).trim();
-
-  /** Until the engine's health check (the image's HEALTHCHECK on /api/health) reports healthy. */
-  async function healthy(): Promise<void> {
-    const id = await containerId();
-    const waited = await within(
-      90_000,
-      async () => (await inspect(e, 'containers', id)).State.Health?.Status === 'healthy',
-    );
-    if (waited < 0) throw new Error(`not healthy:\n${await compose(['logs', '--tail', '50', 'site'])}`);
-  }
 
   beforeAll(async () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     origin = `http://localhost:${port}`;
-    env = {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? scratch,
-      ...e.env,
-      CTF_IMAGE: 'ctf-platform:test',
+    await stack.configure({
       CTF_LISTEN: `127.0.0.1:${port}`,
       PUBLIC_URL: origin,
-      // A past window, as the other end-to-end tests use: play is open after it (the default).
-      EVENT_START: '2020-01-01T00:00:00Z',
-      EVENT_END: '2020-01-08T00:00:00Z',
       LOG_LEVEL: 'warn',
-    };
-    const baseImg = await baseImage(e);
-    if (baseImg) env.CTF_BASE_IMAGE = baseImg;
-    // A cold build (npm ci with better-sqlite3 compiled from source) takes minutes; later ones reuse
-    // the engine's layer cache.
-    await compose(['build'], 25 * 60_000);
-    await compose(['up', '-d']);
-    composeUp = true;
+      ...PAST_EVENT,
+    });
+    await stack.buildAndStart();
   }, 26 * 60_000);
 
-  afterAll(async () => {
-    if (composeUp) await compose(['down', '-v', '--remove-orphans']);
-    rmSync(scratch, { recursive: true, force: true });
-  }, 120_000);
+  afterAll(() => stack.destroy(), 120_000);
 
   it('starts healthy, as a user other than root, with its data in a named volume', async () => {
-    await healthy();
-    expect((await compose(['exec', '-T', 'site', 'id', '-u'])).trim()).toBe('10001');
-    const container = await inspect(e, 'containers', await containerId());
+    await stack.healthy('site');
+    expect((await stack.compose(['exec', '-T', 'site', 'id', '-u'])).trim()).toBe('10001');
+    const container = await inspect(stack.engine, 'containers', await stack.containerId('site'));
     const mount = container.Mounts.find((m: { Destination: string }) => m.Destination === '/data');
-    expect(mount).toMatchObject({ Type: 'volume', Name: `${project}_ctf-data` });
+    expect(mount).toMatchObject({ Type: 'volume', Name: `${stack.project}_ctf-data` });
     const health = await fetch(`${base}/api/health`);
     expect(health.status).toBe(200);
     expect(await health.json()).toMatchObject({ status: 'ok', database: true });
   });
 
   it('signs in, records a solve, and keeps it when the stack is taken down and brought up again', async () => {
-    const admin = await new HttpClient(origin).signIn(base, 'compose-admin', true);
-    const created = await admin.post(base, '/api/admin/ctf/create_challenge', {
-      name: 'Container',
-      category: 'General',
-      difficulty: 'Easy',
-      written_by: 'tester',
-      flag: 'flag{in-a-container}',
-    });
-    expect(created.status, created.text).toBe(200);
-    expect((await admin.post(base, '/api/admin/update_site_info', { activated: true })).status).toBe(200);
-    const player = await new HttpClient(origin).signIn(base, 'compose-player');
-    const [challenge] = (await player.get(base, '/api/ctf/challenges')).body as { _id: string }[];
-    const solved = await player.post(base, '/api/ctf/submit-flag', {
-      challenge_id: challenge!._id,
-      flag: 'flag{in-a-container}',
-    });
-    expect(solved.status, solved.text).toBe(200);
-    const board = async () => (await fetch(`${base}/api/info/leaderboard`)).json();
-    expect(await board()).toEqual([expect.objectContaining({ name: 'compose-player', points: 100 })]);
+    const { player, challengeId } = await playOneSolve(base, origin, 'flag{in-a-container}');
 
     // A new container on the same volume: the database, sessions and solve are all still there.
-    const before = await containerId();
-    await compose(['down']);
-    await compose(['up', '-d']);
-    expect(await containerId()).not.toBe(before);
-    await healthy();
-    expect(await board()).toEqual([expect.objectContaining({ name: 'compose-player', points: 100 })]);
+    const before = await stack.containerId('site');
+    await stack.compose(['down']);
+    await stack.compose(['up', '-d']);
+    expect(await stack.containerId('site')).not.toBe(before);
+    await stack.healthy('site');
+    expect(await board(base)).toEqual([expect.objectContaining({ name: 'compose-player', points: 100 })]);
     const again = await player.post(base, '/api/ctf/submit-flag', {
-      challenge_id: challenge!._id,
+      challenge_id: challengeId,
       flag: 'flag{in-a-container}',
     });
     // The session (kept in the database) still signs the player in, and the solve is known.
@@ -204,20 +134,88 @@ describe.skipIf(!engine)('compose.yaml on a real Docker engine', () => {
   });
 
   it('stops gracefully on SIGTERM: exit code 0, long before the grace period ends', async () => {
-    const id = await containerId();
+    const id = await stack.containerId('site');
     const started = Date.now();
-    await compose(['stop']);
+    await stack.compose(['stop']);
     const elapsed = Date.now() - started;
-    const state = (await inspect(e, 'containers', id)).State;
-    expect(state.ExitCode).toBe(0);
+    expect((await inspect(stack.engine, 'containers', id)).State.ExitCode).toBe(0);
     // compose.yaml gives it 15 s before SIGKILL (exit code 137); it closes in well under that.
     expect(elapsed).toBeLessThan(10_000);
   });
 
   it('takes everything down with `down -v`, the volume included', async () => {
-    await compose(['down', '-v']);
-    composeUp = false;
-    await expect(inspect(e, 'volumes', `${project}_ctf-data`)).rejects.toThrow(/404/);
-    expect((await compose(['ps', '-q'])).trim()).toBe('');
+    await stack.down();
+    await expect(inspect(stack.engine, 'volumes', `${stack.project}_ctf-data`)).rejects.toThrow(/404/);
+    expect((await stack.compose(['ps', '-q'])).trim()).toBe('');
+  });
+});
+
+describe.skipIf(!engine)('compose.full.yaml: PostgreSQL, Redis and nginx (Debian-built stand-ins)', () => {
+  const stack = new ComposeStack(engine!, [
+    'compose.yaml',
+    'compose.full.yaml',
+    'scripts/docker/stand-ins/compose.yaml',
+  ]);
+  let base = '';
+  let origin = '';
+
+  beforeAll(async () => {
+    const [proxyPort, sitePort] = [await freePort(), await freePort()];
+    base = `http://127.0.0.1:${proxyPort}`;
+    origin = `http://localhost:${proxyPort}`;
+    await stack.configure({
+      CTF_HTTP_LISTEN: `127.0.0.1:${proxyPort}`,
+      CTF_LISTEN: `127.0.0.1:${sitePort}`,
+      PUBLIC_URL: origin,
+      SESSION_SECRET: randomBytes(24).toString('hex'),
+      POSTGRES_PASSWORD: randomBytes(12).toString('hex'),
+      LOG_LEVEL: 'warn',
+      ...PAST_EVENT,
+    });
+    await stack.buildAndStart();
+  }, 26 * 60_000);
+
+  afterAll(() => stack.destroy(), 120_000);
+
+  it('refuses to start without SESSION_SECRET or POSTGRES_PASSWORD, naming it', async () => {
+    for (const name of ['SESSION_SECRET', 'POSTGRES_PASSWORD']) {
+      await expect(stack.compose(['config', '-q'], 30_000, [name])).rejects.toThrow(`set ${name}`);
+    }
+  });
+
+  it('serves the site through nginx on PostgreSQL and Redis, streams unbuffered, and sees clients', async () => {
+    expect(
+      await within(90_000, async () => {
+        const r = await fetch(`${base}/api/health`).catch(() => null);
+        return r?.status === 200 && (await r.json()).redis === true;
+      }),
+    ).toBeGreaterThanOrEqual(0);
+    // The event stream's first bytes come through at once: nginx does not buffer them.
+    const stream = await fetch(`${base}/api/events`, { signal: AbortSignal.timeout(10_000) });
+    const reader = stream.body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toContain(': open');
+    await reader.cancel();
+
+    const { admin } = await playOneSolve(base, origin, 'flag{behind-nginx}');
+    const count = await stack.compose([
+      'exec',
+      '-T',
+      'postgres',
+      'psql',
+      '-U',
+      'ctf',
+      '-d',
+      'ctf',
+      '-tAc',
+      'select count(*) from solves',
+    ]);
+    expect(count.trim()).toBe('1');
+    // TRUST_PROXY names nginx alone: the submission log holds the address nginx saw, not nginx's.
+    const rows = (await admin.get(base, '/api/admin/submissions?limit=10')).body.rows as {
+      address: string;
+    }[];
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.address).toMatch(/^[0-9a-f.:]+$/);
+    expect(rows[0]!.address).not.toBe('172.31.250.10');
   });
 });
