@@ -60,6 +60,7 @@ export type {
   ImportIssue,
   ImportResult,
   ScoreboardExportRow,
+  SetupStatus,
   SolveExportRow,
 } from './api/admin.js';
 export type { SiteInfo } from './api/site.js';

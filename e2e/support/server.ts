@@ -61,6 +61,10 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       // Every browser page opens a live event stream, all from 127.0.0.1: no per-address limit
       // (a test of the limit passes its own value).
       EVENT_STREAMS_PER_ADDRESS: '0',
+      // A window that is over, so challenges may be created at any hour of the run; a test of a
+      // new site's first start passes '' for both.
+      EVENT_START: '2025-10-14T21:00:00-04:00',
+      EVENT_END: '2025-10-21T21:00:00-04:00',
       ...env,
     },
     // Its own folder as working directory: the server reads ./.env (config.ts), and a developer's

@@ -19,7 +19,7 @@ import { registerAuthRoutes } from './modules/auth/auth.routes.js';
 import { registerChallengeRoutes } from './modules/challenges/challenges.routes.js';
 import { registerEventRoutes } from './modules/events/events.routes.js';
 import { liveChangesOf, subscribeLiveStream } from './modules/events/events.service.js';
-import { subscribeEventState } from './modules/event-state/event-state.service.js';
+import { ensureEventWindow, subscribeEventState } from './modules/event-state/event-state.service.js';
 import { subscribeOutbox } from './modules/webhooks/webhooks.service.js';
 import { registerFilesRoutes } from './modules/files/files.routes.js';
 import { registerLeaderboardRoutes } from './modules/leaderboard/leaderboard.routes.js';
@@ -109,6 +109,8 @@ export async function buildApp(
   subscribeEventState(ctx);
   subscribeOutbox(ctx);
   subscribeLiveStream(ctx);
+  // A new database without EVENT_START and EVENT_END stores its own event window, once.
+  await ensureEventWindow(ctx);
 
   // NOTE: onClose hooks run in the reverse order of their adding (avvio), so the shared resources
   // are released by the first one added: after every module's own hook (the submission log writes

@@ -35,8 +35,22 @@ describe('loadConfig', () => {
     expect(existsSync(secretFile)).toBe(true);
     expect(statSync(secretFile).mode & 0o777).toBe(0o600);
     expect(loadConfig({ DATA_DIR: dir }).sessionSecret).toBe(c.sessionSecret);
-    expect(c.eventStart.toISOString()).toBe('2025-10-15T01:00:00.000Z');
-    expect(c.eventEnd.toISOString()).toBe('2025-10-22T01:00:00.000Z');
+    // No window configured: a new database makes its own at its first start (event-state).
+    expect(c.eventWindow).toBeNull();
+  });
+
+  it('takes the event window from EVENT_START and EVENT_END, both or neither', () => {
+    const c = loadConfig({
+      DATA_DIR: dataDir(),
+      EVENT_START: '2025-10-14T21:00:00-04:00',
+      EVENT_END: '2025-10-21T21:00:00-04:00',
+    });
+    expect(c.eventWindow?.start.toISOString()).toBe('2025-10-15T01:00:00.000Z');
+    expect(c.eventWindow?.end.toISOString()).toBe('2025-10-22T01:00:00.000Z');
+    expect(() => loadConfig({ DATA_DIR: dataDir(), EVENT_START: '2025-10-14T21:00:00Z' })).toThrow(
+      'EVENT_START and EVENT_END must be set together',
+    );
+    expect(loadConfig({ DATA_DIR: dataDir(), EVENT_START: '', EVENT_END: '' }).eventWindow).toBeNull();
   });
 
   it('enables a provider only when both its values are set, and then turns local sign-in off', () => {

@@ -91,8 +91,12 @@ const EnvSchema = z.object({
   GITHUB_API_URL: url('GITHUB_API_URL').default('https://api.github.com'),
   /** Comma list of discord:NAME, github:LOGIN, local:NAME: admins from their next login. */
   ADMINS: z.string().default(''),
-  EVENT_START: isoDate('EVENT_START').default('2025-10-14T21:00:00-04:00'),
-  EVENT_END: isoDate('EVENT_END').default('2025-10-21T21:00:00-04:00'),
+  /**
+   * The event window's first value (both or neither). Unset: a new database gets one that starts
+   * at the next full hour after its first start and lasts a week (event-state, stored).
+   */
+  EVENT_START: optionalNonEmpty.pipe(isoDate('EVENT_START').optional()),
+  EVENT_END: optionalNonEmpty.pipe(isoDate('EVENT_END').optional()),
   /** The scoreboard freeze's first default (ISO 8601); the admin panel sets or lifts it later. */
   FREEZE_AT: isoDate('FREEZE_AT').optional(),
   COMMUNITY_URL: url('COMMUNITY_URL').default('https://discord.com/'),
@@ -250,8 +254,8 @@ export interface Config {
   /** Local sign-in: only with no OAuth provider and a loopback PUBLIC_URL (DESIGN.md §3). */
   localLogin: boolean;
   admins: AdminSpec[];
-  eventStart: Date;
-  eventEnd: Date;
+  /** EVENT_START and EVENT_END, or null: a new database makes its own window at its first start. */
+  eventWindow: { start: Date; end: Date } | null;
   /** FREEZE_AT: the freeze time until an admin sets or lifts one; null when unset. */
   freezeAt: Date | null;
   communityUrl: string;
@@ -278,6 +282,8 @@ export interface Config {
   instances: InstanceConfig;
   /** Where the built web app lives (web/dist). */
   webDist: string;
+  /** The sample challenges the set-up checklist imports (docs/sample-challenges). */
+  sampleChallengesDir: string;
 }
 
 export interface InstanceConfig {
@@ -417,9 +423,11 @@ export function loadConfig(env: Record<string, string | undefined> = processEnvi
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   const pub = new URL(publicUrl);
   const dataDir = path.resolve(e.DATA_DIR);
-  const eventStart = new Date(e.EVENT_START);
-  const eventEnd = new Date(e.EVENT_END);
-  if (eventEnd <= eventStart)
+  if ((e.EVENT_START === undefined) !== (e.EVENT_END === undefined))
+    throw new ConfigError('Invalid configuration: EVENT_START and EVENT_END must be set together');
+  const eventWindow =
+    e.EVENT_START && e.EVENT_END ? { start: new Date(e.EVENT_START), end: new Date(e.EVENT_END) } : null;
+  if (eventWindow && eventWindow.end <= eventWindow.start)
     throw new ConfigError('Invalid configuration: EVENT_END must be after EVENT_START');
   const oauth = { discord: provider('DISCORD', e), github: provider('GITHUB', e) };
   if (e.DATABASE_URL && !e.SESSION_SECRET) {
@@ -447,8 +455,7 @@ export function loadConfig(env: Record<string, string | undefined> = processEnvi
     oauth,
     localLogin: !oauth.discord && !oauth.github && isLoopback(pub.hostname),
     admins: parseAdmins(e.ADMINS),
-    eventStart,
-    eventEnd,
+    eventWindow,
     freezeAt: e.FREEZE_AT ? new Date(e.FREEZE_AT) : null,
     communityUrl: e.COMMUNITY_URL,
     toolsUrl: e.TOOLS_URL,
@@ -467,5 +474,6 @@ export function loadConfig(env: Record<string, string | undefined> = processEnvi
     metricsToken: e.METRICS_TOKEN ?? null,
     instances: instanceConfig(e, pub.origin),
     webDist: path.resolve(import.meta.dirname, '../../web/dist'),
+    sampleChallengesDir: path.resolve(import.meta.dirname, '../../docs/sample-challenges'),
   };
 }

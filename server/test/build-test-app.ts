@@ -10,6 +10,8 @@ import type { RegisteredRoute } from '../src/plugins/route-table.js';
 import { createTestDatabase, type TestDatabase, type TestDatabaseKind } from './databases.js';
 
 export const TEST_ORIGIN = 'http://localhost:3000';
+/** The event window of every test app that names none: it ended before the test clock's time. */
+export const TEST_EVENT_WINDOW = { start: '2025-10-14T21:00:00-04:00', end: '2025-10-21T21:00:00-04:00' };
 export const TEST_SECRET = 'test-secret-test-secret-test-secret-0123456789';
 
 /** A clock a test can set and move. */
@@ -121,6 +123,10 @@ export async function buildTestApp(
     PUBLIC_URL: TEST_ORIGIN,
     SESSION_SECRET: TEST_SECRET,
     LOG_LEVEL: 'silent',
+    // A fixed window (over at the test clock's time) unless a test passes its own; '' for both
+    // leaves it unset, as a new site's first start (event-state makes the window then).
+    EVENT_START: TEST_EVENT_WINDOW.start,
+    EVENT_END: TEST_EVENT_WINDOW.end,
     ...(database.databaseUrl
       ? { DATABASE_URL: options.databaseUrlVia?.(database.databaseUrl) ?? database.databaseUrl }
       : {}),

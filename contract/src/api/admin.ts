@@ -256,6 +256,32 @@ export const exportChallenges = endpoint({
   produces: 'application/zip',
 });
 
+/**
+ * The admin panel's set-up checklist, shown while the site has no challenges: how many it has,
+ * which sign-in methods work and the exact redirect URLs to register with each provider (from
+ * PUBLIC_URL), and whether the Discord webhook is configured.
+ */
+export const SetupStatus = z.object({
+  challenges: z.number().int(),
+  publicUrl: z.string(),
+  login: z.object({ discord: z.boolean(), github: z.boolean(), local: z.boolean() }),
+  redirectUrls: z.object({ discord: z.string(), github: z.string() }),
+  webhook: z.boolean(),
+});
+export type SetupStatus = z.infer<typeof SetupStatus>;
+export const getSetup = get(ROUTES.admin.getSetup, SetupStatus);
+
+/**
+ * Imports the sample challenges (docs/sample-challenges: one import, like the Import / Export
+ * tab's). Refused (409) once the site has any challenge; an import error answers 400 with the
+ * result, as the import does.
+ */
+export const addSampleChallenges = endpoint({
+  ...ROUTES.admin.addSampleChallenges,
+  body: z.object({}).strict(),
+  response: ImportResult,
+});
+
 /** Every admin endpoint, so the authorization matrix test can walk them all. */
 export const ADMIN_ENDPOINTS = [
   getTeams,
@@ -286,6 +312,8 @@ export const ADMIN_ENDPOINTS = [
   exportSolvesJson,
   importChallenges,
   exportChallenges,
+  getSetup,
+  addSampleChallenges,
   ...SETTINGS_ENDPOINTS,
   ...DIVISION_ADMIN_ENDPOINTS,
   ...INTEGRITY_ENDPOINTS,

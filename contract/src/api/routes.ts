@@ -92,6 +92,8 @@ export const ROUTES = {
     exportSolvesJson: acting('/api/admin/export/solves.json'),
     importChallenges: post('/api/admin/ctf/import'),
     exportChallenges: acting('/api/admin/ctf/export'),
+    getSetup: get('/api/admin/setup'),
+    addSampleChallenges: post('/api/admin/sample_challenges'),
   },
   settings: {
     getSettings: get('/api/admin/settings'),

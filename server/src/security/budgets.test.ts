@@ -140,6 +140,18 @@ for (const kind of testDatabaseKinds()) {
       expect(worstHealthMs).toBeLessThan(HEALTH_MS);
     });
 
+    it('refuses a hint nested past the Markdown budget, naming the file and the hint', async () => {
+      const zip = makeZip([
+        { name: 'hint/challenge.yml', content: `${YML}hints:\n  - "${'>'.repeat(1200)}x\\nx"\n` },
+      ]);
+      const { result, worstHealthMs } = await whileHealthChecked(t.app, () => postImport(admin, zip, true));
+      expect(result.status, result.text).toBe(400);
+      expect(errorsOf(result.body)).toContain(
+        `hint/challenge.yml: hints.0 nests quotes or lists more than ${MARKDOWN_MAX_NESTING} levels deep (line 1): refused.`,
+      );
+      expect(worstHealthMs).toBeLessThan(HEALTH_MS);
+    });
+
     it('refuses a 66 KB challenge.yml of 32,000 keys before parsing it, naming the file', async () => {
       const keys = `${YML}extra_keys: {${Array.from({ length: 32_000 }, () => 'a').join(',')}}\n`;
       expect(keys.length).toBeLessThan(70 * 1024);

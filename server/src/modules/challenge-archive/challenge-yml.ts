@@ -237,6 +237,12 @@ export async function parseChallengeYml(
       hints = [];
       data.hints.forEach((h: unknown, i) => {
         const title = `Hint ${i + 1}`;
+        const content = typeof h === 'string' ? h : isRecord(h) ? h.content : undefined;
+        const tooDeep = typeof content === 'string' ? markdownBudgetProblem(content) : null;
+        if (tooDeep) {
+          err(line(['hints', i]), `hints.${i} ${tooDeep}: refused.`);
+          return;
+        }
         if (typeof h === 'string') {
           hints!.push({ title, content: h, cost: 0 });
           return;

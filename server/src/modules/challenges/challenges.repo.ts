@@ -92,6 +92,14 @@ export async function listChallengesForPlay(db: Executor): Promise<
     .execute();
 }
 
+export async function countChallenges(db: Executor): Promise<number> {
+  const row = await db
+    .selectFrom('challenges')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
 export async function challengeExists(db: Executor, id: number): Promise<boolean> {
   const row = await db.selectFrom('challenges').select('id').where('id', '=', id).executeTakeFirst();
   return row !== undefined;

@@ -7,6 +7,7 @@ import { listHintsForAdmin } from '../hints/hints.service.js';
 import { presentAdminChallenge } from './challenges.presenter.js';
 import {
   challengeExists,
+  countChallenges,
   deleteChallengeRow,
   findChallengeForAudit,
   listAuthoringFields,
@@ -152,6 +153,11 @@ export async function deleteChallenge(
   ctx.bus.publish('challenges');
   ctx.bus.publish('solves');
   ctx.bus.publish('ratings');
+}
+
+/** How many challenges the site has (hidden and unreleased ones too). */
+export async function challengeCount(ctx: AppContext): Promise<number> {
+  return countChallenges(ctx.database.db);
 }
 
 /** Whether a challenge with this id exists (other modules' 404s). */

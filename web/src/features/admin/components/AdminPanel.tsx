@@ -11,6 +11,7 @@ import { IntegrityTab } from './IntegrityTab';
 import { SubmissionsTab } from './SubmissionsTab';
 import { CreateChallengeTab } from './CreateChallengeTab';
 import { SettingsTab } from './SettingsTab';
+import { SetupChecklist } from './SetupChecklist';
 import { ScoreboardControls } from './ScoreboardControls';
 import { SiteControls } from './SiteControls';
 import { SolversTab } from './SolversTab';
@@ -31,6 +32,7 @@ export function AdminPanel() {
   return (
     <Container className="py-4">
       <h1 className="mb-3">Admin Panel</h1>
+      <SetupChecklist act={act} onOpenSettings={() => setTab('settings')} />
       <SiteControls act={act} />
       <ScoreboardControls act={act} />
       <AdminMessageView message={message} />
