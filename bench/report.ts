@@ -1,6 +1,6 @@
 import type { BoardCost } from './board-cost.js';
 import { SUBMITTING, sliceCount, type LoadResult, type ScenarioName } from './load.js';
-import type { BenchReport, StreamsRun } from './run.js';
+import type { BenchReport, StreamsRun } from './results.js';
 
 /** The targets of the performance issue, as ratios to the bare Fastify server at 100 connections. */
 export const TARGETS = {
@@ -77,10 +77,15 @@ function streamsSection(s: StreamsRun, ratioOf: (r: LoadResult) => number): stri
     '',
     `- Opened in ${fmt(s.opened.ms)} ms (answers: ${Object.entries(s.opened.statuses)
       .map(([k, v]) => `${v} x ${k}`)
-      .join(', ')}); server RSS ${fmt(s.rssBeforeMb, 1)} MB before, ${fmt(s.rssOpenMb, 1)} MB with them open.`,
+      .join(
+        ', ',
+      )}); server RSS ${fmt(s.rssBeforeMb, 1)} MB before, ${fmt(s.rssOpenMb, 1)} MB with them open.`,
     `- The process's first announcement, before the streams opened (its first admin write): POST answered ${s.firstAnnouncement.status} in ${fmt(s.firstAnnouncement.postMs, 1)} ms.`,
     `- An admin's announcement (POST /api/admin/announcements/create) to the last stream receiving it: ${s.announcements
-      .map((a) => `${fmt(a.ms, 1)} ms (${a.received}/${a.expected} streams, POST answered ${a.status} in ${fmt(a.postMs, 1)} ms)`)
+      .map(
+        (a) =>
+          `${fmt(a.ms, 1)} ms (${a.received}/${a.expected} streams, POST answered ${a.status} in ${fmt(a.postMs, 1)} ms)`,
+      )
       .join('; ')}. Worst: ${fmt(worst, 1)} ms.`,
     `- Mixed profile @${s.mixedWith.connections}, ratios to hello-world: ${fmt(ratioOf(s.mixedWithout), 2)} without streams (${fmt(s.mixedWithout.requestsPerSec)} req/s, p99 ${s.mixedWithout.p99} ms), ${fmt(ratioOf(s.mixedWith), 2)} with them open (${fmt(s.mixedWith.requestsPerSec)} req/s, p99 ${s.mixedWith.p99} ms): ${fmt(share * 100, 0)}% of the figure without.`,
     `- Streams still open after the load: ${s.openAfter} (closed by the server: ${s.closedByServer}). Peak RSS of the server over the leg: ${fmt(s.peakRssMb, 1)} MB.`,

@@ -1,112 +1,30 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os, { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { buildApp } from '../server/src/app.js';
-import { loadConfig } from '../server/src/config.js';
-import { connectDatabase } from '../server/src/db/connect.js';
-import { FLUSH_INTERVAL_MS } from '../server/src/modules/submission-log/submission-log.service.js';
-import { freePort, startServer, type RunningServer } from '../e2e/support/server.js';
-import { createPostgresDatabase } from '../e2e/support/services.js';
-import { measureBoardCost, type BoardCost } from './board-cost.js';
+import os from 'node:os';
+import { startServer, type RunningServer } from '../e2e/support/server.js';
+import type { BoardCost } from './board-cost.js';
 import {
   SUBMITTING,
   currentListEtag,
   currentRssMb,
-  measurePaired,
   peakRssMb,
   requestMaker,
   type LoadResult,
-  type LoadTarget,
-  type Req,
   type ScenarioName,
 } from './load.js';
-import { boardSize, measureRefreshTransfer, type RefreshTransfer } from './pages.js';
-import { seedEvent, type EventSize, type Scoring, type SeededEvent } from './seed.js';
-import { StreamsClient, type StreamsAnswer } from './streams.js';
+import {
+  countSolves,
+  logLine,
+  measure,
+  prepare,
+  settledLog,
+  startHello,
+  stopServer,
+  type Baseline,
+} from './harness.js';
+import { boardSize, measureRefreshTransfer } from './pages.js';
+import type { BenchOptions, BenchReport, DatabaseRun, DynamicRun, StreamsRun } from './results.js';
+import type { SeededEvent } from './seed.js';
+import { StreamsClient } from './streams.js';
 
-export interface BenchOptions {
-  databases: ('sqlite' | 'postgres')[];
-  size: EventSize;
-  /** The doubled event for the cost-growth check; skipped when null. */
-  doubleSize: EventSize | null;
-  durationSec: number;
-  connections: number[];
-  /** The scenarios to run on each database (every one for the recorded results). */
-  scenarios: ScenarioName[];
-  /** Also run the mixed profile with WORKERS=2. */
-  workers: boolean;
-  /** Live event streams held open in the stream leg (issue 15, SQLite); 0 skips the leg. */
-  streams: number;
-  /** Also run the dynamic leg: half the challenges dynamic (issue 16, SQLite). */
-  dynamic: boolean;
-  /** Measure what a correct flag costs the scoreboard on every seeded event (board-cost.ts). */
-  boardCost: boolean;
-  log?: (line: string) => void;
-}
-
-/** The submission log's rows after a database's scenarios, by result (issue 18). */
-export type LoggedAttempts = Record<string, number>;
-
-/** The stream leg (issue 15): one process with many open live event streams. */
-export interface StreamsRun {
-  requested: number;
-  opened: Extract<StreamsAnswer, { type: 'opened' }>;
-  /** The server's RSS (MB) before the streams opened, and with them open and idle. */
-  rssBeforeMb: number;
-  rssOpenMb: number;
-  /** The process's first announcement, before the streams open (its first admin write). */
-  firstAnnouncement: Extract<StreamsAnswer, { type: 'announced' }>;
-  /** Each announcement with the streams open: POST to the last stream receiving it. */
-  announcements: Extract<StreamsAnswer, { type: 'announced' }>[];
-  /** The mixed profile on the same process, without the streams and then with them open. */
-  mixedWithout: LoadResult;
-  mixedWith: LoadResult;
-  /** Streams still open after the load (none may be dropped). */
-  openAfter: number;
-  closedByServer: number;
-  /** The server's peak RSS over the leg (VmHWM of its process). */
-  peakRssMb: number;
-}
-
-/** The dynamic leg (issue 16): the base event with half the challenges dynamic. */
-export interface DynamicRun {
-  results: LoadResult[];
-  boardCost: BoardCost | null;
-}
-
-export interface DatabaseRun {
-  database: 'sqlite' | 'postgres';
-  startupMs: number;
-  peakRssMb: number;
-  results: LoadResult[];
-  solvesRecorded: number;
-  correctAnswers: number;
-  workers2Mixed: LoadResult | null;
-  double: LoadResult[];
-  /** One leaderboard page's refresh, measured with the leaderboard-page scenario. */
-  refresh: RefreshTransfer | null;
-  /** 'Incorrect Flag!' answers acknowledged in the flag scenarios. */
-  wrongAnswers: number;
-  /** The submission log after the scenarios (null when it was not counted). */
-  logged: LoggedAttempts | null;
-  /** What a correct flag costs the scoreboard on this event, and on the doubled one (SQLite). */
-  boardCost: BoardCost | null;
-  doubleBoardCost: BoardCost | null;
-  streams: StreamsRun | null;
-}
-
-export interface BenchReport {
-  date: string;
-  machine: string;
-  hello: LoadResult[];
-  runs: DatabaseRun[];
-  dynamic: DynamicRun | null;
-  options: BenchOptions;
-}
-
-const SECRET = 'bench-secret-bench-secret-bench-secret-0123456789';
 export const SCENARIOS: ScenarioName[] = [
   'list',
   'list-304',
@@ -122,152 +40,6 @@ export const SCENARIOS: ScenarioName[] = [
 
 /** Scenarios measured at the highest connections only, where their targets are (fewer points). */
 const AT_MOST_CONNECTIONS_ONLY: ReadonlySet<ScenarioName> = new Set(['graph', 'regex-submit']);
-
-/**
- * The bare Fastify server every figure is compared with, in the same run: each scenario is
- * measured in slices interleaved with slices of this one (load.ts, measurePaired), so a machine
- * whose speed drifts during the run (shared or throttled CPUs) moves both figures of a ratio
- * together.
- */
-interface Baseline {
-  target: LoadTarget;
-  stop(): void;
-}
-
-async function startHello(): Promise<Baseline> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [fileURLToPath(new URL('./hello-world.mjs', import.meta.url))], {
-    env: { ...process.env, PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.once('data', () => resolve());
-    child.once('exit', () => reject(new Error('hello-world server exited')));
-  });
-  const none: SeededEvent = {
-    sessions: [],
-    flags: new Map(),
-    challengeIds: [],
-    regexChallenges: [],
-    dynamicChallengeIds: [],
-    adminToken: '',
-  };
-  return {
-    target: { url: `http://127.0.0.1:${port}`, name: 'hello', make: requestMaker('hello', none, '', '') },
-    stop: () => child.kill('SIGKILL'),
-  };
-}
-
-/** One scenario, interleaved with the baseline. */
-async function measure(
-  baseline: Baseline,
-  url: string,
-  name: ScenarioName,
-  make: () => Req,
-  connections: number,
-  opts: BenchOptions,
-  hello: LoadResult[],
-): Promise<LoadResult> {
-  const { result, hello: base } = await measurePaired(
-    baseline.target,
-    { url, name, make },
-    connections,
-    opts.durationSec,
-  );
-  hello.push(base);
-  return result;
-}
-
-/**
- * Seeds a fresh database of the given kind in-process, through the product's data layer; with
- * boardCost, then measures what a correct flag costs its scoreboard (a few dozen solves added).
- */
-async function prepare(
-  database: 'sqlite' | 'postgres',
-  size: EventSize,
-  options: { scoring?: Scoring; boardCost?: boolean } = {},
-) {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'ctf-bench-'));
-  const env: Record<string, string> = { DATA_DIR: dataDir, SESSION_SECRET: SECRET, LOG_LEVEL: 'silent' };
-  let drop = async () => {};
-  if (database === 'postgres') {
-    const db = await createPostgresDatabase();
-    env.DATABASE_URL = db.url;
-    drop = db.drop;
-  }
-  const { app, ctx } = await buildApp(loadConfig(env), { logger: false });
-  let event: SeededEvent;
-  let boardCost: BoardCost | null = null;
-  try {
-    event = await seedEvent(ctx, size, { scoring: options.scoring });
-    if (options.boardCost) boardCost = await measureBoardCost(ctx, event);
-  } finally {
-    await app.close();
-  }
-  return {
-    env,
-    event,
-    boardCost,
-    cleanup: async () => {
-      await drop();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-async function countSolves(server: RunningServer, event: SeededEvent): Promise<number> {
-  // Through the API (an admin view would need an admin session): sum of solve counts in the list.
-  void event;
-  const res = await fetch(`${server.url}/api/ctf/challenges`);
-  const list = (await res.json()) as { user_completions: number }[];
-  return list.reduce((n, c) => n + c.user_completions, 0);
-}
-
-/** The submission log's rows by result, read from the database beside its running server. */
-async function countLogged(env: Record<string, string>): Promise<LoggedAttempts> {
-  const database = await connectDatabase(loadConfig(env).database);
-  try {
-    const rows = await database.db
-      .selectFrom('submissions')
-      .select(['result', (eb) => eb.fn.countAll<number | string>().as('n')])
-      .groupBy('result')
-      .execute();
-    return Object.fromEntries(rows.map((r) => [r.result, Number(r.n)]));
-  } finally {
-    await database.close();
-  }
-}
-
-/**
- * The submission log once the load has stopped and the server has written what it held: wrong
- * attempts are written in batches at most FLUSH_INTERVAL_MS later, so the count is read until it
- * covers every acknowledged wrong attempt and no longer moves (bounded: 15 s).
- */
-async function settledLog(env: Record<string, string>, acknowledged: number): Promise<LoggedAttempts> {
-  const deadline = Date.now() + 15_000;
-  let last = await countLogged(env);
-  for (;;) {
-    await new Promise((r) => setTimeout(r, FLUSH_INTERVAL_MS + 250));
-    const now = await countLogged(env);
-    const wrong = now.wrong ?? 0;
-    if ((wrong >= acknowledged && wrong === (last.wrong ?? 0)) || Date.now() > deadline) return now;
-    last = now;
-  }
-}
-
-/** Stops a server; says so when it had to be killed (it did not close within stop()'s 5 s). */
-async function stopServer(server: RunningServer, opts: BenchOptions): Promise<void> {
-  await server.stop();
-  if (server.process.signalCode === 'SIGKILL') {
-    opts.log?.(`  warning: the server on port ${server.port} did not close within 5 s and was killed`);
-  }
-}
-
-function logLine(opts: BenchOptions, prefix: string, r: LoadResult): void {
-  opts.log?.(
-    `  ${prefix}${r.scenario} @${r.connections}: ${Math.round(r.requestsPerSec)} req/s (hello ${Math.round(r.hello)}, ratio ${(r.requestsPerSec / r.hello).toFixed(2)}) p50 ${r.p50} ms p99 ${r.p99} ms`,
-  );
-}
 
 async function loadAll(
   baseline: Baseline,

@@ -7,18 +7,16 @@
  * (bench/RESULTS.md). One file skips every resolution and file read.
  *
  * Left outside and imported at run time: the native SQLite binding, and what only some sites
- * load, lazily (pg and ioredis for scale-out).
+ * load, lazily (pg and ioredis for scale-out, dockerode for challenge instances).
  *
  * Usage: node scripts/bundle-server.mjs (run by the server's build script).
  */
 import { build } from 'esbuild';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { EXTERNAL_PACKAGES } from './server-externals.mjs';
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../server');
-
-/** Packages that stay in node_modules: a native binding, and lazily imported ones. */
-const EXTERNAL_PACKAGES = ['better-sqlite3', 'pg', 'ioredis'];
 
 await build({
   entryPoints: [path.join(serverDir, 'dist/main.js')],

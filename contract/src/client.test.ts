@@ -24,7 +24,11 @@ describe("the web's entry of the contract", () => {
       expect(endpoints.length).toBeGreaterThan(0);
       for (const [name, ep] of endpoints) {
         const route = (client[area] as Record<string, unknown>)[name];
-        expect(route, `${area}.${name}`).toEqual({ method: ep.method, path: ep.path });
+        expect(route, `${area}.${name}`).toEqual({
+          method: ep.method,
+          path: ep.path,
+          ...(ep.acts ? { acts: true } : {}),
+        });
       }
     },
   );

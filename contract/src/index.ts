@@ -11,5 +11,16 @@ export * as divisionsApi from './api/divisions.js';
 export * as integrityApi from './api/integrity.js';
 export * as announcementsApi from './api/announcements.js';
 export * as webhookApi from './api/webhook.js';
+export * as instancesApi from './api/instances.js';
 export { flagsOf } from './api/admin.js';
+export { ROUTES, type Route } from './api/routes.js';
+export {
+  API_DOCS_PATH,
+  METRICS_PATH,
+  OPENAPI_PATH,
+  apiReference,
+  type Access,
+  type RawRoute,
+  type ReferenceEntry,
+} from './api/reference.js';
 export * from './shared.js';

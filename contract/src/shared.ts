@@ -14,6 +14,24 @@ export {
   type LogoType,
 } from './api/settings-rules.js';
 export type { WebhookStatus } from './api/webhook.js';
+export type {
+  AdminInstance,
+  InstanceDefinition,
+  InstanceDefinitionInput,
+  InstancePort,
+  InstanceState,
+  PublishedPort,
+} from './api/instances.js';
+export {
+  DEFAULT_INSTANCES_PER_TEAM,
+  INSTANCE_DEFAULTS,
+  INSTANCE_LIMITS,
+  INSTANCE_MESSAGES,
+  INSTANCE_PROTOCOLS,
+  instanceAddress,
+  instanceUrl,
+  type InstanceProtocol,
+} from './api/instances-rules.js';
 export type { Announcement, AdminAnnouncement, AnnouncementInput } from './api/announcements.js';
 export type { OAuthProvider, OAuthMessage } from './api/oauth.js';
 export { OAUTH_PROVIDERS, OAUTH_BROADCAST_CHANNEL } from './api/oauth.js';
@@ -42,6 +60,7 @@ export type {
   ImportIssue,
   ImportResult,
   ScoreboardExportRow,
+  SetupStatus,
   SolveExportRow,
 } from './api/admin.js';
 export type { SiteInfo } from './api/site.js';
@@ -64,6 +83,7 @@ export * from './rules/dynamic-scoring.js';
 export * from './rules/countdown.js';
 export * from './rules/usernames.js';
 export * from './rules/html-policy.js';
+export * from './rules/markdown-budget.js';
 export * from './rules/default-texts.js';
 export type { LiveEventData, LiveEventType } from './api/live-events.js';
 export {
@@ -73,4 +93,6 @@ export {
   LIVE_EVENT_HEARTBEAT_MS,
   LIVE_EVENT_COALESCE_MS,
   TOO_MANY_STREAMS_MESSAGE,
+  STREAMS_FULL_MESSAGE,
+  LIVE_EVENT_RETRY_MS,
 } from './api/live-events.js';

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -47,6 +47,7 @@ export interface RunningServer {
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = env.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'ctf-e2e-'));
+  mkdirSync(dataDir, { recursive: true });
   const url = `http://localhost:${port}`;
   let out = '';
   const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_ENTRY], {
@@ -60,8 +61,15 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       // Every browser page opens a live event stream, all from 127.0.0.1: no per-address limit
       // (a test of the limit passes its own value).
       EVENT_STREAMS_PER_ADDRESS: '0',
+      // A window that is over, so challenges may be created at any hour of the run; a test of a
+      // new site's first start passes '' for both.
+      EVENT_START: '2025-10-14T21:00:00-04:00',
+      EVENT_END: '2025-10-21T21:00:00-04:00',
       ...env,
     },
+    // Its own folder as working directory: the server reads ./.env (config.ts), and a developer's
+    // .env in the repository must not change what the tests run.
+    cwd: dataDir,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));

@@ -9,18 +9,21 @@ import { DomainEvents } from './lib/domain-events.js';
 import { ObservedBus, type InvalidationBus } from './lib/invalidation.js';
 import type { RateLimiter } from './lib/rate-limiter.js';
 import { registerAdminRoutes } from './modules/admin/admin.routes.js';
+import { registerApiDocsRoutes } from './modules/api-docs/api-docs.routes.js';
 import { registerChallengeArchiveRoutes } from './modules/challenge-archive/archive.routes.js';
 import { registerAnnouncementRoutes } from './modules/announcements/announcements.routes.js';
 import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.js';
+import { registerInstanceRoutes } from './modules/instances/instances.routes.js';
 import { registerAuditRoutes } from './modules/audit/audit.routes.js';
 import { registerAuthRoutes } from './modules/auth/auth.routes.js';
 import { registerChallengeRoutes } from './modules/challenges/challenges.routes.js';
 import { registerEventRoutes } from './modules/events/events.routes.js';
 import { liveChangesOf, subscribeLiveStream } from './modules/events/events.service.js';
-import { subscribeEventState } from './modules/event-state/event-state.service.js';
+import { ensureEventWindow, subscribeEventState } from './modules/event-state/event-state.service.js';
 import { subscribeOutbox } from './modules/webhooks/webhooks.service.js';
 import { registerFilesRoutes } from './modules/files/files.routes.js';
 import { registerLeaderboardRoutes } from './modules/leaderboard/leaderboard.routes.js';
+import { registerMetrics } from './modules/metrics/metrics.routes.js';
 import { registerModerationRoutes } from './modules/moderation/moderation.routes.js';
 import { registerSubmissionLogRoutes } from './modules/submission-log/submission-log.routes.js';
 import { registerRatingRoutes } from './modules/ratings/ratings.routes.js';
@@ -29,12 +32,13 @@ import { registerSettingsRoutes } from './modules/settings/settings.routes.js';
 import { registerDivisionRoutes } from './modules/divisions/divisions.routes.js';
 import { registerSiteRoutes } from './modules/site/site.routes.js';
 import { registerSubmissionRoutes } from './modules/submissions/submissions.routes.js';
-import { registerHintRoutes } from './modules/hints/hints.routes.js';
 import { registerTeamRoutes } from './modules/teams/teams.routes.js';
 import { registerUserRoutes } from './modules/users/users.routes.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerIpRateLimit } from './plugins/ip-rate-limit.js';
+import { registerClientAddress } from './plugins/client-address.js';
 import { registerOriginCheck } from './plugins/origin-check.js';
+import { recordRoutes, type RegisteredRoute } from './plugins/route-table.js';
 import { registerSecurityHeaders } from './plugins/security.js';
 import { registerSessions } from './plugins/session.js';
 import { createSharedState } from './plugins/shared-state/index.js';
@@ -58,7 +62,7 @@ export const JSON_BODY_LIMIT = 64 * 1024;
 export async function buildApp(
   config: Config,
   options: BuildOptions = {},
-): Promise<{ app: FastifyInstance; ctx: AppContext }> {
+): Promise<{ app: FastifyInstance; ctx: AppContext; routes: readonly RegisteredRoute[] }> {
   const app = Fastify({
     logger:
       options.logger === false || config.logLevel === 'silent'
@@ -105,6 +109,8 @@ export async function buildApp(
   subscribeEventState(ctx);
   subscribeOutbox(ctx);
   subscribeLiveStream(ctx);
+  // A new database without EVENT_START and EVENT_END stores its own event window, once.
+  await ensureEventWindow(ctx);
 
   // NOTE: onClose hooks run in the reverse order of their adding (avvio), so the shared resources
   // are released by the first one added: after every module's own hook (the submission log writes
@@ -116,7 +122,13 @@ export async function buildApp(
     await shared.close();
     if (ownsDatabase) await database.close();
   });
+  // First: every hook and route after it counts the client by this one address.
+  registerClientAddress(app);
   registerErrorHandling(app);
+  // Before any route: the API reference reads who may call each route from their registrations.
+  const routes = recordRoutes(app);
+  // Also before any route: each route gets its own request counter (GET /metrics).
+  await registerMetrics(app, ctx);
   // What other processes changed is delivered before anything of the request reads a cache.
   app.addHook('onRequest', (_request, _reply, done) => {
     ctx.bus.sync();
@@ -141,15 +153,16 @@ export async function buildApp(
   registerChallengeArchiveRoutes(app, ctx);
   registerChallengeRoutes(app, ctx);
   registerSubmissionRoutes(app, ctx);
-  registerHintRoutes(app, ctx);
   registerRatingRoutes(app, ctx);
   registerLeaderboardRoutes(app, ctx);
   registerScoreboardRoutes(app, ctx);
   registerEventRoutes(app, ctx);
   registerAnnouncementRoutes(app, ctx);
   registerWebhookRoutes(app, ctx);
+  registerInstanceRoutes(app, ctx);
+  registerApiDocsRoutes(app, ctx, routes);
 
   await registerWebApp(app, config.webDist);
 
-  return { app, ctx };
+  return { app, ctx, routes };
 }

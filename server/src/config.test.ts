@@ -1,5 +1,6 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,8 +35,22 @@ describe('loadConfig', () => {
     expect(existsSync(secretFile)).toBe(true);
     expect(statSync(secretFile).mode & 0o777).toBe(0o600);
     expect(loadConfig({ DATA_DIR: dir }).sessionSecret).toBe(c.sessionSecret);
-    expect(c.eventStart.toISOString()).toBe('2025-10-15T01:00:00.000Z');
-    expect(c.eventEnd.toISOString()).toBe('2025-10-22T01:00:00.000Z');
+    // No window configured: a new database makes its own at its first start (event-state).
+    expect(c.eventWindow).toBeNull();
+  });
+
+  it('takes the event window from EVENT_START and EVENT_END, both or neither', () => {
+    const c = loadConfig({
+      DATA_DIR: dataDir(),
+      EVENT_START: '2025-10-14T21:00:00-04:00',
+      EVENT_END: '2025-10-21T21:00:00-04:00',
+    });
+    expect(c.eventWindow?.start.toISOString()).toBe('2025-10-15T01:00:00.000Z');
+    expect(c.eventWindow?.end.toISOString()).toBe('2025-10-22T01:00:00.000Z');
+    expect(() => loadConfig({ DATA_DIR: dataDir(), EVENT_START: '2025-10-14T21:00:00Z' })).toThrow(
+      'EVENT_START and EVENT_END must be set together',
+    );
+    expect(loadConfig({ DATA_DIR: dataDir(), EVENT_START: '', EVENT_END: '' }).eventWindow).toBeNull();
   });
 
   it('enables a provider only when both its values are set, and then turns local sign-in off', () => {
@@ -99,5 +114,45 @@ describe('start-up with bad configuration', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(name);
     expect(r.stderr).not.toMatch(/\bat .*\.js:\d+/);
+  });
+});
+
+describe('.env in the working directory', () => {
+  const entry = fileURLToPath(new URL('../dist/server.js', import.meta.url));
+  it.runIf(existsSync(entry))('is read at start-up, and the process environment wins over it', async () => {
+    const cwd = dataDir();
+    const port = await new Promise<number>((resolve) => {
+      const s = createServer().listen(0, '127.0.0.1', () => {
+        const p = (s.address() as AddressInfo).port;
+        s.close(() => resolve(p));
+      });
+    });
+    // PORT and DATA_DIR come only from the file; its PUBLIC_URL is invalid, so the server can only
+    // start if the environment's PUBLIC_URL is the one used.
+    writeFileSync(
+      path.join(cwd, '.env'),
+      `# settings\nPORT=${port}\nDATA_DIR=./from-dotenv\nPUBLIC_URL=http//not-a-url\nLOG_LEVEL="warn"\n`,
+    );
+    const child = spawn(process.execPath, [entry], {
+      cwd,
+      env: { PATH: process.env.PATH, PUBLIC_URL: `http://localhost:${port}` },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    try {
+      const deadline = Date.now() + 20_000;
+      let answered = false;
+      while (!answered && child.exitCode === null && Date.now() < deadline) {
+        answered = await fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.ok, () => false);
+        if (!answered) await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(answered, stderr).toBe(true);
+      expect(existsSync(path.join(cwd, 'from-dotenv', 'ctf.sqlite'))).toBe(true);
+    } finally {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { defaultStreamLimit } from './lib/fd-limit.js';
 import { z } from 'zod';
 
 /** Thrown for a bad setting; main.ts prints its message as one line and exits non-zero. */
@@ -90,8 +91,12 @@ const EnvSchema = z.object({
   GITHUB_API_URL: url('GITHUB_API_URL').default('https://api.github.com'),
   /** Comma list of discord:NAME, github:LOGIN, local:NAME: admins from their next login. */
   ADMINS: z.string().default(''),
-  EVENT_START: isoDate('EVENT_START').default('2025-10-14T21:00:00-04:00'),
-  EVENT_END: isoDate('EVENT_END').default('2025-10-21T21:00:00-04:00'),
+  /**
+   * The event window's first value (both or neither). Unset: a new database gets one that starts
+   * at the next full hour after its first start and lasts a week (event-state, stored).
+   */
+  EVENT_START: optionalNonEmpty.pipe(isoDate('EVENT_START').optional()),
+  EVENT_END: optionalNonEmpty.pipe(isoDate('EVENT_END').optional()),
   /** The scoreboard freeze's first default (ISO 8601); the admin panel sets or lifts it later. */
   FREEZE_AT: isoDate('FREEZE_AT').optional(),
   COMMUNITY_URL: url('COMMUNITY_URL').default('https://discord.com/'),
@@ -108,6 +113,11 @@ const EnvSchema = z.object({
   IP_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(0),
   /** Open live event streams (GET /api/events) allowed per address; more answer 429 (0 = no limit). */
   EVENT_STREAMS_PER_ADDRESS: z.coerce.number().int().min(0).default(20),
+  /**
+   * Open live event streams one process holds at most; more answer 429 and the page refreshes
+   * every 30 s instead (0 = no limit). Unset: half the process's file descriptors (`ulimit -n`).
+   */
+  EVENT_STREAMS_MAX: z.coerce.number().int().min(0).optional(),
   /** Discord execute-webhook URL for announcements and first bloods (unset = no webhook). */
   DISCORD_WEBHOOK_URL: optionalNonEmpty.pipe(url('DISCORD_WEBHOOK_URL').optional()),
   /** Comma list of what goes to the webhook: announcements, first-blood, site. */
@@ -152,8 +162,68 @@ const EnvSchema = z.object({
   ADMIN_API_TOKEN: optionalNonEmpty.pipe(
     z.string().min(32, 'ADMIN_API_TOKEN must be at least 32 characters').optional(),
   ),
+  /**
+   * The token Prometheus sends (Authorization: Bearer) to read GET /metrics. Unset: /metrics
+   * answers 404 and nothing is measured.
+   */
+  METRICS_TOKEN: optionalNonEmpty.pipe(
+    z.string().min(32, 'METRICS_TOKEN must be at least 32 characters').optional(),
+  ),
   /** Days wrong attempts stay in the submission log (correct ones stay); 0 keeps them for ever. */
   SUBMISSION_RETENTION_DAYS: z.coerce.number().int().min(0).max(3650).default(90),
+  /**
+   * The Docker engine of challenge instances (issue 30), as the docker client reads them:
+   * unix:///path/docker.sock (default /var/run/docker.sock) or tcp://HOST:PORT, with TLS when
+   * DOCKER_TLS_VERIFY=1 (certificates ca.pem, cert.pem, key.pem in DOCKER_CERT_PATH).
+   */
+  DOCKER_HOST: optionalNonEmpty.pipe(
+    z
+      .string()
+      .regex(
+        /^(unix:\/\/\/.+|tcp:\/\/[^/:]+:[0-9]{1,5}\/?)$/,
+        'DOCKER_HOST must be unix:///PATH or tcp://HOST:PORT',
+      )
+      .optional(),
+  ),
+  DOCKER_TLS_VERIFY: z
+    .string()
+    .optional()
+    .transform((v) => v !== undefined && v !== '' && v !== '0'),
+  DOCKER_CERT_PATH: optionalNonEmpty,
+  /** Host ports published for instances: FIRST-LAST, inclusive. */
+  INSTANCE_PORT_RANGE: z
+    .string()
+    .default('30000-30999')
+    .transform((v, ctx) => {
+      const m = /^\s*([0-9]{1,5})\s*-\s*([0-9]{1,5})\s*$/.exec(v);
+      const first = Number(m?.[1]);
+      const last = Number(m?.[2]);
+      if (!m || first < 1 || last > 65535 || first > last) {
+        ctx.addIssue({ code: 'custom', message: 'INSTANCE_PORT_RANGE must be FIRST-LAST, ports 1 to 65535' });
+        return z.NEVER;
+      }
+      return { first, last };
+    }),
+  /**
+   * Where this server connects to see that an instance answers on its published port: the
+   * engine's host for tcp://, 127.0.0.1 for a local socket, unless set.
+   */
+  /**
+   * Seconds an instance may take to start (made, then answering on its ports); a start left by a
+   * process that died is given up after this long, so its team can start again.
+   */
+  INSTANCE_START_TIMEOUT_SECONDS: z.coerce.number().int().min(10).max(600).default(90),
+  /**
+   * The site's label on its containers (default: the public origin). Two sites that share one
+   * engine must differ here, or each would remove the other's containers as orphans.
+   */
+  INSTANCE_SITE: optionalNonEmpty.pipe(z.string().max(200).optional()),
+  INSTANCE_PROBE_HOST: optionalNonEmpty.pipe(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9.:-]+$/, 'INSTANCE_PROBE_HOST must be a host name or address')
+      .optional(),
+  ),
 });
 
 export type AdminSpec = { provider: 'discord' | 'github' | 'local'; name: string };
@@ -184,8 +254,8 @@ export interface Config {
   /** Local sign-in: only with no OAuth provider and a loopback PUBLIC_URL (DESIGN.md §3). */
   localLogin: boolean;
   admins: AdminSpec[];
-  eventStart: Date;
-  eventEnd: Date;
+  /** EVENT_START and EVENT_END, or null: a new database makes its own window at its first start. */
+  eventWindow: { start: Date; end: Date } | null;
   /** FREEZE_AT: the freeze time until an admin sets or lifts one; null when unset. */
   freezeAt: Date | null;
   communityUrl: string;
@@ -196,6 +266,8 @@ export interface Config {
   ipRateLimitPerMinute: number;
   /** Open live event streams per address (0 = no limit). */
   eventStreamsPerAddress: number;
+  /** Open streams in this process at most (0 = no limit); see EVENT_STREAMS_MAX. */
+  eventStreamsMax: number;
   /** The Discord webhook, or null; events lists what it carries. */
   webhook: { url: string; events: WebhookEventKind[] } | null;
   /** Proxies whose X-Forwarded-For is believed (Fastify's trustProxy); false: none. */
@@ -204,8 +276,47 @@ export interface Config {
   submissionRetentionDays: number;
   /** The admin API token of the team-flag endpoint; null: that endpoint is off. */
   adminApiToken: string | null;
+  /** The bearer token of GET /metrics; null: metrics are off (404). */
+  metricsToken: string | null;
+  /** Challenge instances (issue 30): the engine, the published ports' range, where to probe. */
+  instances: InstanceConfig;
   /** Where the built web app lives (web/dist). */
   webDist: string;
+  /** The sample challenges the set-up checklist imports (docs/sample-challenges). */
+  sampleChallengesDir: string;
+}
+
+export interface InstanceConfig {
+  docker:
+    | { kind: 'socket'; socketPath: string }
+    | { kind: 'tcp'; host: string; port: number; tls: boolean; certPath: string | null };
+  portRange: { first: number; last: number };
+  probeHost: string;
+  /** How long a start may take (ms); a row still starting after it was left by a dead process. */
+  startTimeoutMs: number;
+  /** The site's label on its containers (its public origin): sites sharing an engine keep apart. */
+  site: string;
+}
+
+function instanceConfig(e: z.infer<typeof EnvSchema>, site: string): InstanceConfig {
+  const host = e.DOCKER_HOST ?? 'unix:///var/run/docker.sock';
+  let docker: InstanceConfig['docker'];
+  if (host.startsWith('unix://')) docker = { kind: 'socket', socketPath: host.slice('unix://'.length) };
+  else {
+    const u = new URL(host.replace(/^tcp:/, 'http:'));
+    const port = Number(u.port);
+    // The docker client's rule: port 2376 is TLS even without DOCKER_TLS_VERIFY.
+    const tls = e.DOCKER_TLS_VERIFY || port === 2376;
+    docker = { kind: 'tcp', host: u.hostname, port, tls, certPath: e.DOCKER_CERT_PATH ?? null };
+  }
+  const probeHost = e.INSTANCE_PROBE_HOST ?? (docker.kind === 'tcp' ? docker.host : '127.0.0.1');
+  return {
+    docker,
+    portRange: e.INSTANCE_PORT_RANGE,
+    probeHost,
+    startTimeoutMs: e.INSTANCE_START_TIMEOUT_SECONDS * 1000,
+    site: e.INSTANCE_SITE ?? site,
+  };
 }
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
@@ -258,12 +369,29 @@ function secretFromDataDir(dataDir: string): string {
   return secret;
 }
 
+let dotEnvRead = false;
+
+/**
+ * The process environment, after reading `.env` from the working directory into it when that file
+ * exists (once per process). Node's own loader (process.loadEnvFile, Node 20.12+) never replaces a
+ * variable the process already has, so the real environment wins over the file. The default of
+ * loadConfig and loadStorageConfig: `npm start`, the container image and the backup, restore and
+ * challenge scripts all read the same settings.
+ */
+export function processEnvironment(): Record<string, string | undefined> {
+  if (!dotEnvRead) {
+    dotEnvRead = true;
+    if (existsSync('.env')) process.loadEnvFile('.env');
+  }
+  return process.env;
+}
+
 /**
  * Where the data lives (DATA_DIR, UPLOAD_DIR, DATABASE_URL), read the same way as loadConfig but
  * without making the session secret: backup and restore must not write into DATA_DIR first.
  */
 export function loadStorageConfig(
-  env: Record<string, string | undefined> = process.env,
+  env: Record<string, string | undefined> = processEnvironment(),
 ): Pick<Config, 'dataDir' | 'uploadDir' | 'database'> {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
@@ -284,7 +412,7 @@ export function loadStorageConfig(
 }
 
 /** Reads and validates the environment; throws ConfigError naming the first bad variable. */
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+export function loadConfig(env: Record<string, string | undefined> = processEnvironment()): Config {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -295,9 +423,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   const pub = new URL(publicUrl);
   const dataDir = path.resolve(e.DATA_DIR);
-  const eventStart = new Date(e.EVENT_START);
-  const eventEnd = new Date(e.EVENT_END);
-  if (eventEnd <= eventStart)
+  if ((e.EVENT_START === undefined) !== (e.EVENT_END === undefined))
+    throw new ConfigError('Invalid configuration: EVENT_START and EVENT_END must be set together');
+  const eventWindow =
+    e.EVENT_START && e.EVENT_END ? { start: new Date(e.EVENT_START), end: new Date(e.EVENT_END) } : null;
+  if (eventWindow && eventWindow.end <= eventWindow.start)
     throw new ConfigError('Invalid configuration: EVENT_END must be after EVENT_START');
   const oauth = { discord: provider('DISCORD', e), github: provider('GITHUB', e) };
   if (e.DATABASE_URL && !e.SESSION_SECRET) {
@@ -325,8 +455,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     oauth,
     localLogin: !oauth.discord && !oauth.github && isLoopback(pub.hostname),
     admins: parseAdmins(e.ADMINS),
-    eventStart,
-    eventEnd,
+    eventWindow,
     freezeAt: e.FREEZE_AT ? new Date(e.FREEZE_AT) : null,
     communityUrl: e.COMMUNITY_URL,
     toolsUrl: e.TOOLS_URL,
@@ -335,12 +464,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     ipRateLimitPerMinute: e.IP_RATE_LIMIT_PER_MINUTE,
     eventStreamsPerAddress: e.EVENT_STREAMS_PER_ADDRESS,
+    eventStreamsMax: e.EVENT_STREAMS_MAX ?? defaultStreamLimit(),
     webhook: e.DISCORD_WEBHOOK_URL
       ? { url: e.DISCORD_WEBHOOK_URL, events: [...new Set(e.WEBHOOK_EVENTS)] }
       : null,
     trustProxy: e.TRUST_PROXY ?? false,
     submissionRetentionDays: e.SUBMISSION_RETENTION_DAYS,
     adminApiToken: e.ADMIN_API_TOKEN ?? null,
+    metricsToken: e.METRICS_TOKEN ?? null,
+    instances: instanceConfig(e, pub.origin),
     webDist: path.resolve(import.meta.dirname, '../../web/dist'),
+    sampleChallengesDir: path.resolve(import.meta.dirname, '../../docs/sample-challenges'),
   };
 }

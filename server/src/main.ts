@@ -3,6 +3,7 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { connectDatabase } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
+import { serveClusterMetrics } from './modules/metrics/cluster-metrics.js';
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n`);
@@ -42,6 +43,8 @@ async function supervise(config: Config): Promise<void> {
   const database = await connectDatabase(config.database);
   await migrateToLatest(database.db as never);
   await database.close();
+  // GET /metrics reaches one worker; the primary sums every worker's metrics for it.
+  if (config.metricsToken !== null) await serveClusterMetrics();
   let stopping = false;
   for (let i = 0; i < config.workers; i++) cluster.fork();
   cluster.on('exit', (worker, code, signal) => {

@@ -6,9 +6,12 @@ import type { Clock } from '../src/lib/clock.js';
 import { createSession } from '../src/modules/auth/sessions.service.js';
 import { findOrCreateUser } from '../src/modules/users/users.service.js';
 import type { UserRow } from '../src/db/schema.js';
+import type { RegisteredRoute } from '../src/plugins/route-table.js';
 import { createTestDatabase, type TestDatabase, type TestDatabaseKind } from './databases.js';
 
 export const TEST_ORIGIN = 'http://localhost:3000';
+/** The event window of every test app that names none: it ended before the test clock's time. */
+export const TEST_EVENT_WINDOW = { start: '2025-10-14T21:00:00-04:00', end: '2025-10-21T21:00:00-04:00' };
 export const TEST_SECRET = 'test-secret-test-secret-test-secret-0123456789';
 
 /** A clock a test can set and move. */
@@ -28,6 +31,8 @@ export class TestClock implements Clock {
 export interface TestApp {
   app: FastifyInstance;
   ctx: AppContext;
+  /** Every route as it was registered, with its schemas (buildApp's route table). */
+  routes: readonly RegisteredRoute[];
   config: Config;
   clock: TestClock;
   database: TestDatabase;
@@ -106,7 +111,11 @@ export async function loginUser(
 export async function buildTestApp(
   kind: TestDatabaseKind = 'sqlite',
   env: Record<string, string> = {},
-  options: { logStream?: { write(line: string): void } } = {},
+  options: {
+    logStream?: { write(line: string): void };
+    /** Rewrites the PostgreSQL URL the app connects to (a test's proxy in between). */
+    databaseUrlVia?: (url: string) => string;
+  } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase(kind);
   const config = loadConfig({
@@ -114,12 +123,18 @@ export async function buildTestApp(
     PUBLIC_URL: TEST_ORIGIN,
     SESSION_SECRET: TEST_SECRET,
     LOG_LEVEL: 'silent',
-    ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
+    // A fixed window (over at the test clock's time) unless a test passes its own; '' for both
+    // leaves it unset, as a new site's first start (event-state makes the window then).
+    EVENT_START: TEST_EVENT_WINDOW.start,
+    EVENT_END: TEST_EVENT_WINDOW.end,
+    ...(database.databaseUrl
+      ? { DATABASE_URL: options.databaseUrlVia?.(database.databaseUrl) ?? database.databaseUrl }
+      : {}),
     ...env,
   });
   const clock = new TestClock();
   // With a log stream the app logs as configured (LOG_LEVEL in env), into the stream.
-  const { app, ctx } = await buildApp(
+  const { app, ctx, routes } = await buildApp(
     config,
     options.logStream ? { clock, logStream: options.logStream } : { clock, logger: false },
   );
@@ -127,6 +142,7 @@ export async function buildTestApp(
   return {
     app,
     ctx,
+    routes,
     config,
     clock,
     database,

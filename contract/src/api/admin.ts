@@ -1,36 +1,16 @@
 import { z } from 'zod';
 import { AckResponse, IdInput, IdString, endpoint } from './common.js';
 import { ROUTES, type Route } from './routes.js';
-import { Category, Difficulty, PublicChallenge } from './challenges.js';
 import { Team } from './teams.js';
 import { User } from './users.js';
 import { SETTINGS_ENDPOINTS } from './settings.js';
 import { INTEGRITY_ENDPOINTS } from './integrity.js';
 import { ANNOUNCEMENT_ADMIN_ENDPOINTS } from './announcements.js';
 import { WEBHOOK_ADMIN_ENDPOINTS } from './webhook.js';
+import { INSTANCE_ADMIN_ENDPOINTS } from './instances.js';
 import { DIVISION_ADMIN_ENDPOINTS, DivisionFilter } from './divisions.js';
-import {
-  CHALLENGE_AUTHOR_MAX_LENGTH,
-  CHALLENGE_DESCRIPTION_MAX_LENGTH,
-  CHALLENGE_NAME_MAX_LENGTH,
-  FILE_NAME_MAX_LENGTH,
-  FLAG_MAX_LENGTH,
-  FLAG_PATTERN_MAX_LENGTH,
-  FLAG_TYPES,
-  FLAGS_PER_CHALLENGE_MAX,
-  HINT_CONTENT_MAX_LENGTH,
-  HINT_COST_MAX,
-  HINT_TITLE_MAX_LENGTH,
-  HINTS_PER_CHALLENGE_MAX,
-  MAX_ATTEMPTS_LIMIT,
-  PREREQUISITES_MAX,
-} from '../rules/constants.js';
-import {
-  DYNAMIC_DECAY_MAX,
-  DYNAMIC_VALUE_MAX,
-  SCORING_FUNCTIONS,
-  dynamicScoringProblem,
-} from '../rules/dynamic-scoring.js';
+import { FILE_NAME_MAX_LENGTH } from '../rules/constants.js';
+import { AdminChallenge, ChallengeInput, UpdateChallengeInput } from './admin-challenges.js';
 
 export {
   FILE_NAME_PATTERN,
@@ -41,155 +21,18 @@ export {
   uploadSummaryText,
   type DeletableThing,
 } from './admin-rules.js';
-
-const wholeNumber = (what: string) =>
-  z.number({ error: `${what} must be a number` }).int(`${what} must be a whole number`);
-
-/**
- * A challenge's scoring (issue 16): static (points from difficulty, the default) or dynamic with
- * CTFd's parameters; 1 <= minimum <= initial <= 10,000 and decay >= 0, whole numbers. A refusal
- * names its field (scoring.minimum, ...).
- */
-export const ChallengeScoringInput = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('static') }),
-  z
-    .object({
-      type: z.literal('dynamic'),
-      function: z.enum(SCORING_FUNCTIONS),
-      initial: wholeNumber('initial').min(1).max(DYNAMIC_VALUE_MAX),
-      minimum: wholeNumber('minimum').min(1).max(DYNAMIC_VALUE_MAX),
-      decay: wholeNumber('decay').min(0).max(DYNAMIC_DECAY_MAX),
-    })
-    .superRefine((s, ctx) => {
-      const problem = dynamicScoringProblem(s);
-      if (problem) ctx.addIssue({ code: 'custom', path: [problem.field], message: problem.message });
-    }),
-]);
-export type ChallengeScoringInput = z.infer<typeof ChallengeScoringInput>;
-
-export const FlagType = z.enum(FLAG_TYPES);
-
-/** One accepted flag as an admin sees and writes it. */
-export const AdminFlag = z.object({ type: FlagType, content: z.string() });
-export type AdminFlag = z.infer<typeof AdminFlag>;
-
-/** A hint with its content and who unlocked it (usernames, unlock order): admin views only. */
-export const AdminHint = z.object({
-  _id: IdString,
-  title: z.string(),
-  content: z.string(),
-  cost: z.number(),
-  unlocked_by: z.array(z.string()),
-});
-export type AdminHint = z.infer<typeof AdminHint>;
-
-/**
- * The admin view adds what only admins may read: the flags (`flag` is the first one, for the
- * single-flag form of SPEC.md), the attempt limit, the hints with their content, the release time
- * and the prerequisites.
- */
-export const AdminChallenge = PublicChallenge.extend({
-  flag: z.string(),
-  flags: z.array(AdminFlag),
-  /** Per-team flags: the one static flag is the base of each competitor's own (issue 18). */
-  per_team: z.boolean(),
-  /** The challenge page offers the competitor its own per-team flag. */
-  per_team_on_page: z.boolean(),
-  max_attempts: z.number().nullable(),
-  hints: z.array(AdminHint),
-  release_at: z.string().nullable(),
-  prerequisites: z.array(IdString),
-  scoring: ChallengeScoringInput,
-});
-export type AdminChallenge = z.infer<typeof AdminChallenge>;
-
-const required = (what: string, max: number) =>
-  z
-    .string({ error: `${what} is required` })
-    .trim()
-    .min(1, `${what} is required`)
-    .max(max, `${what} must be at most ${max} characters`);
-
-/** A flag as written: a regex pattern may be longer than a submission (it is checked on save). */
-export const FlagInput = z.object({
-  type: FlagType.optional().default('static'),
-  content: required('Flag', FLAG_PATTERN_MAX_LENGTH),
-});
-export type FlagInput = z.input<typeof FlagInput>;
-
-/** A hint as written: Markdown content; `_id` keeps an existing hint (and its unlocks) when editing. */
-export const HintInput = z.object({
-  _id: IdInput.optional(),
-  title: required('Hint title', HINT_TITLE_MAX_LENGTH),
-  content: z
-    .string()
-    .max(HINT_CONTENT_MAX_LENGTH, `Hint content must be at most ${HINT_CONTENT_MAX_LENGTH} characters`),
-  cost: z
-    .number({ error: 'Hint cost must be a number' })
-    .int('Hint cost must be a whole number')
-    .min(0, 'Hint cost must be 0 or more')
-    .max(HINT_COST_MAX, `Hint cost must be at most ${HINT_COST_MAX}`),
-});
-export type HintInput = z.input<typeof HintInput>;
-
-const ChallengeFields = z.object({
-  name: required('Name', CHALLENGE_NAME_MAX_LENGTH),
-  description: z.string().max(CHALLENGE_DESCRIPTION_MAX_LENGTH).optional().default(''),
-  category: Category,
-  difficulty: Difficulty,
-  written_by: required('Author', CHALLENGE_AUTHOR_MAX_LENGTH),
-  /** SPEC.md's single flag: one static flag (used when `flags` is absent). */
-  flag: z
-    .string()
-    .trim()
-    .max(FLAG_MAX_LENGTH, `Flag must be at most ${FLAG_MAX_LENGTH} characters`)
-    .optional(),
-  flags: z.array(FlagInput).max(FLAGS_PER_CHALLENGE_MAX).optional(),
-  points: z.unknown().optional(),
-  files: z.array(z.string().max(FILE_NAME_MAX_LENGTH)).max(50).optional().default([]),
-  /** Missing = static. */
-  scoring: ChallengeScoringInput.optional(),
-  // Absent on an update: left as it is. null: no limit / released / none.
-  max_attempts: z
-    .number()
-    .int('max_attempts must be a whole number')
-    .min(1, 'max_attempts must be at least 1')
-    .max(MAX_ATTEMPTS_LIMIT, `max_attempts must be at most ${MAX_ATTEMPTS_LIMIT}`)
-    .nullable()
-    .optional(),
-  hints: z.array(HintInput).max(HINTS_PER_CHALLENGE_MAX).optional(),
-  release_at: z.iso
-    .datetime({ offset: true, error: 'release_at must be an ISO 8601 time' })
-    .nullable()
-    .optional(),
-  prerequisites: z.array(IdInput).max(PREREQUISITES_MAX).optional(),
-  /**
-   * Per-team flags (issue 18): the challenge's one static flag is a base, and each competitor's
-   * accepted flag is derived from it (docs/decisions/0007-integrity.md). Absent on an update: left.
-   */
-  per_team: z.boolean({ error: 'per_team must be true or false' }).optional(),
-  /** The challenge page offers the competitor its own per-team flag (per_team only). Absent: left. */
-  per_team_on_page: z.boolean({ error: 'per_team_on_page must be true or false' }).optional(),
-});
-
-/** The flag list a body means: `flags` when given, else the old single `flag` as one static flag. */
-export function flagsOf(body: { flag?: string | undefined; flags?: FlagInput[] | undefined }): FlagInput[] {
-  if (body.flags && body.flags.length > 0) return body.flags;
-  return body.flag ? [{ type: 'static', content: body.flag }] : [];
-}
-
-const atLeastOneFlag = (body: z.infer<typeof ChallengeFields>, ctx: z.RefinementCtx) => {
-  if (flagsOf(body).length === 0)
-    ctx.addIssue({ code: 'custom', path: ['flags'], message: 'Flag is required' });
-};
-
-/**
- * The challenge form (SPEC.md §5): points are accepted but ignored; the server derives them.
- * At least one flag, as `flag` or `flags`.
- */
-export const ChallengeInput = ChallengeFields.superRefine(atLeastOneFlag);
-export type ChallengeInput = z.input<typeof ChallengeInput>;
-export type ChallengeInputParsed = z.output<typeof ChallengeInput>;
+export {
+  AdminChallenge,
+  AdminFlag,
+  AdminHint,
+  ChallengeInput,
+  ChallengeScoringInput,
+  FlagInput,
+  FlagType,
+  HintInput,
+  flagsOf,
+  type ChallengeInputParsed,
+} from './admin-challenges.js';
 
 /** The moderation state admins see in their user and team lists (issue 18). */
 const Moderation = {
@@ -222,10 +65,7 @@ export const promoteAdmin = post(
 );
 export const getUploads = get(ROUTES.admin.getUploads, z.array(z.string()));
 export const fetchChallenges = get(ROUTES.admin.fetchChallenges, z.array(AdminChallenge));
-export const updateChallenge = post(
-  ROUTES.admin.updateChallenge,
-  ChallengeFields.extend({ challenge_id: IdInput }).superRefine(atLeastOneFlag),
-);
+export const updateChallenge = post(ROUTES.admin.updateChallenge, UpdateChallengeInput);
 export const createChallenge = post(ROUTES.admin.createChallenge, ChallengeInput);
 export const toggleStatus = post(ROUTES.admin.toggleStatus, z.object({ challenge_id: IdInput }));
 export const deleteChallenge = post(ROUTES.admin.deleteChallenge, z.object({ challenge_id: IdInput }));
@@ -241,6 +81,7 @@ export const scheduleRelease = post(
 export const upload = endpoint({
   ...ROUTES.admin.upload,
   body: undefined,
+  consumes: 'multipart/form-data',
   response: AckResponse,
 });
 export const deleteFile = post(
@@ -256,31 +97,52 @@ export const getSolvers = get(
     first_bloods: z.record(z.string(), z.string()),
   }),
 );
+const competitorName = z.string().trim().min(1, 'is required').max(200, 'must be at most 200 characters');
+/** Exactly one of the ways to name a competitor. */
+const oneCompetitor = (fields: readonly string[]) => (v: Record<string, unknown>) =>
+  fields.filter((f) => v[f] !== undefined).length === 1;
+
 /**
  * A competitor's per-team flag, shown to an admin on demand (and written to the audit log, without
- * the flag). `competitor` is a team name, or a username: that user's team, or the user if teamless.
+ * the flag). The competitor by id (`team_id`, or `user_id`: that user's team, or the user if
+ * teamless), or by `competitor`, a team name or a username, which is refused when it names two
+ * competitors (team names and usernames are one namespace, but a database may hold older pairs).
  */
 export const revealTeamFlag = endpoint({
   ...ROUTES.admin.revealTeamFlag,
-  body: z.object({
-    challenge_id: IdInput,
-    competitor: z.string().trim().min(1, 'is required').max(200, 'must be at most 200 characters'),
-  }),
+  body: z
+    .object({
+      challenge_id: IdInput,
+      competitor: competitorName.optional(),
+      team_id: IdInput.optional(),
+      user_id: IdInput.optional(),
+    })
+    .refine(oneCompetitor(['competitor', 'team_id', 'user_id']), {
+      message: 'competitor is required (a name, or team_id or user_id; one of them)',
+      path: ['competitor'],
+    }),
   response: AckResponse.extend({ competitor: z.string(), flag: z.string() }),
 });
 
 /**
  * The same for an author's service (a challenge built to read its players' flags): authenticated
  * by `Authorization: Bearer <ADMIN_API_TOKEN>`, never by a session; refused while no token is set.
- * `team` names the competitor like `competitor` above.
+ * `team` (or `team_id`, `user_id`) names the competitor like `competitor` above.
  */
 export const serviceTeamFlag = endpoint({
   ...ROUTES.admin.serviceTeamFlag,
   body: undefined,
-  query: z.object({
-    challenge: IdInput,
-    team: z.string().trim().min(1, 'is required').max(200, 'must be at most 200 characters'),
-  }),
+  query: z
+    .object({
+      challenge: IdInput,
+      team: competitorName.optional(),
+      team_id: IdInput.optional(),
+      user_id: IdInput.optional(),
+    })
+    .refine(oneCompetitor(['team', 'team_id', 'user_id']), {
+      message: 'team is required (a name, or team_id or user_id; one of them)',
+      path: ['team'],
+    }),
   response: z.object({ challenge: IdString, team: z.string(), flag: z.string() }),
 });
 
@@ -329,6 +191,7 @@ export const exportScoreboardCsv = endpoint({
   body: undefined,
   query: DivisionFilter,
   response: z.string(),
+  produces: 'text/csv',
 });
 /** Every solve as CSV (streamed): time, user, team, challenge, points. */
 export const exportSolvesCsv = endpoint({
@@ -336,6 +199,7 @@ export const exportSolvesCsv = endpoint({
   body: undefined,
   query: DivisionFilter,
   response: z.string(),
+  produces: 'text/csv',
 });
 export const exportScoreboardJson = endpoint({
   ...ROUTES.admin.exportScoreboardJson,
@@ -380,6 +244,7 @@ export type ImportResult = z.infer<typeof ImportResult>;
 export const importChallenges = endpoint({
   ...ROUTES.admin.importChallenges,
   body: undefined,
+  consumes: 'multipart/form-data',
   query: z.object({ dry_run: z.enum(['0', '1', 'true', 'false']).optional() }),
   response: ImportResult,
 });
@@ -388,6 +253,33 @@ export const exportChallenges = endpoint({
   ...ROUTES.admin.exportChallenges,
   body: undefined,
   response: z.string(),
+  produces: 'application/zip',
+});
+
+/**
+ * The admin panel's set-up checklist, shown while the site has no challenges: how many it has,
+ * which sign-in methods work and the exact redirect URLs to register with each provider (from
+ * PUBLIC_URL), and whether the Discord webhook is configured.
+ */
+export const SetupStatus = z.object({
+  challenges: z.number().int(),
+  publicUrl: z.string(),
+  login: z.object({ discord: z.boolean(), github: z.boolean(), local: z.boolean() }),
+  redirectUrls: z.object({ discord: z.string(), github: z.string() }),
+  webhook: z.boolean(),
+});
+export type SetupStatus = z.infer<typeof SetupStatus>;
+export const getSetup = get(ROUTES.admin.getSetup, SetupStatus);
+
+/**
+ * Imports the sample challenges (docs/sample-challenges: one import, like the Import / Export
+ * tab's). Refused (409) once the site has any challenge; an import error answers 400 with the
+ * result, as the import does.
+ */
+export const addSampleChallenges = endpoint({
+  ...ROUTES.admin.addSampleChallenges,
+  body: z.object({}).strict(),
+  response: ImportResult,
 });
 
 /** Every admin endpoint, so the authorization matrix test can walk them all. */
@@ -420,9 +312,12 @@ export const ADMIN_ENDPOINTS = [
   exportSolvesJson,
   importChallenges,
   exportChallenges,
+  getSetup,
+  addSampleChallenges,
   ...SETTINGS_ENDPOINTS,
   ...DIVISION_ADMIN_ENDPOINTS,
   ...INTEGRITY_ENDPOINTS,
   ...ANNOUNCEMENT_ADMIN_ENDPOINTS,
   ...WEBHOOK_ADMIN_ENDPOINTS,
+  ...INSTANCE_ADMIN_ENDPOINTS,
 ] as const;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AckResponse, IdInput, IdString, Timestamp, endpoint } from './common.js';
+import { AckResponse, IdInput, IdString, Timestamp, endpoint, markdownWithinBudget } from './common.js';
 import { ROUTES } from './routes.js';
 import { ANNOUNCEMENT_BODY_MAX_LENGTH, ANNOUNCEMENT_TITLE_MAX_LENGTH } from '../rules/constants.js';
 
@@ -32,7 +32,8 @@ const title = z
 const body = z
   .string({ error: 'Body is required' })
   .max(ANNOUNCEMENT_BODY_MAX_LENGTH, `Body must be at most ${ANNOUNCEMENT_BODY_MAX_LENGTH} characters`)
-  .refine((v) => v.trim() !== '', 'Body is required');
+  .refine((v) => v.trim() !== '', 'Body is required')
+  .superRefine(markdownWithinBudget('Body'));
 
 export const AnnouncementInput = z.object({ title, body, pinned: z.boolean().optional().default(false) });
 export type AnnouncementInput = z.infer<typeof AnnouncementInput>;

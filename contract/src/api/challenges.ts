@@ -74,6 +74,8 @@ export const ChallengeDetail = z.object({
    * for a competitor (never an admin), never in the locked view (issue 18).
    */
   team_flag: z.string().optional(),
+  /** Present (true) when the challenge starts a container per team (issue 30). */
+  instance: z.literal(true).optional(),
 });
 export type ChallengeDetail = z.infer<typeof ChallengeDetail>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { markdownBudgetProblem } from '../rules/markdown-budget.js';
 
 /** How an endpoint is described once, for the server's route and the web's fetcher alike. */
 export interface Endpoint<
@@ -12,6 +13,16 @@ export interface Endpoint<
   response: R;
   /** The query string's schema, for GETs that filter or page (every value arrives as text). */
   query?: z.ZodType;
+  /** The answer's media type when it is not JSON (a CSV or ZIP download): the API reference's. */
+  produces?: string;
+  /** A body sent as multipart/form-data (a file upload), which has no JSON schema. */
+  consumes?: 'multipart/form-data';
+  /**
+   * A GET that acts (ends a session, drops the caches, writes the audit log or hands out an
+   * export): the server answers it only to a same-origin fetch or a top-level navigation, never to
+   * an image, a frame or another site (docs/security.md).
+   */
+  acts?: true;
 }
 
 export function endpoint<
@@ -73,3 +84,14 @@ export const ErrorResponse = z.object({
 
 /** ISO 8601 UTC timestamp string. */
 export const Timestamp = z.string();
+
+/**
+ * A zod refinement that refuses Markdown nested past MARKDOWN_MAX_NESTING before anything parses
+ * it; `label` starts the message ('' where the field's name already does).
+ */
+export function markdownWithinBudget(label: string) {
+  return (value: string, ctx: z.RefinementCtx): void => {
+    const problem = markdownBudgetProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: label ? `${label} ${problem}` : problem });
+  };
+}

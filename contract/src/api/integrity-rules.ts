@@ -31,6 +31,10 @@ export const AUDIT_ACTIONS = [
   'announcement.create',
   'announcement.update',
   'announcement.delete',
+  'instance.start',
+  'instance.renew',
+  'instance.stop',
+  'instance.expire',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -149,6 +149,7 @@ export const getSubmissionsCsv = endpoint({
   body: undefined,
   query: SubmissionFilters,
   response: z.string(),
+  produces: 'text/csv',
 });
 
 /**

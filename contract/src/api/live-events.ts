@@ -39,4 +39,11 @@ export const LIVE_EVENT_HEARTBEAT_MS = 25_000;
 /** "changed" events of one kind are sent at most this often by a process (coalesced). */
 export const LIVE_EVENT_COALESCE_MS = 1000;
 
-export const TOO_MANY_STREAMS_MESSAGE = 'Too many open event streams from this address';
+/** A refused stream is tried again after this long; the page refreshes its data meanwhile. */
+export const LIVE_EVENT_RETRY_MS = 30_000;
+/** 429: the per-network limit (one IPv4 address, one IPv6 /64). */
+export const TOO_MANY_STREAMS_MESSAGE =
+  'Too many open event streams from this network: this page refreshes every 30 seconds instead.';
+/** 429: the process's own limit on open streams (sized by its file descriptors). */
+export const STREAMS_FULL_MESSAGE =
+  'The server holds as many live event streams as it can: this page refreshes every 30 seconds instead.';

@@ -6,16 +6,23 @@
 export interface Route<M extends 'GET' | 'POST' = 'GET' | 'POST'> {
   readonly method: M;
   readonly path: string;
+  /** A GET that acts: see Endpoint.acts (common.ts). */
+  readonly acts?: true;
 }
 
 const get = (path: string): Route<'GET'> => ({ method: 'GET', path });
 const post = (path: string): Route<'POST'> => ({ method: 'POST', path });
+/**
+ * A GET that changes something or hands out an export: kept a GET where the spec or a download
+ * needs one, and answered only to our own pages' fetches and to top-level navigations.
+ */
+const acting = (path: string): Route<'GET'> => ({ method: 'GET', path, acts: true });
 
 export const ROUTES = {
   auth: {
     authenticated: get('/api/authenticated'),
     adminAuthenticated: get('/api/admin/authenticated'),
-    logout: get('/api/auth/logout'),
+    logout: acting('/api/auth/logout'),
     localLogin: post('/api/auth/local'),
   },
   site: {
@@ -58,7 +65,7 @@ export const ROUTES = {
     getTeams: get('/api/admin/get_teams'),
     getUsers: get('/api/admin/get_users'),
     fetchAdmins: get('/api/admin/fetch_admins'),
-    forceUpdate: get('/api/admin/ctf/force_update'),
+    forceUpdate: acting('/api/admin/ctf/force_update'),
     removeTeam: post('/api/admin/remove_team'),
     removeUser: post('/api/admin/remove_user'),
     removeAdmin: post('/api/admin/remove_admin'),
@@ -79,12 +86,14 @@ export const ROUTES = {
     getSiteInfo: get('/api/admin/get_site_info'),
     updateSiteInfo: post('/api/admin/update_site_info'),
     freezeScoreboard: post('/api/admin/scoreboard/freeze'),
-    exportScoreboardCsv: get('/api/admin/export/scoreboard.csv'),
-    exportSolvesCsv: get('/api/admin/export/solves.csv'),
-    exportScoreboardJson: get('/api/admin/export/scoreboard.json'),
-    exportSolvesJson: get('/api/admin/export/solves.json'),
+    exportScoreboardCsv: acting('/api/admin/export/scoreboard.csv'),
+    exportSolvesCsv: acting('/api/admin/export/solves.csv'),
+    exportScoreboardJson: acting('/api/admin/export/scoreboard.json'),
+    exportSolvesJson: acting('/api/admin/export/solves.json'),
     importChallenges: post('/api/admin/ctf/import'),
-    exportChallenges: get('/api/admin/ctf/export'),
+    exportChallenges: acting('/api/admin/ctf/export'),
+    getSetup: get('/api/admin/setup'),
+    addSampleChallenges: post('/api/admin/sample_challenges'),
   },
   settings: {
     getSettings: get('/api/admin/settings'),
@@ -97,7 +106,7 @@ export const ROUTES = {
     getAudit: get('/api/admin/audit'),
     moderate: post('/api/admin/moderate'),
     getSubmissions: get('/api/admin/submissions'),
-    getSubmissionsCsv: get('/api/admin/submissions.csv'),
+    getSubmissionsCsv: acting('/api/admin/submissions.csv'),
     getSignals: get('/api/admin/signals'),
   },
   announcements: {
@@ -109,6 +118,14 @@ export const ROUTES = {
   },
   webhook: {
     webhookStatus: get('/api/admin/webhook/status'),
+  },
+  instances: {
+    startInstance: post('/api/ctf/instance/start'),
+    getInstance: get('/api/ctf/instance'),
+    renewInstance: post('/api/ctf/instance/renew'),
+    stopInstance: post('/api/ctf/instance/stop'),
+    adminInstances: get('/api/admin/instances'),
+    adminStopInstance: post('/api/admin/instances/stop'),
   },
 } as const;
 

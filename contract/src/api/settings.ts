@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { AckResponse, endpoint } from './common.js';
+import { AckResponse, endpoint, markdownWithinBudget } from './common.js';
 import { ROUTES } from './routes.js';
 import { AFTER_END_MODES, SETTINGS_LIMITS } from './settings-rules.js';
+import { INSTANCE_LIMITS } from './instances-rules.js';
 
 export * from './settings-rules.js';
 
@@ -32,6 +33,7 @@ const isoDate = z
   .transform((v) => new Date(v).toISOString());
 
 const text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
+const markdown = text(SETTINGS_LIMITS.markdownMax).superRefine(markdownWithinBudget(''));
 
 /**
  * The event's settings as an admin edits them. Stored in the database; the environment variables
@@ -44,9 +46,9 @@ export const EventSettings = z.object({
   /** ISO 8601 UTC; the panel shows and takes them in the admin's own time zone. */
   eventStart: isoDate,
   eventEnd: isoDate,
-  aboutMd: text(SETTINGS_LIMITS.markdownMax),
-  rulesMd: text(SETTINGS_LIMITS.markdownMax),
-  faqMd: text(SETTINGS_LIMITS.markdownMax),
+  aboutMd: markdown,
+  rulesMd: markdown,
+  faqMd: markdown,
   prizeText: text(SETTINGS_LIMITS.prizeTextMax).trim().min(1, 'is required'),
   communityUrl: httpUrl,
   toolsUrl: httpUrl,
@@ -80,6 +82,12 @@ export const EventSettings = z.object({
     .int('must be a whole number')
     .min(0, `must be 0 to ${SETTINGS_LIMITS.retentionDaysMax}`)
     .max(SETTINGS_LIMITS.retentionDaysMax, `must be 0 to ${SETTINGS_LIMITS.retentionDaysMax}`),
+  /** Challenge instances one team (or teamless player) may run at once (issue 30). */
+  instancesPerTeam: z
+    .number()
+    .int('must be a whole number')
+    .min(1, `must be 1 to ${INSTANCE_LIMITS.perTeamMax}`)
+    .max(INSTANCE_LIMITS.perTeamMax, `must be 1 to ${INSTANCE_LIMITS.perTeamMax}`),
 });
 export type EventSettings = z.output<typeof EventSettings>;
 export type EventSettingsInput = z.input<typeof EventSettings>;
@@ -106,6 +114,7 @@ export const updateSettings = endpoint({
 export const uploadLogo = endpoint({
   ...ROUTES.settings.uploadLogo,
   body: undefined,
+  consumes: 'multipart/form-data',
   response: AckResponse.extend({ logoUrl: z.string() }),
 });
 

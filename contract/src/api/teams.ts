@@ -17,6 +17,8 @@ export const TeamName = z
  */
 export const TEAM_MESSAGES = {
   nameTaken: 'A team with this name already exists',
+  /** Team names and usernames are one namespace: a team may not read as a player's name. */
+  nameIsUsername: 'A player already has this name: choose another team name',
   alreadyInTeam: 'You are already in a team',
   notInTeam: 'You are not in a team',
   notYourTeam: 'That is not your team',

@@ -96,6 +96,15 @@ export const CHALLENGE_ARCHIVE_LIMITS = {
   maxYamlBytes: 256 * 1024,
   /** YAML aliases expanded per challenge.yml (yaml's maxAliasCount): an alias bomb stops here. */
   maxYamlAliases: 100,
+  /**
+   * Keys in one challenge.yml, and how deeply it nests (indentation, `-`/`?`/`:` indicators and
+   * flow brackets), counted by a linear scan before it is parsed: the parser's cost grows faster
+   * than the text with either (32,000 keys held a dry run 35 s). A challenge needs a few dozen.
+   */
+  maxYamlKeys: 1_000,
+  maxYamlNesting: 32,
+  /** One entry, uncompressed, counted while inflating: what a dry run holds at most per file. */
+  maxEntryBytes: 32 * 1024 * 1024,
   /** Challenges in one archive. */
   maxChallenges: 500,
   /** Folder depth of an entry's path. */

@@ -34,3 +34,31 @@ export const DESCRIPTION_HTML_POLICY = {
 
 /** Images may not use data: or mailto: (DOMPurify lets data: through for img by default). */
 export const DESCRIPTION_IMAGE_URI = uriWithSchemes(DESCRIPTION_IMAGE_SCHEMES);
+
+/** Pages a relative image source may be resolved from (every page is at most two levels deep). */
+const PAGE_BASES = ['https://site.invalid/', 'https://site.invalid/admin/panel'];
+
+/**
+ * Whether an image source points at an API path (`/api` and below, on this site or, since the site
+ * may be reached by several names, on any host). An image loads by itself when the text is shown:
+ * `![](/api/auth/logout)` acted for everyone who opened it, with their cookies. Resolved as a
+ * browser would (`..`, backslashes, blanks) and percent-decoded, so no spelling slips past; a source
+ * that cannot be read counts as one.
+ */
+export function isApiImageSource(src: string): boolean {
+  // Browsers drop tabs and newlines from URLs, and blanks at either end.
+  const cleaned = src.replace(/[\t\n\r]/g, '').trim();
+  for (const base of PAGE_BASES) {
+    let path: string;
+    try {
+      path = decodeURIComponent(new URL(cleaned, base).pathname).toLowerCase();
+    } catch {
+      return true;
+    }
+    if (path === '/api' || path.startsWith('/api/')) return true;
+  }
+  return false;
+}
+
+/** What a link opened in a new tab carries, so the page it opens gets no handle on this one. */
+export const NEW_TAB_LINK_REL = 'noopener noreferrer';

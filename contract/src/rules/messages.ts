@@ -22,6 +22,9 @@ export const MESSAGES = {
   noAttemptsLeft: 'No attempts left',
   hintUnlocked: 'Hint unlocked',
   challengeLocked: 'Solve the prerequisites of this challenge first.',
+  /** 503 while the database cannot be reached (code 'unavailable'); the page shows it as it is. */
+  databaseUnavailable:
+    'The site cannot reach its database right now, so this was not saved. Please try again in a moment.',
 } as const;
 
 /** Client-side texts of SPEC.md §2/§5/§8. */

@@ -30,9 +30,15 @@ export async function connectDatabase(database: Config['database']): Promise<Dat
     // PostgreSQL's BIGINT and COUNT(*) come back as strings by default; our counts fit in a double.
     pg.types.setTypeParser(20, (v) => Number(v));
     pg.types.setTypeParser(1700, (v) => Number(v));
-    const pool = new pg.Pool({ connectionString: database.url, max: 20 });
+    // A database that stopped answering fails a request after a few seconds (503), not never.
+    const pool = new pg.Pool({ connectionString: database.url, max: 20, connectionTimeoutMillis: 3000 });
     // NOTE: an idle client's error (server restart) must not crash the process; the next query retries.
     pool.on('error', () => {});
+    // NOTE: nor a checked-out client's: pg emits 'error' on a client whose connection drops while
+    // a query runs (the database stopped), and the pool listens only to idle ones, so without this
+    // an outage threw an uncaught exception. The query itself fails (503), and the pool drops the
+    // client when it is released.
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return {
       db,
@@ -129,6 +135,37 @@ export function withStatementCache(sqlite: SQLite.Database, size = STATEMENT_CAC
 export function isUniqueViolation(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
   return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
+}
+
+/** Errors of a database that cannot be reached (or is shutting down), not of the query itself. */
+const UNREACHABLE_CODES = new Set([
+  ...['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN'],
+  // PostgreSQL: connection exceptions (08*), shutting down or starting (57P01-57P03), too many clients.
+  ...['08000', '08001', '08003', '08004', '08006', '57P01', '57P02', '57P03', '53300'],
+  // SQLite: still locked after busy_timeout, or the file cannot be read or written.
+  ...['SQLITE_BUSY', 'SQLITE_CANTOPEN', 'SQLITE_IOERR'],
+]);
+const UNREACHABLE_TEXT =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection refused/i;
+
+/**
+ * True when err (or what it wraps) says the database cannot be reached right now: the request
+ * answers 503 with a clear message instead of 500 (plugins/errors.ts).
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  const seen = new Set<unknown>();
+  const stack: unknown[] = [err];
+  while (stack.length > 0) {
+    const e = stack.pop();
+    if (!e || typeof e !== 'object' || seen.has(e)) continue;
+    seen.add(e);
+    const { code, message, cause, errors } = e as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+    if (typeof code === 'string' && (UNREACHABLE_CODES.has(code) || code.startsWith('SQLITE_IOERR'))) return true;
+    if (typeof message === 'string' && UNREACHABLE_TEXT.test(message)) return true;
+    stack.push(cause);
+    if (Array.isArray(errors)) stack.push(...(errors as unknown[]));
+  }
+  return false;
 }
 
 /** True when err is a foreign-key violation on either dialect (the row referred to is gone). */

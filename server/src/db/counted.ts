@@ -4,18 +4,22 @@ import type { Database } from './schema.js';
 /** Builds the two subqueries below outside any one query (each query embeds them as written). */
 const sub = expressionBuilder<Database, never>();
 
-/** The users whose solves and unlocks never count: admins and hidden competitors. */
+/** The users whose solves and unlocks never count: admins, hidden and banned competitors. */
 const UNCOUNTED_USERS = sub
   .selectFrom('users')
   .select('users.id')
-  .where((u) => u.or([u('users.is_admin', '=', 1), u('users.hidden', '=', 1)]));
+  .where((u) => u.or([u('users.is_admin', '=', 1), u('users.hidden', '=', 1), u('users.banned', '=', 1)]));
 
-/** The hidden teams: what is credited to them never counts. */
-const HIDDEN_TEAMS = sub.selectFrom('teams').select('teams.id').where('teams.hidden', '=', 1);
+/** The hidden and banned teams: what is credited to them never counts. */
+const HIDDEN_TEAMS = sub
+  .selectFrom('teams')
+  .select('teams.id')
+  .where((t) => t.or([t('teams.hidden', '=', 1), t('teams.banned', '=', 1)]));
 
 /**
  * THE filter of what counts in public (DESIGN.md §8): a solve counts when its solver is neither an
- * admin nor hidden, and the team it was credited to (if any) is not hidden. Every public figure
+ * admin nor hidden nor banned, and the team it was credited to (if any) is neither hidden nor
+ * banned (issue 29: a banned competitor is in no public list either). Every public figure
  * (leaderboard, solve counts, team completions, and the views built on them) reads solves through
  * this one expression, so hiding someone takes them out everywhere at once, as being an admin does.
  *

@@ -19,6 +19,8 @@ import * as m0011 from './migrations/0011_dynamic_scoring.js';
 import * as m0012b from './migrations/0012_b_per_team_flags.js';
 import * as m0012d from './migrations/0012_d_held_first_bloods.js';
 import * as m0013 from './migrations/0013_submission_log_write_cost.js';
+import * as m0014i from './migrations/0014_i_instances.js';
+import * as m0015h from './migrations/0015_h_outbox_refs.js';
 
 /** Append-only, numbered. Kysely's migrator takes a lock, so one process migrates and others wait. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -42,6 +44,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '0012_b_per_team_flags': m0012b,
   '0012_d_held_first_bloods': m0012d,
   '0013_submission_log_write_cost': m0013,
+  '0014_i_instances': m0014i,
+  '0015_h_outbox_refs': m0015h,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

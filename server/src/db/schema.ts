@@ -97,6 +97,8 @@ export interface ChallengesTable {
   per_team: Generated<number>;
   /** 1: the challenge page offers the competitor its own per-team flag. */
   per_team_on_page: Generated<number>;
+  /** The container per team as JSON (contract InstanceDefinition), or null (0014_i). */
+  instance: Generated<string | null>;
 }
 
 /** One accepted flag: 'static' (exact), 'case_insensitive' or 'regex' (RE2, whole string). */
@@ -253,6 +255,8 @@ export interface WebhookOutboxTable {
   claimed_until: number | null;
   claim_token: string | null;
   last_error: string | null;
+  /** What the message is about (`announcement:<id>`), so it can be withdrawn; null for others. */
+  ref: string | null;
 }
 
 /** One row (id 1): what the admin panel shows of the webhook. */
@@ -295,6 +299,38 @@ export interface SubmissionsTable {
   matched_competitor: Generated<string | null>;
 }
 
+/** A competitor's container of one challenge (0014_i); times in ms since the epoch. */
+export interface InstancesTable {
+  id: Generated<number>;
+  /** null once the challenge is deleted: the janitor removes the container and the row. */
+  challenge_id: number | null;
+  competitor_kind: 'team' | 'user';
+  competitor_id: number;
+  started_by: number | null;
+  /** starting | running | failed | stopping */
+  state: string;
+  container_id: string | null;
+  /** JSON: [{port, protocol, hostPort}] */
+  ports: string;
+  /** The engine's message of a failed pull or start. */
+  error: string | null;
+  created_at: number;
+  expires_at: number;
+  max_expires_at: number;
+}
+
+export interface InstancePortsTable {
+  host_port: number;
+  instance_id: number;
+}
+
+/** A named lease one process holds at a time (the instance janitor's leadership). */
+export interface JobLeasesTable {
+  name: string;
+  holder: string;
+  until: number;
+}
+
 export interface Database {
   users: UsersTable;
   identities: IdentitiesTable;
@@ -325,6 +361,9 @@ export interface Database {
   webhook_state: WebhookStateTable;
   audit_log: AuditLogTable;
   submissions: SubmissionsTable;
+  instances: InstancesTable;
+  instance_ports: InstancePortsTable;
+  job_leases: JobLeasesTable;
 }
 
 export type DB = Kysely<Database>;

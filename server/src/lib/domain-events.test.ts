@@ -19,7 +19,9 @@ describe('DomainEvents (the publish port)', () => {
   it('gives transaction handlers the transaction, and runs each phase only where it is emitted', async () => {
     const events = new DomainEvents(() => {});
     const ran: string[] = [];
-    events.on('first-blood', (b, t) => void ran.push(`in ${b.challenge} ${t === trx}`), { phase: 'transaction' });
+    events.on('first-blood', (b, t) => void ran.push(`in ${b.challenge} ${t === trx}`), {
+      phase: 'transaction',
+    });
     events.on('first-blood', (b) => void ran.push(`after ${b.challenge}`));
     await events.emitInTransaction(trx, 'first-blood', { challenge: 'A', competitor: 'x' });
     expect(ran).toEqual(['in A true']);
@@ -36,9 +38,9 @@ describe('DomainEvents (the publish port)', () => {
       },
       { phase: 'transaction' },
     );
-    await expect(events.emitInTransaction(trx, 'site.switched', { activated: true, changed: true })).rejects.toThrow(
-      'outbox down',
-    );
+    await expect(
+      events.emitInTransaction(trx, 'site.switched', { activated: true, changed: true }),
+    ).rejects.toThrow('outbox down');
   });
 
   it('logs a committed handler that fails, and still runs the next one', async () => {

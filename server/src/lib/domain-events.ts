@@ -25,6 +25,11 @@ export interface DomainEventMap {
   'announcement.posted': { id: number; title: string; body: string };
   'announcement.updated': { id: number; title: string };
   'announcement.deleted': { id: number; title: string };
+  /**
+   * A competitor left every public view (hidden or banned, emitted in the moderation's
+   * transaction): by `name`, a team's name or a teamless user's username, as first bloods name it.
+   */
+  'competitor.withdrawn': { name: string };
 }
 
 export type DomainEventName = keyof DomainEventMap;

@@ -19,7 +19,8 @@ export type DomainErrorCode =
   | 'locked'
   | 'unavailable';
 
-const STATUS: Record<DomainErrorCode, number> = {
+/** Each refusal's HTTP status (the API reference lists them). */
+export const DOMAIN_ERROR_STATUS: Readonly<Record<DomainErrorCode, number>> = {
   bad_input: 400,
   unauthenticated: 401,
   forbidden: 403,
@@ -54,7 +55,7 @@ export class DomainError extends Error {
     Error.stackTraceLimit = limit;
     this.name = 'DomainError';
     this.code = code;
-    this.statusCode = STATUS[code];
+    this.statusCode = DOMAIN_ERROR_STATUS[code];
     if (retryAfterSeconds !== undefined) this.retryAfterSeconds = retryAfterSeconds;
   }
 }

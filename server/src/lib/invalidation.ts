@@ -16,6 +16,7 @@ export const ALL_TOPICS = [
   'files',
   'sessions',
   'live-events',
+  'live-events-withdrawn',
   'announcements',
 ] as const;
 export type Topic = (typeof ALL_TOPICS)[number];
@@ -23,6 +24,8 @@ export type Topic = (typeof ALL_TOPICS)[number];
 // changed (a correct flag), which a cache may apply without reading everything again.
 // 'unlocks-added': a competitor unlocked a hint (its cost leaves its score), applied the same way.
 // 'live-events': rows were added to the live event log (modules/events); every process sends them.
+// 'live-events-withdrawn': rows were removed from it (a deleted announcement, a hidden or banned
+// competitor's first blood); every process drops them from its replay window.
 
 export interface InvalidationBus {
   publish(topic: Topic): void;

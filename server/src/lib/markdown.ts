@@ -1,4 +1,6 @@
+import { markdownBudgetProblem } from '@ctf/contract';
 import { Marked } from 'marked';
+import { badInput } from './errors.js';
 import { sanitizeHtml } from './sanitize-html.js';
 
 /**
@@ -9,9 +11,15 @@ import { sanitizeHtml } from './sanitize-html.js';
  */
 const marked = new Marked({ gfm: true, breaks: false, async: false });
 
-/** Markdown -> safe HTML, as stored and served. */
+/**
+ * Markdown -> safe HTML, as stored and served. Text nested past the budget is refused before marked
+ * sees it (every caller's contract checks it first; this holds for any other path): the parse runs
+ * on the event loop, and within the budget and the fields' lengths it takes milliseconds.
+ */
 export async function renderMarkdown(markdown: string): Promise<string> {
   if (!markdown.trim()) return '';
+  const problem = markdownBudgetProblem(markdown);
+  if (problem) throw badInput(`The Markdown ${problem}: refused.`);
   const html = marked.parse(markdown, { async: false }) as string;
   return (await sanitizeHtml(html)).trim();
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { renderMarkdown } from './markdown.js';
 import { sanitizeHtml } from './sanitize-html.js';
 
 describe('sanitizeHtml', () => {
@@ -70,6 +71,33 @@ describe('sanitizeHtml', () => {
     ['data attributes', '<p data-x="1">x</p>', '<p>x</p>'],
   ])('strips %s', async (_what, dirty, clean) => {
     expect(await sanitizeHtml(dirty)).toBe(clean);
+  });
+
+  it('drops the source of an image that points at the API, however it is spelt (issue 29)', async () => {
+    for (const src of [
+      '/api/auth/logout',
+      '/api/admin/ctf/force_update',
+      '/api/admin/ctf/export',
+      'api/auth/logout',
+      '../api/auth/logout',
+      '/x/../api/auth/logout',
+      '/API/auth/logout',
+      '/%61pi/auth/logout',
+      '/&#97;pi/auth/logout',
+      '\\api\\auth\\logout',
+      ' /api/auth/logout',
+      '/a&#9;pi/auth/logout',
+      '//localhost:3000/api/auth/logout',
+      'https://ctf.example.org/api/admin/ctf/force_update',
+      '/api',
+    ]) {
+      expect(await sanitizeHtml(`<img src="${src}" alt="x" />`), src).toBe('<img alt="x" />');
+    }
+    // Through Markdown as the report wrote it.
+    expect(await renderMarkdown('![](/api/auth/logout)')).toBe('<p><img alt="" /></p>');
+    // Other images stay, the site's own non-API paths too.
+    for (const src of ['https://example.org/x.png', '/logo.png', '/apix/y.png', 'https://example.org/apis/x.png'])
+      expect(await sanitizeHtml(`<img src="${src}" />`)).toBe(`<img src="${src}" />`);
   });
 
   it('leaves plain text as it is and an empty description empty', async () => {

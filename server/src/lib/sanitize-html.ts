@@ -2,6 +2,8 @@ import {
   DESCRIPTION_HTML_POLICY,
   DESCRIPTION_IMAGE_SCHEMES,
   DESCRIPTION_URI_SCHEMES,
+  NEW_TAB_LINK_REL,
+  isApiImageSource,
 } from '@ctf/contract';
 import sanitize from 'sanitize-html';
 
@@ -46,10 +48,13 @@ const OPTIONS: sanitize.IOptions = {
       if (tagName === 'a') {
         // A link opened from a description must not get a handle on this page (reverse tabnabbing).
         if (attributes.target !== undefined && attributes.target !== '_blank') delete attributes.target;
-        attributes.rel = 'noopener noreferrer';
+        attributes.rel = NEW_TAB_LINK_REL;
       } else {
         delete attributes.target;
       }
+      // An image that would call the site's own API as whoever views it loses its source.
+      if (tagName === 'img' && attributes.src !== undefined && isApiImageSource(attributes.src))
+        delete attributes.src;
       return { tagName, attribs: attributes };
     },
   },

@@ -1,5 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { MESSAGES } from '@ctf/contract';
+import { isDatabaseUnavailable } from '../db/connect.js';
 import { DomainError } from '../lib/errors.js';
 
 declare module 'fastify' {
@@ -48,6 +50,14 @@ export function registerErrorHandling(app: FastifyInstance): void {
         message = 'Request body is not valid JSON';
       if (status === 400 && err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') message = 'Request body is empty';
       if (status === 429) message = err.message || 'Too many requests, please slow down';
+    } else if (isDatabaseUnavailable(err)) {
+      // NOTE: an outage is an answer the page can act on (try again), not an internal error; one
+      // short line per request, no stack.
+      status = 503;
+      message = MESSAGES.databaseUnavailable;
+      code = 'unavailable';
+      reply.header('Retry-After', '5');
+      request.log.warn(`request failed: the database is unreachable (${err.message})`);
     } else {
       status = err.statusCode === 503 ? 503 : 500;
       message = status === 503 ? 'Service temporarily unavailable, please retry' : 'Internal server error';

@@ -22,6 +22,7 @@ export async function registerIpRateLimit(app: FastifyInstance, config: Config):
     max: config.ipRateLimitPerMinute,
     timeWindow: 60_000,
     ...(redis ? { redis, nameSpace: `${config.redisPrefix}ip-rl:`, skipOnError: true } : {}),
+    keyGenerator: (request) => request.clientAddress,
     allowList: (request) => !request.url.startsWith('/api/'),
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,

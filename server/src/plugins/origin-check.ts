@@ -1,14 +1,66 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DomainError } from '../lib/errors.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Set by route() for a GET that acts (the contract's `acts`): see checkActingGet. */
+    acts?: boolean;
+  }
+}
+
+const ACTING_GET_REFUSED =
+  'Refused: this address acts (or hands out an export) only for the site’s own pages and for links opened in the browser, never for an image, a frame or another site.';
+
+/** The origin a URL header names, or null when it names none. */
+function originOf(url: string | undefined): string | null {
+  if (url === undefined) return null;
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A GET that acts (logout and force_update, kept GETs by the spec; exports, downloads the browser
+ * navigates to) answers only a fetch from our own pages or a top-level navigation, as the
+ * browser's Fetch Metadata tells: not an `<img>` in a description (`Sec-Fetch-Dest: image`), a
+ * frame, or any request another site starts (a cross-site link too, since SameSite=Lax cookies
+ * ride along on those). A client that sends no Fetch Metadata (curl, a browser older than 2023)
+ * is refused when its Referer names another site.
+ */
+function checkActingGet(request: FastifyRequest, publicOrigin: string): void {
+  const header = (name: string) => {
+    const v = request.headers[name];
+    return typeof v === 'string' ? v.toLowerCase() : undefined;
+  };
+  const site = header('sec-fetch-site');
+  const dest = header('sec-fetch-dest');
+  if (site !== undefined || dest !== undefined) {
+    const mode = header('sec-fetch-mode');
+    const ownFetch = site === 'same-origin' && (dest === 'empty' || dest === 'document');
+    const navigation = (site === 'none' || site === 'same-origin') && mode === 'navigate' && dest === 'document';
+    if (ownFetch || navigation) return;
+    throw new DomainError('forbidden', ACTING_GET_REFUSED);
+  }
+  const referer = originOf(request.headers.referer);
+  if (request.headers.referer !== undefined && referer !== publicOrigin)
+    throw new DomainError('forbidden', ACTING_GET_REFUSED);
+}
 
 /**
  * Every state-changing request must come from our own pages: its Origin (or, failing that, its
  * Referer) must be PUBLIC_URL's origin (DESIGN.md §3). This is the CSRF defence on top of
- * SameSite=Lax cookies.
+ * SameSite=Lax cookies. GETs change nothing, except the few the contract marks as acting, which
+ * checkActingGet holds to our own pages and top-level navigations.
  */
 export function registerOriginCheck(app: FastifyInstance, publicOrigin: string): void {
   app.addHook('onRequest', async (request) => {
-    if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return;
+    if (request.method === 'GET' || request.method === 'HEAD') {
+      if (request.routeOptions.config.acts === true) checkActingGet(request, publicOrigin);
+      return;
+    }
+    if (request.method === 'OPTIONS') return;
     const origin = request.headers.origin;
     let source: string | undefined;
     if (typeof origin === 'string' && origin !== 'null') {

@@ -1,4 +1,4 @@
-import type { Endpoint } from '@ctf/contract';
+import type { Access as ContractAccess, Endpoint } from '@ctf/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
@@ -10,12 +10,14 @@ import { requireAdmin, requireUser } from './session.js';
  * session (the cached public reads: a cookie costs them nothing); 'public' lets visitors in and
  * knows the user when there is one; 'user' and 'admin' refuse the others.
  */
-export type Access = 'anonymous' | 'public' | 'user' | 'admin';
+export type Access = Exclude<ContractAccess, 'token'>;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** Set by route() for 'anonymous' endpoints: the session plugin does not look the caller up. */
     anonymous?: boolean;
+    /** Set by route(): who may call it, as the API reference (modules/api-docs) tells. */
+    access?: Access;
   }
 }
 
@@ -42,7 +44,7 @@ export function route<E extends Endpoint>(
     method: ep.method,
     url: ep.path,
     ...options,
-    config: { ...options.config, anonymous: access === 'anonymous' },
+    config: { ...options.config, anonymous: access === 'anonymous', access, ...(ep.acts ? { acts: true } : {}) },
     schema: {
       ...(ep.body ? { body: ep.body } : {}),
       ...(ep.query ? { querystring: ep.query } : {}),

@@ -66,6 +66,10 @@ function validBody(w: World, path: string): { payload: unknown; headers?: Record
     '/api/admin/announcements/create': { title: 'Csrf', body: 'Hello' },
     '/api/admin/announcements/update': { _id: '1', title: 'Csrf', body: 'Hello', pinned: false },
     '/api/admin/announcements/delete': { _id: '1' },
+    '/api/ctf/instance/start': { challenge_id: w.ids.active },
+    '/api/ctf/instance/renew': { challenge_id: w.ids.active },
+    '/api/ctf/instance/stop': { challenge_id: w.ids.active },
+    '/api/admin/instances/stop': { instance_id: '1' },
   };
   if (path === settingsApi.uploadLogo.path) {
     const boundary = 'csrfBoundary';

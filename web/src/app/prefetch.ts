@@ -4,7 +4,7 @@ import { adminAuthenticatedQuery, authenticatedQuery, currentUserQuery } from '.
 import { challengeListQuery } from '../features/challenges/api/challenge-list';
 import { completionsQuery } from '../features/challenges/api/completions';
 import { leaderboardPageQuery } from '../features/leaderboard/api/leaderboard';
-import { siteInfoQuery } from '../features/site/api/site-info';
+import { siteInfoQuery } from '../lib/site-info';
 
 /** Pages behind the session check (SPEC.md §2). */
 const USER_PAGES = new Set(['/profile', '/compete', '/challenge', '/rate-challenge', '/leaderboard']);

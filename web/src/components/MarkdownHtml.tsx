@@ -1,11 +1,10 @@
-import { DESCRIPTION_HTML_POLICY } from '@ctf/contract';
-import DOMPurify from 'dompurify';
 import type { MouseEvent } from 'react';
 import { useNavigate } from 'react-router';
+import { sanitizeHtml } from '../lib/sanitize';
 
 /** HTML the server rendered from Markdown and sanitised, sanitised again here before it is shown. */
 export function safeHtml(html: string): string {
-  return DOMPurify.sanitize(html, DESCRIPTION_HTML_POLICY);
+  return sanitizeHtml(html);
 }
 
 /**
@@ -32,23 +31,26 @@ export function MarkdownHtml({ html, className }: { html: string; className?: st
 /**
  * The FAQ's HTML as accordion items: each heading a question, what follows it (up to the next
  * heading) its answer. What comes before the first heading is the introduction.
+ * NOTE: the split moves nodes into one container per part and serialises each container, so
+ * text stays text: reading a text node's decoded content into HTML would turn an escaped
+ * `&lt;img onerror&gt;` back into markup.
  */
 export function splitQuestions(html: string): {
   intro: string;
   items: { question: string; answer: string }[];
 } {
   const doc = new DOMParser().parseFromString(`<body>${safeHtml(html)}</body>`, 'text/html');
-  const items: { question: string; answer: string }[] = [];
-  let intro = '';
+  const intro = doc.createElement('div');
+  const parts: { question: string; answer: HTMLElement }[] = [];
   for (const node of Array.from(doc.body.childNodes)) {
     if (node instanceof HTMLElement && /^H[1-6]$/.test(node.tagName)) {
-      items.push({ question: node.textContent?.trim() ?? '', answer: '' });
+      parts.push({ question: node.textContent?.trim() ?? '', answer: doc.createElement('div') });
       continue;
     }
-    const piece = node instanceof HTMLElement ? node.outerHTML : (node.textContent ?? '');
-    const last = items[items.length - 1];
-    if (last) last.answer += piece;
-    else intro += piece;
+    (parts[parts.length - 1]?.answer ?? intro).appendChild(node);
   }
-  return { intro: intro.trim(), items };
+  return {
+    intro: intro.innerHTML.trim(),
+    items: parts.map((p) => ({ question: p.question, answer: p.answer.innerHTML })),
+  };
 }

@@ -1,5 +1,6 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { MESSAGES } from '@ctf/contract';
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError, NetworkError } from '../lib/api';
 import { QueryError, describeFailure } from './QueryError';
@@ -11,6 +12,7 @@ describe('QueryError', () => {
       'The server could not be reached. Check your connection, then try again.',
     ],
     [new ApiError(503, 'x'), 'The server had a problem (503). Try again in a moment.'],
+    [new ApiError(503, MESSAGES.databaseUnavailable), MESSAGES.databaseUnavailable],
     [new ApiError(401, 'Unauthorized'), 'Unauthorized. Log in again, then come back to this page.'],
     [new ApiError(404, 'Challenge not found.'), 'Challenge not found.'],
     [new Error('?'), 'Something unexpected happened. Try again.'],

@@ -1,3 +1,4 @@
+import { MESSAGES } from '@ctf/contract';
 import { useState } from 'react';
 import { Alert, Button } from 'react-bootstrap';
 import { ApiError, NetworkError } from '../lib/api';
@@ -11,6 +12,8 @@ export function describeFailure(error: unknown): string {
   }
   if (error instanceof ApiError) {
     if (error.status === 401) return `${sentence(error.message)} Log in again, then come back to this page.`;
+    // The database outage's own words: why, and that trying again will do.
+    if (error.status === 503 && error.message === MESSAGES.databaseUnavailable) return error.message;
     if (error.status >= 500) return `The server had a problem (${error.status}). Try again in a moment.`;
     return sentence(error.message);
   }

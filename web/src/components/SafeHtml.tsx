@@ -1,6 +1,5 @@
-import { DESCRIPTION_HTML_POLICY } from '@ctf/contract';
-import DOMPurify from 'dompurify';
 import { useMemo } from 'react';
+import { sanitizeHtml } from '../lib/sanitize';
 
 /**
  * HTML the server rendered and sanitised (challenge descriptions, announcements' Markdown),
@@ -15,6 +14,6 @@ export default function SafeHtml({
   className?: string;
   testId?: string;
 }) {
-  const clean = useMemo(() => DOMPurify.sanitize(html, DESCRIPTION_HTML_POLICY), [html]);
+  const clean = useMemo(() => sanitizeHtml(html), [html]);
   return <div className={className} data-testid={testId} dangerouslySetInnerHTML={{ __html: clean }} />;
 }

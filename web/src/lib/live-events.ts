@@ -1,9 +1,19 @@
-import { LIVE_EVENTS_PATH, LIVE_EVENT_TYPES, type LiveEventData, type LiveEventType } from '@ctf/contract';
+import {
+  LIVE_EVENTS_PATH,
+  LIVE_EVENT_RETRY_MS,
+  LIVE_EVENT_TYPES,
+  type LiveEventData,
+  type LiveEventType,
+} from '@ctf/contract';
 
 type Handler<T extends LiveEventType> = (data: LiveEventData[T]) => void;
 
-/** After the stream failed for good (429, server gone), it is opened again this much later. */
-const REOPEN_AFTER_MS = 30_000;
+/**
+ * After the stream failed for good (429: too many streams from this network or on the server;
+ * the server gone), it is opened again this much later, and the page refreshes what it shows each
+ * time: it polls until the stream is taken again.
+ */
+const REOPEN_AFTER_MS = LIVE_EVENT_RETRY_MS;
 
 let source: EventSource | null = null;
 let reopenTimer: ReturnType<typeof setTimeout> | null = null;

@@ -72,6 +72,7 @@ export function makeAdminChallenge(n: number, overrides: Partial<AdminChallenge>
     release_at: null,
     prerequisites: [],
     scoring: { type: 'static' },
+    instance: null,
     ...overrides,
   };
 }

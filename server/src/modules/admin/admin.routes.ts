@@ -18,6 +18,7 @@ import { listUsersOfRole } from '../users/users.service.js';
 import {
   createChallengeOutsideEvent,
   forceUpdate,
+  getSetupStatus,
   removeAdminRole,
   promoteToAdmin,
   removeUser,
@@ -31,6 +32,7 @@ import {
  */
 export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void {
   route(app, adminApi.getUsers, 'admin', async () => listUsersForAdmin(ctx));
+  route(app, adminApi.getSetup, 'admin', async () => getSetupStatus(ctx));
   route(app, adminApi.fetchAdmins, 'admin', async () => listUsersOfRole(ctx, 'admins'));
   route(app, adminApi.getTeams, 'admin', async () => listTeamsWithModeration(ctx));
 

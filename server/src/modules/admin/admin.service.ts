@@ -1,10 +1,17 @@
-import { MESSAGES, nameKey, type AckResponse, type ChallengeInput } from '@ctf/contract';
+import {
+  MESSAGES,
+  OAUTH_PROVIDERS,
+  nameKey,
+  type AckResponse,
+  type ChallengeInput,
+  type SetupStatus,
+} from '@ctf/contract';
 import type { AppContext } from '../../context.js';
 import type { UserRow } from '../../db/schema.js';
 import { DomainError, badInput, conflict, notFound } from '../../lib/errors.js';
 import { ALL_TOPICS } from '../../lib/invalidation.js';
 import { recordAudit, type AuditActor } from '../audit/audit.service.js';
-import { createChallenge, updateChallenge } from '../challenges/challenges.service.js';
+import { challengeCount, createChallenge, updateChallenge } from '../challenges/challenges.service.js';
 import { isDuringEvent } from '../event-state/event-state.service.js';
 import { removeMembershipInTransaction } from '../teams/teams.service.js';
 import { isConfiguredAdmin, type IdentityProvider } from '../users/users.service.js';
@@ -154,4 +161,20 @@ export async function forceUpdate(ctx: AppContext, caller: AuditActor): Promise<
   });
   for (const topic of ALL_TOPICS) ctx.bus.publish(topic);
   return ack('Every cached figure will be rebuilt from the stored solves and ratings.');
+}
+
+/**
+ * GET /api/admin/setup: what the set-up checklist shows. The redirect URLs are the ones the
+ * callbacks answer at (PUBLIC_URL), exactly as each provider's app must list them.
+ */
+export async function getSetupStatus(ctx: AppContext): Promise<SetupStatus> {
+  const c = ctx.config;
+  const redirect = (p: (typeof OAUTH_PROVIDERS)[number]) => `${c.publicUrl}/api/auth/${p}/callback`;
+  return {
+    challenges: await challengeCount(ctx),
+    publicUrl: c.publicUrl,
+    login: { discord: c.oauth.discord !== null, github: c.oauth.github !== null, local: c.localLogin },
+    redirectUrls: { discord: redirect('discord'), github: redirect('github') },
+    webhook: c.webhook !== null,
+  };
 }

@@ -143,6 +143,8 @@ export async function deleteAnnouncement(
     const before = await findAnnouncement(trx, id);
     if (!before || !(await deleteAnnouncementRow(trx, id))) throw notFound('Announcement not found');
     await recordAudit(trx, { actor, action: 'announcement.delete', target: target(id, before.title), at });
+    // Its queued Discord message and its live events go in this transaction (webhooks, events).
+    await ctx.domainEvents.emitInTransaction(trx, 'announcement.deleted', { id, title: before.title });
     return before.title;
   });
   ctx.bus.publish('announcements');

@@ -79,12 +79,13 @@ for (const kind of testDatabaseKinds()) {
       ]);
 
       // Every change reached the live stream; only a new one without `change` (that is the toast).
+      // A deleted announcement's own events left the log with it, and its deletion names no title
+      // (issue 29: nothing replays what was deleted).
       expect((await liveEvents()).map((e) => JSON.parse(e.data))).toEqual([
         { _id: first.body._id, title: 'Welcome' },
-        { _id: second.body._id, title: 'Rules' },
         { _id: third.body._id, title: 'Wave 2' },
         { _id: third.body._id, title: 'Wave 2!', change: 'updated' },
-        { _id: second.body._id, title: 'Rules', change: 'deleted' },
+        { _id: second.body._id, title: '', change: 'deleted' },
       ]);
       const audit = await t.ctx.database.db
         .selectFrom('audit_log')

@@ -1,5 +1,5 @@
 import type { Executor, UserRow } from '../../db/schema.js';
-import { USER_COLUMNS } from '../users/users.repo.js';
+import { USER_COLUMNS } from '../../db/user-columns.js';
 
 export async function insertSession(
   db: Executor,

@@ -87,6 +87,21 @@ class Budget {
   }
 }
 
+/**
+ * An entry past its own limit, refused before it is inflated (its declared size; yauzl stops one
+ * that inflates to more): a challenge.yml past maxYamlBytes, any other file past maxEntryBytes.
+ */
+function entrySizeProblem(name: string, size: number): ArchiveError | null {
+  if (path.posix.basename(name) === 'challenge.yml' && size > LIMITS.maxYamlBytes)
+    return new ArchiveError(name, `challenge.yml is larger than ${LIMITS.maxYamlBytes / 1024} KB: refused.`);
+  if (size > LIMITS.maxEntryBytes)
+    return new ArchiveError(
+      name,
+      `'${name}' unpacks to more than ${LIMITS.maxEntryBytes / MB} MB: refused (a file that large goes through the Upload tab).`,
+    );
+  return null;
+}
+
 function openZip(buffer: Buffer): Promise<yauzl.ZipFile> {
   return new Promise((resolve, reject) => {
     yauzl.fromBuffer(
@@ -180,19 +195,29 @@ function readEntries(zip: yauzl.ZipFile, label: string): Promise<ArchiveFiles> {
           );
         const key = normalise(name);
         if (files.has(key)) throw new ArchiveError(name, `'${name}' appears twice in the archive.`);
+        const tooLarge = entrySizeProblem(name, entry.uncompressedSize);
+        if (tooLarge) throw tooLarge;
         const stream = await openEntry(zip, entry);
-        const chunks: Buffer[] = [];
+        // NOTE: one buffer of the declared size, filled as the entry inflates (yauzl checks the
+        // declared size against what comes out): held once, not as chunks plus their copy.
+        const content = Buffer.allocUnsafe(entry.uncompressedSize);
+        let filled = 0;
         try {
           for await (const chunk of stream as AsyncIterable<Buffer>) {
             // Counted as it inflates: a lying size header cannot get past the limit.
             budget.add(name, chunk.length);
-            chunks.push(chunk);
+            if (filled + chunk.length > content.length)
+              throw translateZipError(new Error('too many bytes in the stream'), name);
+            chunk.copy(content, filled);
+            filled += chunk.length;
           }
         } catch (err) {
           stream.destroy();
           throw err instanceof ArchiveError ? err : translateZipError(err as Error, name);
         }
-        if (!isClutter(key)) files.set(key, Buffer.concat(chunks));
+        if (filled !== content.length)
+          throw translateZipError(new Error('too few bytes in the stream'), name);
+        if (!isClutter(key)) files.set(key, content);
         zip.readEntry();
       })().catch(fail);
     });
@@ -239,6 +264,8 @@ async function readFolder(root: string): Promise<ArchiveFiles> {
       } else if (e.isFile()) {
         const full = path.join(root, name);
         const { size } = await lstat(full);
+        const tooLarge = entrySizeProblem(name, size);
+        if (tooLarge) throw tooLarge;
         budget.add(name, size);
         if (!isClutter(name)) files.set(name, await readFile(full));
       } else {

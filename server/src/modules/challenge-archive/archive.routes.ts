@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.js';
 import { route } from '../../plugins/route.js';
 import { requireAdmin } from '../../plugins/session.js';
 import { exportChallengeZip } from './archive-export.js';
-import { importChallengeZip } from './archive.service.js';
+import { addSampleChallenges, importChallengeZip } from './archive.service.js';
 
 const MB = 1024 * 1024;
 
@@ -72,6 +72,12 @@ export function registerChallengeArchiveRoutes(app: FastifyInstance, ctx: AppCon
       },
       { bodyLimit: CHALLENGE_ARCHIVE_LIMITS.maxArchiveBytes + MB },
     );
+  });
+
+  route(app, adminApi.addSampleChallenges, 'admin', async (request, reply) => {
+    const result = await addSampleChallenges(ctx, requireAdmin(request));
+    if (result.errors.length > 0) return reply.code(400).send(result);
+    return result;
   });
 
   route(app, adminApi.exportChallenges, 'admin', async (request, reply) => {

@@ -1,8 +1,8 @@
 import { nameKey, type ImportIssue, type ImportResult } from '@ctf/contract';
 import type { AppContext } from '../../context.js';
-import { DomainError } from '../../lib/errors.js';
+import { DomainError, conflict } from '../../lib/errors.js';
 import { SYSTEM_ACTOR, recordAudit, type AuditActor } from '../audit/audit.service.js';
-import { listChallengesForAdmin } from '../challenges/challenges.service.js';
+import { challengeCount, listChallengesForAdmin } from '../challenges/challenges.service.js';
 import {
   insertPreparedChallenge,
   updatePreparedChallenge,
@@ -46,6 +46,19 @@ export async function importChallengePath(
   options: ImportOptions,
 ): Promise<ImportResult> {
   return importFrom(ctx, () => readArchivePath(target), options);
+}
+
+/** Refusal of the sample challenges once the site has any challenge. */
+export const SAMPLES_REFUSED = 'The sample challenges can only be added to a site without challenges.';
+
+/**
+ * The set-up checklist's "Add the sample challenges": imports docs/sample-challenges like any
+ * import (same checks, one transaction, the create lock of the event window), only on a site
+ * without a challenge.
+ */
+export async function addSampleChallenges(ctx: AppContext, actor: AuditActor): Promise<ImportResult> {
+  if ((await challengeCount(ctx)) > 0) throw conflict(SAMPLES_REFUSED);
+  return importChallengePath(ctx, ctx.config.sampleChallengesDir, { dryRun: false, actor });
 }
 
 async function importFrom(

@@ -1,6 +1,5 @@
 import {
   CATEGORIES,
-  CHALLENGE_ARCHIVE_LIMITS,
   CHALLENGE_DESCRIPTION_MAX_LENGTH,
   DIFFICULTIES,
   POINTS_BY_DIFFICULTY,
@@ -10,8 +9,10 @@ import {
   type HintInput,
   type ImportIssue,
 } from '@ctf/contract';
-import { LineCounter, parseDocument, type Document } from 'yaml';
+import { markdownBudgetProblem } from '@ctf/contract';
+import { readInstanceYml } from './instance-yml.js';
 import { renderMarkdown } from '../../lib/markdown.js';
+import { readYamlDocument } from './yaml-document.js';
 
 /**
  * One challenge.yml (ctfcli spec 0.1) read into the admin form's input (docs/challenge-archives.md
@@ -57,6 +58,9 @@ const KNOWN_KEYS = new Set([
   'attempts',
   'per_team',
   'per_team_on_page',
+  'image',
+  'connection_info',
+  'instance',
   'version',
 ]);
 
@@ -83,6 +87,8 @@ export function yamlPathOf(field: readonly PropertyKey[]): (string | number)[] {
     prerequisites: 'requirements',
   };
   if (head === undefined) return [];
+  // ctfcli's `image` sits at the top; the rest of the instance under our key `instance`.
+  if (head === 'instance' && rest[0] === 'image') return ['image'];
   return [keys[String(head)] ?? head, ...rest.slice(0, 2)];
 }
 
@@ -97,46 +103,9 @@ export async function parseChallengeYml(
   const err = (line: number | null, message: string) => errors.push({ file, line, message });
   const warn = (line: number | null, message: string) => warnings.push({ file, line, message });
 
-  if (bytes.length > CHALLENGE_ARCHIVE_LIMITS.maxYamlBytes) {
-    err(null, `challenge.yml is larger than ${CHALLENGE_ARCHIVE_LIMITS.maxYamlBytes / 1024} KB: refused.`);
-    return null;
-  }
-  const text = bytes.toString('utf8');
-  const counter = new LineCounter();
-  const lineAt = (offset: number) => Math.max(counter.linePos(offset).line, 1);
-  let doc: Document;
-  try {
-    doc = parseDocument(text, {
-      lineCounter: counter,
-      prettyErrors: false,
-      uniqueKeys: true,
-    });
-  } catch (e) {
-    err(null, `challenge.yml could not be read: ${(e as Error).message}`);
-    return null;
-  }
-  for (const e of doc.errors) err(lineAt(e.pos[0]), `YAML: ${e.message.split('\n')[0]}`);
-  if (doc.errors.length > 0) return null;
-  let data: unknown;
-  try {
-    data = doc.toJS({ maxAliasCount: CHALLENGE_ARCHIVE_LIMITS.maxYamlAliases });
-  } catch (e) {
-    // yaml refuses an alias bomb here ("Excessive alias count ...").
-    err(
-      null,
-      `challenge.yml refused: ${(e as Error).message} (at most ${CHALLENGE_ARCHIVE_LIMITS.maxYamlAliases} aliases).`,
-    );
-    return null;
-  }
-
-  const line = (path: readonly (string | number)[]): number | null => {
-    for (let n = path.length; n >= 0; n -= 1) {
-      const node = n === 0 ? doc.contents : doc.getIn(path.slice(0, n), true);
-      const range = (node as { range?: [number, number, number] } | null | undefined)?.range;
-      if (range) return lineAt(range[0]);
-    }
-    return null;
-  };
+  const read = readYamlDocument(bytes, err);
+  if (!read) return null;
+  const { data, line } = read;
 
   if (!isRecord(data)) {
     err(line([]), 'challenge.yml must be a mapping of keys (name, author, category, ...).');
@@ -175,11 +144,14 @@ export async function parseChallengeYml(
 
   const markdown = str('description', false) ?? '';
   let description = '';
+  const markdownProblem = markdownBudgetProblem(markdown);
   if (markdown.length > CHALLENGE_DESCRIPTION_MAX_LENGTH) {
     err(
       line(['description']),
       `The description is ${markdown.length} characters long; at most ${CHALLENGE_DESCRIPTION_MAX_LENGTH} are accepted.`,
     );
+  } else if (markdownProblem) {
+    err(line(['description']), `The description ${markdownProblem}: refused.`);
   } else {
     description = await renderMarkdown(markdown);
   }
@@ -265,6 +237,12 @@ export async function parseChallengeYml(
       hints = [];
       data.hints.forEach((h: unknown, i) => {
         const title = `Hint ${i + 1}`;
+        const content = typeof h === 'string' ? h : isRecord(h) ? h.content : undefined;
+        const tooDeep = typeof content === 'string' ? markdownBudgetProblem(content) : null;
+        if (tooDeep) {
+          err(line(['hints', i]), `hints.${i} ${tooDeep}: refused.`);
+          return;
+        }
         if (typeof h === 'string') {
           hints!.push({ title, content: h, cost: 0 });
           return;
@@ -350,6 +328,12 @@ export async function parseChallengeYml(
   };
   const perTeam = bool('per_team');
   const perTeamOnPage = bool('per_team_on_page');
+  const instance = readInstanceYml(data, (path, message) => err(line(path), message));
+  if (data.connection_info !== undefined && data.image === undefined)
+    warn(
+      line(['connection_info']),
+      "'connection_info' is only read with 'image' (a container per team); it was ignored.",
+    );
 
   if (errors.length > startErrors) return null;
   return {
@@ -370,6 +354,8 @@ export async function parseChallengeYml(
       hints: hints ?? [],
       per_team: perTeam,
       per_team_on_page: perTeamOnPage,
+      // Absent means none, like every absent key: an update removes a container definition.
+      instance: instance as ChallengeInput['instance'],
     },
     isActive,
     requirements,

@@ -1,8 +1,8 @@
 import { CHALLENGE_ARCHIVE_LIMITS, MESSAGES, adminApi, nameKey, type ImportIssue } from '@ctf/contract';
 import type { AppContext } from '../../context.js';
 import { DomainError } from '../../lib/errors.js';
-import { listChallengeNames } from '../challenges/challenges.repo.js';
 import { prepareChallenge, type PreparedChallenge } from '../challenges/challenge-writes.js';
+import { listChallengeNamesOf } from '../challenges/challenges.service.js';
 import { isDuringEvent } from '../event-state/event-state.service.js';
 import type { ArchiveFiles } from './archive-reader.js';
 import { YML, packFiles } from './archive-packing.js';
@@ -84,7 +84,7 @@ export async function planImport(ctx: AppContext, archive: ArchiveFiles): Promis
 
   // Names: unique in the archive; matched to the site's challenges by the same key as the site's
   // own uniqueness rule.
-  const existing = new Map((await listChallengeNames(ctx.database.db)).map((c) => [nameKey(c.name), c]));
+  const existing = new Map((await listChallengeNamesOf(ctx)).map((c) => [nameKey(c.name), c]));
   const inArchive = new Map<string, ParsedChallenge>();
   for (const p of parsed) {
     const key = nameKey(p.input.name.trim());

@@ -1,4 +1,4 @@
-import { flagsOf, nameKey, pointsFor, type ChallengeInput } from '@ctf/contract';
+import { flagsOf, instancesApi, nameKey, pointsFor, type ChallengeInput } from '@ctf/contract';
 import type { Executor } from '../../db/schema.js';
 import { badInput, conflict, notFound } from '../../lib/errors.js';
 import { sanitizeHtml } from '../../lib/sanitize-html.js';
@@ -45,6 +45,20 @@ export function toUtc(iso: string | null | undefined): string | null | undefined
 }
 
 /**
+ * An instance definition as stored: JSON of the contract's parsed form (its defaults filled), so
+ * every reader gets the same shape whether it came from the form, the API or a challenge.yml.
+ */
+function storedInstance(instance: ChallengeInput['instance']): string | null {
+  if (instance === null || instance === undefined) return null;
+  const parsed = instancesApi.InstanceDefinition.safeParse(instance);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw badInput(`Invalid instance.${issue.path.join('.')}: ${issue.message}`);
+  }
+  return JSON.stringify(parsed.data);
+}
+
+/**
  * The stored form of the admin's input: points from difficulty, whatever was sent; clean HTML;
  * flags checked (a bad regex is refused here, 400); hint Markdown rendered and cleaned.
  */
@@ -64,6 +78,7 @@ export async function prepareChallenge(input: ChallengeInput): Promise<PreparedC
       ...(input.release_at !== undefined && { release_at: toUtc(input.release_at) ?? null }),
       ...(input.per_team !== undefined && { per_team: input.per_team ? 1 : 0 }),
       ...(input.per_team_on_page !== undefined && { per_team_on_page: input.per_team_on_page ? 1 : 0 }),
+      ...(input.instance !== undefined && { instance: storedInstance(input.instance) }),
     },
     flags,
     hints: input.hints === undefined ? null : await prepareHints(input.hints),
@@ -204,6 +219,7 @@ export async function insertPreparedChallenge(
   const challengeId = await insertChallenge(trx, {
     max_attempts: null,
     release_at: null,
+    instance: null,
     ...prepared.fields,
     ...perTeam,
     is_active: options.isActive === false ? 0 : 1,

@@ -5,6 +5,7 @@ import {
   type AdminHint,
   type ChallengeDetail,
   type ChallengeHint,
+  type InstanceDefinition,
   type PublicChallenge,
 } from '@ctf/contract';
 import { toApiId } from '../../lib/ids.js';
@@ -39,6 +40,7 @@ export interface AdminOnlyFields {
   flags: AdminFlag[];
   per_team: boolean;
   per_team_on_page: boolean;
+  instance: InstanceDefinition | null;
   max_attempts: number | null;
   hints: AdminHint[];
   release_at: string | null;
@@ -60,13 +62,19 @@ export function presentAdminChallenge(challenge: PublicChallenge, extra: AdminOn
     release_at: extra.release_at,
     prerequisites: extra.prerequisites.map(toApiId),
     scoring: extra.scoring ? scoringFromColumns(extra.scoring) : { type: 'static' },
+    instance: extra.instance,
   };
 }
 
 /** The challenge page (SPEC.md §7: name, category, difficulty, description, rating, and more). */
 export function presentChallengeDetail(
   c: PublicChallenge,
-  play: { hints: ChallengeHint[]; attemptsLeft: number | null; teamFlag?: string | undefined },
+  play: {
+    hints: ChallengeHint[];
+    attemptsLeft: number | null;
+    teamFlag?: string | undefined;
+    instance?: boolean;
+  },
 ): ChallengeDetail {
   return {
     _id: c._id,
@@ -84,5 +92,6 @@ export function presentChallengeDetail(
     hints: play.hints,
     attempts_left: play.attemptsLeft,
     ...(play.teamFlag === undefined ? {} : { team_flag: play.teamFlag }),
+    ...(play.instance ? { instance: true as const } : {}),
   };
 }

@@ -19,23 +19,30 @@ export interface ChallengeFields extends ScoringColumns {
   per_team: number;
   /** 1: the challenge page offers the competitor its own per-team flag. */
   per_team_on_page: number;
+  /** The container per team as JSON (issue 30), or null. */
+  instance: string | null;
 }
 
 /** The fields that an update leaves as they are when the body omits them. */
-export type OptionalChallengeFields = 'max_attempts' | 'release_at' | 'per_team' | 'per_team_on_page';
+export type OptionalChallengeFields =
+  'max_attempts' | 'release_at' | 'per_team' | 'per_team_on_page' | 'instance';
 
 /** The authoring fields the admin list shows beside the public ones. */
-export async function listAuthoringFields(
-  db: Executor,
-): Promise<
+export async function listAuthoringFields(db: Executor): Promise<
   Map<
     number,
-    { max_attempts: number | null; release_at: string | null; per_team: number; per_team_on_page: number }
+    {
+      max_attempts: number | null;
+      release_at: string | null;
+      per_team: number;
+      per_team_on_page: number;
+      instance: string | null;
+    }
   >
 > {
   const rows = await db
     .selectFrom('challenges')
-    .select(['id', 'max_attempts', 'release_at', 'per_team', 'per_team_on_page'])
+    .select(['id', 'max_attempts', 'release_at', 'per_team', 'per_team_on_page', 'instance'])
     .execute();
   return new Map(
     rows.map((r) => [
@@ -45,6 +52,7 @@ export async function listAuthoringFields(
         release_at: r.release_at,
         per_team: r.per_team,
         per_team_on_page: r.per_team_on_page,
+        instance: r.instance,
       },
     ]),
   );
@@ -74,12 +82,22 @@ export async function listChallengesForPlay(db: Executor): Promise<
     release_at: string | null;
     per_team: number;
     per_team_on_page: number;
+    has_instance: number;
   }[]
 > {
   return db
     .selectFrom('challenges')
     .select(['id', 'is_active', 'max_attempts', 'release_at', 'per_team', 'per_team_on_page'])
+    .select(sql<number>`case when instance is null then 0 else 1 end`.as('has_instance'))
     .execute();
+}
+
+export async function countChallenges(db: Executor): Promise<number> {
+  const row = await db
+    .selectFrom('challenges')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
 }
 
 export async function challengeExists(db: Executor, id: number): Promise<boolean> {
@@ -167,6 +185,7 @@ export async function findChallengeForAudit(
       'scoring_decay',
       'per_team',
       'per_team_on_page',
+      'instance',
     ])
     .where('id', '=', id)
     .executeTakeFirst();

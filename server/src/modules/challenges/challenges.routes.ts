@@ -6,8 +6,9 @@ import { route } from '../../plugins/route.js';
 import { requireAdmin } from '../../plugins/session.js';
 import { sendCachedJson } from '../../plugins/cached-json.js';
 import { getChallengeDetail, getPublicChallengeList } from './challenges.service.js';
-import { stopReleaseAnnouncements } from './public-challenges.js';
-import { checkAdminApiToken, revealTeamFlag, serviceTeamFlag } from './team-flags.service.js';
+import { unlockHint } from './hint-unlock.js';
+import { stopReleaseAnnouncements } from './release-announcements.js';
+import { checkAdminApiToken, competitorRef, revealTeamFlag, serviceTeamFlag } from './team-flags.service.js';
 
 export function registerChallengeRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.addHook('onClose', async () => stopReleaseAnnouncements(ctx));
@@ -20,11 +21,15 @@ export function registerChallengeRoutes(app: FastifyInstance, ctx: AppContext): 
     getChallengeDetail(ctx, request.user!, request.body.challenge_id),
   );
 
+  route(app, challengesApi.unlockHint, 'user', async (request) =>
+    unlockHint(ctx, request.user!, request.body.hint_id),
+  );
+
   // Per-team flags (issue 18): an admin on demand (audited), and an author's service by token.
   route(app, adminApi.revealTeamFlag, 'admin', async (request) =>
     revealTeamFlag(ctx, requireAdmin(request), {
       challengeId: request.body.challenge_id,
-      competitor: request.body.competitor,
+      competitor: competitorRef(request.body.competitor, request.body),
     }),
   );
   const ep = adminApi.serviceTeamFlag;

@@ -1,4 +1,4 @@
-import type { AdminChallenge, ChallengeInput } from '@ctf/contract';
+import type { AdminChallenge, ChallengeInput, InstanceDefinition } from '@ctf/contract';
 import type { AppContext } from '../../context.js';
 import { notFound } from '../../lib/errors.js';
 import { SYSTEM_ACTOR, recordAudit, type AuditActor } from '../audit/audit.service.js';
@@ -7,6 +7,7 @@ import { listHintsForAdmin } from '../hints/hints.service.js';
 import { presentAdminChallenge } from './challenges.presenter.js';
 import {
   challengeExists,
+  countChallenges,
   deleteChallengeRow,
   findChallengeForAudit,
   listAuthoringFields,
@@ -26,15 +27,16 @@ import {
   updatePreparedChallenge,
 } from './challenge-writes.js';
 import type { StoredFlag } from './flags.js';
-import { buildPublicChallenges, compareChallenges, withCurrentValues } from './public-challenges.js';
+import { withCurrentValues } from './challenge-views.js';
+import { buildPublicChallenges, compareChallenges } from './public-list.js';
 
+export { getChallengeDetail, getPublicChallengeList } from './challenge-views.js';
 export {
-  getChallengeDetail,
-  getPublicChallengeList,
+  canSeeChallengeContent,
   openChallengeForSubmission,
   type ChallengeForPlay,
-  type PublicChallengeList,
-} from './public-challenges.js';
+} from './challenge-gate.js';
+export { knownFirstBlood, type PublicChallengeList } from './public-list.js';
 
 /** Claims one of the user's attempts at a limited challenge; false when none is left. */
 export async function claimChallengeAttempt(
@@ -153,6 +155,11 @@ export async function deleteChallenge(
   ctx.bus.publish('ratings');
 }
 
+/** How many challenges the site has (hidden and unreleased ones too). */
+export async function challengeCount(ctx: AppContext): Promise<number> {
+  return countChallenges(ctx.database.db);
+}
+
 /** Whether a challenge with this id exists (other modules' 404s). */
 export async function isKnownChallenge(ctx: AppContext, id: number): Promise<boolean> {
   return challengeExists(ctx.database.db, id);
@@ -178,6 +185,7 @@ export async function listChallengesForAdmin(ctx: AppContext): Promise<AdminChal
       flags: (flags.get(id) ?? []) as StoredFlag[],
       per_team: a?.per_team === 1,
       per_team_on_page: a?.per_team_on_page === 1,
+      instance: a?.instance ? (JSON.parse(a.instance) as InstanceDefinition) : null,
       max_attempts: a?.max_attempts ?? null,
       release_at: a?.release_at ?? null,
       hints: hints.get(id) ?? [],
@@ -236,3 +244,8 @@ export {
   teamFlagSuffixOf,
   type Competitor,
 } from './team-flags.js';
+
+/** Every challenge's id and name (the challenge.yml import matches an archive's names with them). */
+export async function listChallengeNamesOf(ctx: AppContext): Promise<{ id: number; name: string }[]> {
+  return listChallengeNames(ctx.database.db);
+}

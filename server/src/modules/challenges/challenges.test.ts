@@ -54,6 +54,7 @@ for (const kind of testDatabaseKinds()) {
         points: 300,
         scoring_type: 'static',
         scoring: { type: 'static' },
+        instance: null,
         rating: 0,
         is_active: true,
         user_completions: 0,

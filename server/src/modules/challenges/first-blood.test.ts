@@ -1,20 +1,20 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp, type TestClient } from '../../../test/build-test-app.js';
-import { addChallenge, makeTeam, openSite, type SeededChallenge } from '../../../test/compete.js';
+import type { TestClient } from '../../../test/build-test-app.js';
+import { addChallenge, makeTeam, type SeededChallenge } from '../../../test/compete.js';
 import { testDatabaseKinds } from '../../../test/databases.js';
+import { startedEvent, type StartedEvent } from '../../../test/fixtures.js';
 
 const SUBMIT = '/api/ctf/submit-flag';
 
 for (const kind of testDatabaseKinds()) {
   describe(`first blood on ${kind}`, () => {
-    let t: TestApp;
+    let t: StartedEvent<never, 'boss', 'rsa'>;
     let admin: TestClient;
     let c: SeededChallenge;
     beforeEach(async () => {
-      t = await buildTestApp(kind);
-      await openSite(t);
-      admin = await t.login('boss', { admin: true });
-      c = await addChallenge(t, { name: 'Baby RSA' });
+      t = await startedEvent({ kind, admins: ['boss'], challenges: { rsa: { name: 'Baby RSA' } } });
+      admin = t.admin;
+      c = t.challenges.rsa;
     });
     afterEach(async () => {
       await t.close();

@@ -22,26 +22,33 @@ export async function findPerTeamChallenge(
   return { ...row, base: flag?.content ?? null };
 }
 
-/**
- * The competitor a name means: the team of that name; else the user of that name, whose
- * competitor is its team (named by the team) or, while teamless, the user itself.
- */
-export async function findCompetitorByName(
+type Competitor = { kind: 'team' | 'user'; id: number; name: string };
+
+/** A team by id, or by its name's key. */
+export async function findTeamCompetitor(
   db: Executor,
-  key: string,
-): Promise<{ kind: 'team' | 'user'; id: number; name: string } | null> {
-  const team = await db
-    .selectFrom('teams')
-    .select(['id', 'name'])
-    .where('name_key', '=', key)
-    .executeTakeFirst();
-  if (team) return { kind: 'team', id: team.id, name: team.name };
-  const user = await db
+  by: { id: number } | { key: string },
+): Promise<Competitor | null> {
+  let query = db.selectFrom('teams').select(['id', 'name']);
+  query = 'id' in by ? query.where('id', '=', by.id) : query.where('name_key', '=', by.key);
+  const team = await query.executeTakeFirst();
+  return team ? { kind: 'team', id: team.id, name: team.name } : null;
+}
+
+/**
+ * The competitor a user is, by the user's id or name key: its team (named by the team) or, while
+ * teamless, the user itself.
+ */
+export async function findUserCompetitor(
+  db: Executor,
+  by: { id: number } | { key: string },
+): Promise<Competitor | null> {
+  let query = db
     .selectFrom('users')
     .leftJoin('teams', 'teams.id', 'users.team_id')
-    .select(['users.id', 'users.username', 'users.team_id', 'teams.name as team_name'])
-    .where('users.username_key', '=', key)
-    .executeTakeFirst();
+    .select(['users.id', 'users.username', 'users.team_id', 'teams.name as team_name']);
+  query = 'id' in by ? query.where('users.id', '=', by.id) : query.where('users.username_key', '=', by.key);
+  const user = await query.executeTakeFirst();
   if (!user) return null;
   return user.team_id !== null && user.team_name !== null
     ? { kind: 'team', id: user.team_id, name: user.team_name }

@@ -1,25 +1,53 @@
 import { nameKey, type AckResponse } from '@ctf/contract';
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/schema.js';
-import { DomainError, badInput, notFound } from '../../lib/errors.js';
+import { DomainError, badInput, conflict, notFound } from '../../lib/errors.js';
 import { constantTimeEqual } from '../../lib/crypto.js';
 import { recordAudit, type AuditActor } from '../audit/audit.service.js';
-import { findCompetitorByName, findPerTeamChallenge } from './team-flags.repo.js';
+import { findPerTeamChallenge, findTeamCompetitor, findUserCompetitor } from './team-flags.repo.js';
 import { teamFlag, teamFlagKey } from './team-flags.js';
+
+/** How a caller names a competitor: by id (team or user), or by a name. */
+export type CompetitorRef = { teamId: number } | { userId: number } | { name: string };
+
+/**
+ * The competitor a reference means. By id, exactly that one. NOTE: by name only when the name
+ * means one competitor: team names and usernames are one namespace now, but a database may hold a
+ * team named like a user from before, and serving the team's flag for the user's name (or the
+ * reverse) hands one competitor another's flag (issue 29), so such a name is refused.
+ */
+async function findCompetitor(db: Executor, ref: CompetitorRef) {
+  if ('teamId' in ref) {
+    const team = await findTeamCompetitor(db, { id: ref.teamId });
+    if (!team) throw notFound(`No team #${ref.teamId}.`);
+    return team;
+  }
+  if ('userId' in ref) {
+    const user = await findUserCompetitor(db, { id: ref.userId });
+    if (!user) throw notFound(`No user #${ref.userId}.`);
+    return user;
+  }
+  const key = nameKey(ref.name);
+  const [team, user] = await Promise.all([findTeamCompetitor(db, { key }), findUserCompetitor(db, { key })]);
+  if (team && user && (team.kind !== user.kind || team.id !== user.id))
+    throw conflict(`'${ref.name}' names both a team and a user: ask by team_id or user_id.`);
+  const found = team ?? user;
+  if (!found) throw notFound(`No team or user named '${ref.name}'.`);
+  return found;
+}
 
 /** A competitor's per-team flag of one challenge, derived now (nothing derived is stored). */
 async function derive(
   ctx: AppContext,
   db: Executor,
   challengeId: number,
-  competitorName: string,
+  ref: CompetitorRef,
 ): Promise<{ challenge: { id: number; name: string }; competitor: string; flag: string }> {
   const challenge = await findPerTeamChallenge(db, challengeId);
   if (!challenge) throw notFound('Challenge not found');
   if (challenge.per_team !== 1 || challenge.base === null)
     throw badInput(`Invalid challenge: '${challenge.name}' has no per-team flags`);
-  const competitor = await findCompetitorByName(db, nameKey(competitorName));
-  if (!competitor) throw notFound(`No team or user named '${competitorName}'.`);
+  const competitor = await findCompetitor(db, ref);
   const key = teamFlagKey(ctx.config.sessionSecret);
   return {
     challenge: { id: challenge.id, name: challenge.name },
@@ -35,7 +63,7 @@ async function derive(
 export async function revealTeamFlag(
   ctx: AppContext,
   actor: AuditActor,
-  input: { challengeId: number; competitor: string },
+  input: { challengeId: number; competitor: CompetitorRef },
 ): Promise<AckResponse & { competitor: string; flag: string }> {
   return ctx.database.transaction(async (trx) => {
     const found = await derive(ctx, trx, input.challengeId, input.competitor);
@@ -75,8 +103,15 @@ export function checkAdminApiToken(ctx: AppContext, authorization: string | unde
 /** The service's read (GET /api/admin/ctf/team-flag?challenge=&team=), after checkAdminApiToken. */
 export async function serviceTeamFlag(
   ctx: AppContext,
-  query: { challenge: number; team: string },
+  query: { challenge: number; team?: string; team_id?: number; user_id?: number },
 ): Promise<{ challenge: string; team: string; flag: string }> {
-  const found = await derive(ctx, ctx.database.db, query.challenge, query.team);
+  const found = await derive(ctx, ctx.database.db, query.challenge, competitorRef(query.team, query));
   return { challenge: String(found.challenge.id), team: found.competitor, flag: found.flag };
+}
+
+/** The reference a request's fields make (the contract lets exactly one through). */
+export function competitorRef(name: string | undefined, ids: { team_id?: number; user_id?: number }): CompetitorRef {
+  if (ids.team_id !== undefined) return { teamId: ids.team_id };
+  if (ids.user_id !== undefined) return { userId: ids.user_id };
+  return { name: name ?? '' };
 }

@@ -1,9 +1,10 @@
 import { MESSAGES } from '@ctf/contract';
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp, type TestClient } from '../../../test/build-test-app.js';
-import { addChallenge, makeTeam, openSite, setTeam } from '../../../test/compete.js';
+import { buildTestApp, type TestClient } from '../../../test/build-test-app.js';
+import { addChallenge, openSite, setTeam } from '../../../test/compete.js';
 import { testDatabaseKinds } from '../../../test/databases.js';
+import { startedEvent, type StartedEvent } from '../../../test/fixtures.js';
 import { flushSubmissionLog } from '../submission-log/submission-log.service.js';
 import {
   TEAM_FLAG_BASE_MAX_LENGTH,
@@ -54,7 +55,7 @@ describe('per-team flag shape', () => {
 for (const kind of testDatabaseKinds()) {
   describe(`per-team flags on ${kind}`, () => {
     const token = `service-token-${randomBytes(24).toString('hex')}`;
-    let t: TestApp;
+    let t: StartedEvent<'alice' | 'amy' | 'bob' | 'solo', 'boss', never, 'Red' | 'Blue'>;
     let admin: TestClient;
     let alice: TestClient;
     let amy: TestClient;
@@ -62,15 +63,15 @@ for (const kind of testDatabaseKinds()) {
     let solo: TestClient;
 
     beforeEach(async () => {
-      t = await buildTestApp(kind, { ADMIN_API_TOKEN: token });
-      admin = await t.login('boss', { admin: true });
-      alice = await t.login('alice');
-      amy = await t.login('amy');
-      bob = await t.login('bob');
-      solo = await t.login('solo');
-      await makeTeam(t, 'Red', [alice.user!.id, amy.user!.id]);
-      await makeTeam(t, 'Blue', [bob.user!.id]);
-      await openSite(t);
+      t = await startedEvent({
+        kind,
+        env: { ADMIN_API_TOKEN: token },
+        admins: ['boss'],
+        users: ['alice', 'amy', 'bob', 'solo'],
+        teams: { Red: ['alice', 'amy'], Blue: ['bob'] },
+      });
+      admin = t.admin;
+      ({ alice, amy, bob, solo } = t.users);
     });
     afterEach(async () => {
       await t.close();

@@ -1,6 +1,6 @@
 import { DIVISION_MESSAGES, nameKey, type Division } from '@ctf/contract';
 import type { AppContext } from '../../context.js';
-import type { UserRow } from '../../db/schema.js';
+import type { Executor, UserRow } from '../../db/schema.js';
 import { DomainError, badInput, conflict, forbidden } from '../../lib/errors.js';
 import { CachedValue } from '../../lib/invalidation.js';
 import { recordAudit, type AuditActor } from '../audit/audit.service.js';
@@ -12,6 +12,7 @@ import {
   lockUserForDivision,
   replaceDivisionRows,
   setUserDivision,
+  divisionsOfUsers,
 } from './divisions.repo.js';
 
 /**
@@ -173,4 +174,12 @@ export async function pickDivision(
   });
   if (changed) ctx.bus.publish('users');
   return target?.name ?? null;
+}
+
+/** The divisions of some users (a joiner and a team's leader), read fresh in the caller's transaction. */
+export async function readUserDivisions(
+  db: Executor,
+  userIds: readonly number[],
+): Promise<Map<number, number | null>> {
+  return divisionsOfUsers(db, userIds);
 }

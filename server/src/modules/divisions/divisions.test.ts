@@ -1,9 +1,10 @@
-import { DIVISION_MESSAGES, LEADERBOARD_PAGE, MESSAGES } from '@ctf/contract';
+import { DIVISION_MESSAGES, LEADERBOARD_PAGE } from '@ctf/contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp, type TestClient } from '../../../test/build-test-app.js';
+import type { TestClient } from '../../../test/build-test-app.js';
 import { releasedTogether } from '../../../test/barrier.js';
-import { addChallenge, openSite, type SeededChallenge } from '../../../test/compete.js';
+import type { SeededChallenge } from '../../../test/compete.js';
 import { testDatabaseKinds } from '../../../test/databases.js';
+import { startedEvent, type StartedEvent } from '../../../test/fixtures.js';
 import { makeTeam, teamInfo } from '../../../test/team-fixtures.js';
 
 const DIVISIONS = '/api/admin/divisions';
@@ -14,17 +15,19 @@ const RANK = LEADERBOARD_PAGE.callerRankHeader.toLowerCase();
 
 for (const kind of testDatabaseKinds()) {
   describe(`divisions on ${kind}`, () => {
-    let t: TestApp;
+    let t: StartedEvent<never, 'root'>;
     let admin: TestClient;
+    /** One challenge of each difficulty, Simple (50) to Extreme (400). */
     let challenges: SeededChallenge[];
 
     beforeEach(async () => {
-      t = await buildTestApp(kind);
-      await openSite(t);
-      admin = await t.login('root', { admin: true });
-      challenges = [];
-      for (const difficulty of ['Simple', 'Easy', 'Medium', 'Hard', 'Extreme'] as const)
-        challenges.push(await addChallenge(t, { difficulty }));
+      t = await startedEvent({
+        kind,
+        admins: ['root'],
+        challenges: { simple: 'Simple', easy: 'Easy', medium: 'Medium', hard: 'Hard', extreme: 'Extreme' },
+      });
+      admin = t.admin;
+      challenges = Object.values(t.challenges);
     });
     afterEach(async () => {
       await t.close();
@@ -36,19 +39,13 @@ for (const kind of testDatabaseKinds()) {
       return res.body;
     }
 
-    async function solve(client: TestClient, c: SeededChallenge) {
-      t.clock.advance(60_000);
-      const res = await client.post('/api/ctf/submit-flag', { flag: c.flag, challenge_id: String(c.id) });
-      expect(res.body.message).toBe(MESSAGES.correctFlag);
-    }
-
     async function pick(client: TestClient, division: string | null) {
       return client.post(PICK, { division });
     }
 
     it('without divisions every answer stays as before; defining them is audited and shown', async () => {
       const ann = await t.login('ann');
-      await solve(ann, challenges[1]!);
+      await t.solve(ann, challenges[1]!);
       const before = {
         site: (await t.visitor().get('/api/info/site')).body,
         info: (await ann.get('/api/user/info')).text,
@@ -134,7 +131,7 @@ for (const kind of testDatabaseKinds()) {
       expect((await pick(ann, null)).body.division).toBeNull();
       expect((await pick(ann, 'Open')).status).toBe(200);
 
-      await solve(ann, challenges[0]!);
+      await t.solve(ann, challenges[0]!);
       const locked = await pick(ann, null);
       expect(locked.status).toBe(409);
       expect(locked.body.message).toBe(DIVISION_MESSAGES.lockedAfterSolve);
@@ -189,7 +186,7 @@ for (const kind of testDatabaseKinds()) {
         expect(res.body.message).toBe(DIVISION_MESSAGES.teamDecides);
       }
       // The team's solves lock it even once its leader is alone again.
-      await solve(bea, challenges[0]!);
+      await t.solve(bea, challenges[0]!);
       expect((await bea.post('/api/team/replace-leader', { team_data: { name: 'Owls' } })).status).toBe(200);
       const teamLocked = await pick(lead, 'Open');
       expect(teamLocked.status).toBe(409);
@@ -218,9 +215,9 @@ for (const kind of testDatabaseKinds()) {
       for (const c of [gil, hal]) expect((await pick(c, 'First-years')).status).toBe(200);
       await makeTeam(gil, 'Geese', [hal]);
       for (const [name, , list] of plan)
-        for (const i of list) await solve(clients.get(name)!, challenges[i]!);
-      await solve(hal, challenges[4]!); // Geese 400, after ann
-      await solve(admin, challenges[3]!); // an admin: never on a board
+        for (const i of list) await t.solve(clients.get(name)!, challenges[i]!);
+      await t.solve(hal, challenges[4]!); // Geese 400, after ann
+      await t.solve(admin, challenges[3]!); // an admin: never on a board
 
       expect((await t.visitor().get(BOARD)).body).toEqual([
         { name: 'ann', points: 400, division: 'Open' },
@@ -277,7 +274,10 @@ for (const kind of testDatabaseKinds()) {
       // The score graph of a division: its best, as its leaderboard ranks them, each ending at its score.
       const graph = (await t.visitor().get('/api/info/scoreboard/graph?top=3&division=First-years')).body;
       expect(
-        graph.series.map((s: { name: string; points: { score: number }[] }) => [s.name, s.points.at(-1)!.score]),
+        graph.series.map((s: { name: string; points: { score: number }[] }) => [
+          s.name,
+          s.points.at(-1)!.score,
+        ]),
       ).toEqual([
         ['Geese', 400],
         ['bob', 300],
@@ -324,8 +324,8 @@ for (const kind of testDatabaseKinds()) {
       const bob = await t.login('bob');
       expect((await pick(ann, 'First-years')).status).toBe(200);
       expect((await pick(bob, 'Open')).status).toBe(200);
-      await solve(ann, challenges[0]!);
-      await solve(bob, challenges[1]!);
+      await t.solve(ann, challenges[0]!);
+      await t.solve(bob, challenges[1]!);
       // Renamed only in case and limited to a domain: ann stays; Open goes: bob has none.
       await define([{ name: 'FIRST-YEARS', emailDomains: ['uni.example'] }, { name: 'Seniors' }]);
       expect((await ann.get('/api/user/info')).body.division).toBe('FIRST-YEARS');

@@ -1,5 +1,6 @@
 import {
   CHALLENGE_HELP_PORT,
+  DEFAULT_INSTANCES_PER_TEAM,
   DEFAULT_ABOUT_MD,
   DEFAULT_ACCENT,
   DEFAULT_FAQ_MD,
@@ -13,16 +14,33 @@ import type { Config } from '../../config.js';
 
 export { DEFAULT_ABOUT_MD, DEFAULT_FAQ_MD, DEFAULT_HTML, DEFAULT_RULES_MD } from '@ctf/contract';
 
+/** How long the window a new site makes for itself lasts. */
+export const FIRST_RUN_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * The window of a site started without EVENT_START and EVENT_END: from the next full hour after
+ * `now`, for a week. A visitor sees when it opens, and the first admin has that hour to set up
+ * (or to move the dates) before the create lock of the window applies.
+ */
+export function firstRunWindow(now: Date): { start: Date; end: Date } {
+  const hour = 60 * 60 * 1000;
+  const start = new Date(Math.floor(now.getTime() / hour) * hour + hour);
+  return { start, end: new Date(start.getTime() + FIRST_RUN_WINDOW_MS) };
+}
+
 /**
  * The settings a new site starts with: the environment's values where it has them (DESIGN.md §2),
- * and today's texts for the rest (contract/src/rules/default-texts.ts).
+ * and today's texts for the rest (contract/src/rules/default-texts.ts). Without EVENT_START and
+ * EVENT_END the window is stored at the first start (ensureEventWindow), so `now` only matters
+ * before that.
  */
-export function defaultSettings(config: Config): EventSettings {
+export function defaultSettings(config: Config, now: Date): EventSettings {
+  const window = config.eventWindow ?? firstRunWindow(now);
   return {
     name: DEFAULT_NAME,
     tagline: DEFAULT_TAGLINE,
-    eventStart: config.eventStart.toISOString(),
-    eventEnd: config.eventEnd.toISOString(),
+    eventStart: window.start.toISOString(),
+    eventEnd: window.end.toISOString(),
     aboutMd: DEFAULT_ABOUT_MD,
     rulesMd: DEFAULT_RULES_MD,
     faqMd: DEFAULT_FAQ_MD,
@@ -36,5 +54,6 @@ export function defaultSettings(config: Config): EventSettings {
     autoOpen: false,
     autoClose: false,
     submissionRetentionDays: config.submissionRetentionDays,
+    instancesPerTeam: DEFAULT_INSTANCES_PER_TEAM,
   };
 }

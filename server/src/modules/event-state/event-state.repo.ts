@@ -26,6 +26,20 @@ export async function writeSettingRows(db: Executor, rows: ReadonlyMap<string, s
   }
 }
 
+/** Writes the rows whose key is not stored yet; a stored row keeps its value. */
+export async function insertSettingRowsIfAbsent(
+  db: Executor,
+  rows: ReadonlyMap<string, string>,
+): Promise<void> {
+  for (const [key, value] of rows) {
+    await db
+      .insertInto('settings')
+      .values({ key, value })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .execute();
+  }
+}
+
 /** Every transition that happened, by key. */
 export async function readTransitionKeys(db: Executor): Promise<Set<string>> {
   const rows = await db.selectFrom('site_transitions').select('key').execute();

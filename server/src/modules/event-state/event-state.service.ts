@@ -3,9 +3,15 @@ import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/schema.js';
 import { LISTENER_PRIORITY } from '../../lib/domain-events.js';
 import { CachedValue } from '../../lib/invalidation.js';
-import { DEFAULT_HTML, defaultSettings } from './event-state.defaults.js';
+import {
+  DEFAULT_HTML,
+  FIRST_RUN_WINDOW_MS,
+  defaultSettings,
+  firstRunWindow,
+} from './event-state.defaults.js';
 import {
   claimTransition,
+  insertSettingRowsIfAbsent,
   readSettingRow,
   readSettingRows,
   readTransitionKeys,
@@ -68,7 +74,7 @@ async function buildEventState(ctx: AppContext): Promise<EventState> {
     readSettingRows(ctx.database.db),
     readTransitionKeys(ctx.database.db),
   ]);
-  const defaults = defaultSettings(ctx.config);
+  const defaults = defaultSettings(ctx.config, ctx.clock.now());
   const settings = { ...defaults } as Record<keyof EventSettings, unknown>;
   for (const key of settingsApi.SETTING_KEYS) {
     const raw = rows.get(SETTING_PREFIX + key);
@@ -177,6 +183,40 @@ async function applyDueTransitions(ctx: AppContext, state: EventState): Promise<
   } else stateCache(ctx).invalidate();
 }
 
+/**
+ * At start-up, before anything reads the state: a site without EVENT_START and EVENT_END whose
+ * database holds no window yet stores one from the next full hour for a week, so a restart keeps
+ * it (and every process of the site agrees: the first insert wins, the others insert nothing).
+ */
+export async function ensureEventWindow(ctx: AppContext): Promise<void> {
+  if (ctx.config.eventWindow) return;
+  const startKey = SETTING_PREFIX + 'eventStart';
+  const endKey = SETTING_PREFIX + 'eventEnd';
+  await ctx.database.transaction(async (trx) => {
+    const stored = await readSettingRows(trx);
+    const at = (key: string) => {
+      const raw = stored.get(key);
+      const ms = raw === undefined ? NaN : Date.parse(JSON.parse(raw) as string);
+      return Number.isNaN(ms) ? null : ms;
+    };
+    const [storedStart, storedEnd] = [at(startKey), at(endKey)];
+    if (storedStart !== null && storedEnd !== null) return;
+    // A site that saved one end of its window keeps it; the other is a week away from it.
+    let { start, end } = firstRunWindow(ctx.clock.now());
+    if (storedStart !== null)
+      [start, end] = [new Date(storedStart), new Date(storedStart + FIRST_RUN_WINDOW_MS)];
+    if (storedEnd !== null) [start, end] = [new Date(storedEnd - FIRST_RUN_WINDOW_MS), new Date(storedEnd)];
+    await insertSettingRowsIfAbsent(
+      trx,
+      new Map([
+        [startKey, JSON.stringify(start.toISOString())],
+        [endKey, JSON.stringify(end.toISOString())],
+      ]),
+    );
+  });
+  stateCache(ctx).invalidate();
+}
+
 /** Whether participants may see challenges and submit flags (the admin's site switch). */
 export async function isSiteActive(ctx: AppContext): Promise<boolean> {
   return (await readEventState(ctx)).activated;
@@ -220,7 +260,7 @@ export async function readStoredSetting<K extends keyof EventSettings>(
   ctx: AppContext,
   key: K,
 ): Promise<EventSettings[K]> {
-  const defaults = defaultSettings(ctx.config);
+  const defaults = defaultSettings(ctx.config, ctx.clock.now());
   const raw = await readSettingRow(ctx.database.db, SETTING_PREFIX + key);
   return (raw === null ? defaults[key] : parseSetting(key, raw, defaults)) as EventSettings[K];
 }

@@ -56,3 +56,27 @@ export async function lastLiveEventId(db: Executor): Promise<number> {
 export async function deleteLiveEventsBefore(db: Executor, before: number): Promise<void> {
   await db.deleteFrom('live_events').where('at', '<', before).execute();
 }
+
+/** The events of one type still in the replay window (to find those about something withdrawn). */
+export async function liveEventsOfType(
+  db: Executor,
+  type: string,
+  notBefore: number,
+): Promise<{ id: number; data: string }[]> {
+  return db
+    .selectFrom('live_events')
+    .select(['id', 'data'])
+    .where('type', '=', type)
+    .where('at', '>=', notBefore)
+    .execute();
+}
+
+export async function deleteLiveEvents(db: Executor, ids: readonly number[]): Promise<void> {
+  if (ids.length > 0) await db.deleteFrom('live_events').where('id', 'in', ids).execute();
+}
+
+/** The ids still in the log since a time: what a replay window may keep. */
+export async function liveEventIdsSince(db: Executor, notBefore: number): Promise<Set<number>> {
+  const rows = await db.selectFrom('live_events').select('id').where('at', '>=', notBefore).execute();
+  return new Set(rows.map((r) => r.id));
+}

@@ -1,5 +1,5 @@
 import { fastifySSE } from '@fastify/sse';
-import { LIVE_EVENTS_PATH, TOO_MANY_STREAMS_MESSAGE } from '@ctf/contract';
+import { LIVE_EVENTS_PATH, LIVE_EVENT_RETRY_MS } from '@ctf/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { API_HEADERS } from '../../plugins/security.js';
@@ -27,8 +27,13 @@ export function registerEventRoutes(app: FastifyInstance, ctx: AppContext): void
       LIVE_EVENTS_PATH,
       { sse: { kind: 'only', heartbeat: false }, config: { anonymous: true } },
       async (request, reply) => {
-        if (!hub.admits(request.ip)) {
-          return reply.code(429).type('application/json').send({ message: TOO_MANY_STREAMS_MESSAGE });
+        const refusal = hub.refusal(request.clientAddress);
+        if (refusal) {
+          return reply
+            .code(429)
+            .header('Retry-After', String(LIVE_EVENT_RETRY_MS / 1000))
+            .type('application/json')
+            .send({ message: refusal });
         }
         reply.sse.keepAlive();
         for (const [name, value] of Object.entries(API_HEADERS)) void reply.header(name, value);
@@ -36,7 +41,7 @@ export function registerEventRoutes(app: FastifyInstance, ctx: AppContext): void
         // From here the hub owns the response; Fastify sends nothing more.
         reply.hijack();
         const lastEventId = request.headers['last-event-id'];
-        hub.open(reply.raw, request.ip, typeof lastEventId === 'string' ? lastEventId : undefined);
+        hub.open(reply.raw, request.clientAddress, typeof lastEventId === 'string' ? lastEventId : undefined);
       },
     );
   });

@@ -6,10 +6,16 @@ import {
   type LiveEventType,
 } from '@ctf/contract';
 import type { AppContext } from '../../context.js';
+import type { Executor } from '../../db/schema.js';
 import { LISTENER_PRIORITY } from '../../lib/domain-events.js';
 import type { Topic } from '../../lib/invalidation.js';
 import { activeFreeze, readEventState } from '../event-state/event-state.service.js';
-import { appendLiveEvent, deleteLiveEventsBefore } from './events.repo.js';
+import {
+  appendLiveEvent,
+  deleteLiveEvents,
+  deleteLiveEventsBefore,
+  liveEventsOfType,
+} from './events.repo.js';
 import { LiveEventHub } from './live-hub.js';
 
 const hubs = new WeakMap<AppContext, LiveEventHub>();
@@ -24,6 +30,7 @@ export function liveEventHub(ctx: AppContext): LiveEventHub {
         heartbeatMs: LIVE_EVENT_HEARTBEAT_MS,
         replayMs: LIVE_EVENT_REPLAY_MS,
         streamsPerAddress: ctx.config.eventStreamsPerAddress,
+        streamsMax: ctx.config.eventStreamsMax,
         now: () => ctx.clock.now().getTime(),
       },
       (err) => ctx.log.error({ err }, 'live events could not be read'),
@@ -31,6 +38,7 @@ export function liveEventHub(ctx: AppContext): LiveEventHub {
     hubs.set(ctx, hub);
     ctx.bus.subscribe((topic) => {
       if (topic === 'live-events') void hub!.readNew();
+      else if (topic === 'live-events-withdrawn') void hub!.dropWithdrawn();
     });
   }
   return hub;
@@ -154,11 +162,42 @@ export function subscribeLiveStream(ctx: AppContext): void {
     ({ id, title }) => publishLiveEvent(ctx, 'announcement', { _id: String(id), title, change: 'updated' }),
     { priority },
   );
+  // A deleted announcement is never replayed: its events leave the log with it (in its
+  // transaction), and the one that tells pages to drop it carries no title.
+  on.on('announcement.deleted', ({ id }, trx) => withdrawLiveEvents(ctx, trx, 'announcement', (d) => d._id === String(id)), {
+    phase: 'transaction',
+  });
   on.on(
     'announcement.deleted',
-    ({ id, title }) => publishLiveEvent(ctx, 'announcement', { _id: String(id), title, change: 'deleted' }),
+    async ({ id }) => {
+      ctx.bus.publish('live-events-withdrawn');
+      await publishLiveEvent(ctx, 'announcement', { _id: String(id), title: '', change: 'deleted' });
+    },
     { priority },
   );
+  // A competitor hidden or banned: its first bloods are not replayed either.
+  on.on(
+    'competitor.withdrawn',
+    ({ name }, trx) => withdrawLiveEvents(ctx, trx, 'first-blood', (d) => d.competitor === name),
+    { phase: 'transaction' },
+  );
+  on.on('competitor.withdrawn', () => ctx.bus.publish('live-events-withdrawn'), { priority });
+}
+
+/** Removes the events of a type in the replay window whose data matches. */
+async function withdrawLiveEvents<T extends LiveEventType>(
+  ctx: AppContext,
+  trx: Executor,
+  type: T,
+  matches: (data: LiveEventData[T]) => boolean,
+): Promise<void> {
+  const rows = await liveEventsOfType(trx, type, ctx.clock.now().getTime() - LIVE_EVENT_REPLAY_MS);
+  const ids = rows.filter((r) => matches(JSON.parse(r.data) as LiveEventData[T])).map((r) => r.id);
+  await deleteLiveEvents(trx, ids);
+  // This process forgets them at once, so no stream opened before the answer replays them (the
+  // others drop them on 'live-events-withdrawn'). NOTE: were the cause rolled back, they would
+  // only miss from this process's replay, never be sent anywhere they should not.
+  liveEventHub(ctx).forget(ids);
 }
 
 /** Stops the coalescing timers of an app that closes (nothing is sent after close). */

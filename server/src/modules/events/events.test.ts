@@ -82,6 +82,7 @@ for (const kind of testDatabaseKinds()) {
       expect(refused.status).toBe(429);
       await refused.ended;
       expect(JSON.parse(refused.body())).toEqual({ message: TOO_MANY_STREAMS_MESSAGE });
+      expect(refused.headers['retry-after']).toBe('30');
       streams[0]!.close();
       await until(async () => {
         const again = await stream();

@@ -1,3 +1,4 @@
+import { STREAMS_FULL_MESSAGE, TOO_MANY_STREAMS_MESSAGE } from '@ctf/contract';
 import { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -44,7 +45,7 @@ describe('LiveEventHub', () => {
     const intervals = vi.spyOn(globalThis, 'setInterval');
     hub = new LiveEventHub(
       emptyDb,
-      { heartbeatMs: 20, replayMs: 600_000, streamsPerAddress: 0, now: Date.now },
+      { heartbeatMs: 20, replayMs: 600_000, streamsPerAddress: 0, streamsMax: 0, now: Date.now },
       () => {},
     );
     await hub.start();
@@ -63,7 +64,7 @@ describe('LiveEventHub', () => {
   it('counts streams per address (0 = no limit) and frees a place when one closes', async () => {
     hub = new LiveEventHub(
       emptyDb,
-      { heartbeatMs: 60_000, replayMs: 600_000, streamsPerAddress: 2, now: Date.now },
+      { heartbeatMs: 60_000, replayMs: 600_000, streamsPerAddress: 2, streamsMax: 0, now: Date.now },
       () => {},
     );
     await hub.start();
@@ -74,5 +75,25 @@ describe('LiveEventHub', () => {
     expect(hub.admits('10.0.0.2')).toBe(true);
     a.end();
     expect(hub.admits('10.0.0.1')).toBe(true);
+  });
+  it('counts an IPv6 /64 and an IPv4-mapped address as one network, and holds a global limit (issue 29)', async () => {
+    hub = new LiveEventHub(
+      emptyDb,
+      { heartbeatMs: 60_000, replayMs: 600_000, streamsPerAddress: 2, streamsMax: 5, now: Date.now },
+      () => {},
+    );
+    await hub.start();
+    const open = (address: string) => hub.open(new FakeResponse() as unknown as ServerResponse, address, undefined);
+    open('2001:db8:0:1::a');
+    open('2001:db8:0:1:ffff::b');
+    expect(hub.refusal('2001:db8:0:1::c')).toBe(TOO_MANY_STREAMS_MESSAGE);
+    expect(hub.refusal('2001:db8:0:2::c')).toBeNull();
+    open('7.7.7.7');
+    open('::ffff:7.7.7.7');
+    expect(hub.refusal('7.7.7.7')).toBe(TOO_MANY_STREAMS_MESSAGE);
+    open('10.0.0.1');
+    // Five open in all: every address is refused now, with the process's own message.
+    expect(hub.refusal('10.0.0.2')).toBe(STREAMS_FULL_MESSAGE);
+    expect(hub.openStreams).toBe(5);
   });
 });

@@ -1,7 +1,8 @@
 import type { ServerResponse } from 'node:http';
-import type { LiveEventType } from '@ctf/contract';
+import { STREAMS_FULL_MESSAGE, TOO_MANY_STREAMS_MESSAGE, type LiveEventType } from '@ctf/contract';
+import { addressNetwork } from '../../lib/ip.js';
 import type { DB } from '../../db/schema.js';
-import { lastLiveEventId, liveEventsAfter } from './events.repo.js';
+import { lastLiveEventId, liveEventIdsSince, liveEventsAfter } from './events.repo.js';
 
 /** A slow reader with this much unsent is dropped (its browser reconnects and resumes). */
 const MAX_BUFFERED_BYTES = 256 * 1024;
@@ -15,7 +16,8 @@ interface KeptEvent {
 
 interface Stream {
   raw: ServerResponse;
-  address: string;
+  /** The client's network (lib/ip.ts addressNetwork), which the per-address limit counts. */
+  network: string;
   /** The last event id this stream has been sent (or was told of by Last-Event-ID). */
   lastId: number;
 }
@@ -23,7 +25,10 @@ interface Stream {
 export interface LiveEventHubOptions {
   heartbeatMs: number;
   replayMs: number;
+  /** Open streams per network (an IPv4 address, an IPv6 /64); 0 = no limit. */
   streamsPerAddress: number;
+  /** Open streams in this process (each holds a file descriptor); 0 = no limit. */
+  streamsMax: number;
   now: () => number;
 }
 
@@ -71,10 +76,21 @@ export class LiveEventHub {
     return this.streams.size;
   }
 
+  /**
+   * Why a client at this address may not open one more stream (null: it may). Counted per
+   * network, since one host holds a whole IPv6 /64, and against the process's own limit.
+   */
+  refusal(address: string): string | null {
+    const { streamsMax, streamsPerAddress } = this.options;
+    if (streamsMax > 0 && this.streams.size >= streamsMax) return STREAMS_FULL_MESSAGE;
+    if (streamsPerAddress > 0 && (this.perAddress.get(addressNetwork(address)) ?? 0) >= streamsPerAddress)
+      return TOO_MANY_STREAMS_MESSAGE;
+    return null;
+  }
+
   /** Whether an address may open one more stream. */
   admits(address: string): boolean {
-    const limit = this.options.streamsPerAddress;
-    return limit === 0 || (this.perAddress.get(address) ?? 0) < limit;
+    return this.refusal(address) === null;
   }
 
   /**
@@ -88,9 +104,10 @@ export class LiveEventHub {
     }
     const resumeFrom =
       lastEventId !== undefined && /^\d{1,15}$/.test(lastEventId) ? Number(lastEventId) : null;
-    const stream: Stream = { raw, address, lastId: resumeFrom ?? this.lastSeenId };
+    const network = addressNetwork(address);
+    const stream: Stream = { raw, network, lastId: resumeFrom ?? this.lastSeenId };
     this.streams.add(stream);
-    this.perAddress.set(address, (this.perAddress.get(address) ?? 0) + 1);
+    this.perAddress.set(network, (this.perAddress.get(network) ?? 0) + 1);
     raw.once('close', () => this.drop(stream));
     raw.on('error', () => this.drop(stream));
     // The first write flushes the headers, so the browser knows the stream is open.
@@ -128,6 +145,27 @@ export class LiveEventHub {
     return this.reading;
   }
 
+  /**
+   * Rows were removed from the log (a deleted announcement, a hidden or banned competitor's first
+   * blood): the replay window keeps only what is still there, so a browser resuming from an
+   * earlier id never gets them.
+   */
+  async dropWithdrawn(): Promise<void> {
+    try {
+      const still = await liveEventIdsSince(this.db, this.options.now() - this.options.replayMs);
+      for (let i = this.kept.length - 1; i >= 0; i -= 1) if (!still.has(this.kept[i]!.id)) this.kept.splice(i, 1);
+    } catch (err) {
+      this.onError(err);
+    }
+  }
+
+  /** Drops these events from the replay window now (their rows were deleted). */
+  forget(ids: readonly number[]): void {
+    if (ids.length === 0) return;
+    const gone = new Set(ids);
+    for (let i = this.kept.length - 1; i >= 0; i -= 1) if (gone.has(this.kept[i]!.id)) this.kept.splice(i, 1);
+  }
+
   /** Ends every stream (shutdown); browsers reconnect to another process and resume. */
   close(): void {
     this.closed = true;
@@ -156,9 +194,9 @@ export class LiveEventHub {
 
   private drop(stream: Stream): void {
     if (!this.streams.delete(stream)) return;
-    const n = (this.perAddress.get(stream.address) ?? 1) - 1;
-    if (n > 0) this.perAddress.set(stream.address, n);
-    else this.perAddress.delete(stream.address);
+    const n = (this.perAddress.get(stream.network) ?? 1) - 1;
+    if (n > 0) this.perAddress.set(stream.network, n);
+    else this.perAddress.delete(stream.network);
   }
 
   /** The one timer: a comment line to every stream, and events older than the window forgotten. */

@@ -7,7 +7,7 @@ import type { Executor, UserRow } from '../../db/schema.js';
 import { DomainError, badInput, conflict, notFound } from '../../lib/errors.js';
 import { SYSTEM_ACTOR, recordAudit, type AuditActor } from '../audit/audit.service.js';
 import { isSiteActive } from '../event-state/event-state.service.js';
-import { canSeeChallengeContent } from '../challenges/public-challenges.js';
+import { canSeeChallengeContent } from '../challenges/challenges.service.js';
 import {
   deleteFileById,
   findFileByName,

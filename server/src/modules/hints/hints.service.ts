@@ -1,13 +1,11 @@
-import { MESSAGES, type AdminHint, type ChallengeHint, type HintInput } from '@ctf/contract';
+import type { AdminHint, ChallengeHint, HintInput } from '@ctf/contract';
 import type { AppContext } from '../../context.js';
 import type { Executor, UserRow } from '../../db/schema.js';
-import { badInput, DomainError, notFound } from '../../lib/errors.js';
+import { badInput } from '../../lib/errors.js';
 import { groupBy } from '../../lib/group-by.js';
 import { toApiId } from '../../lib/ids.js';
 import { CachedValue } from '../../lib/invalidation.js';
 import { renderMarkdown } from '../../lib/markdown.js';
-import { isSiteActive } from '../event-state/event-state.service.js';
-import { openChallengeForSubmission } from '../challenges/public-challenges.js';
 import {
   deleteHintsExcept,
   insertHintRow,
@@ -23,7 +21,7 @@ import {
   type UnlockFeedPosition,
 } from './hints.repo.js';
 
-export type { NewUnlock, UnlockFeedPosition };
+export type { HintRow, NewUnlock, UnlockFeedPosition };
 
 /** Where the unlocks stand now (for a reader about to make a full read: taken before it). */
 export async function currentUnlockFeed(ctx: AppContext): Promise<UnlockFeedPosition> {
@@ -152,27 +150,21 @@ export async function listHintsForAdmin(ctx: AppContext): Promise<Map<number, Ad
   return out;
 }
 
-/**
- * Unlocks a hint for the caller's competitor and answers its content (POST /api/ctf/unlock-hint).
- * NOTE: recorded once per (hint, competitor) by the database's unique rule, in the statement that
- * reads the caller's team, so a repeat or 50 parallel requests cost once and the unlock never
- * moves when the user later changes team. Refused while the site is inactive (admins included:
- * they see every hint's content already) and for a challenge the caller may not open.
- */
-export async function unlockHint(
-  ctx: AppContext,
-  user: UserRow,
-  hintId: number,
-): Promise<{ message: string; content: string }> {
-  if (!(await isSiteActive(ctx))) throw new DomainError('site_inactive', MESSAGES.siteInactive);
-  let hint: HintRow | undefined;
+/** A hint by its id (from the kept hints), or undefined. */
+export async function findHint(ctx: AppContext, hintId: number): Promise<HintRow | undefined> {
   for (const list of (await hintsByChallenge(ctx)).values()) {
-    hint = list.find((h) => h.id === hintId);
-    if (hint) break;
+    const hint = list.find((h) => h.id === hintId);
+    if (hint) return hint;
   }
-  if (!hint) throw notFound('Hint not found');
-  await openChallengeForSubmission(ctx, user, hint.challenge_id);
-  if (user.is_admin === 1) return { message: MESSAGES.hintUnlocked, content: hint.content };
+  return undefined;
+}
+
+/**
+ * Records a hint's unlock for the user's competitor. NOTE: recorded once per (hint, competitor) by
+ * the database's unique rule, in the statement that reads the caller's team, so a repeat or 50
+ * parallel requests cost once and the unlock never moves when the user later changes team.
+ */
+export async function recordHintUnlock(ctx: AppContext, user: UserRow, hint: HintRow): Promise<void> {
   const recorded = await insertUnlockForCurrentCompetitor(ctx.database.db, {
     hintId: hint.id,
     userId: user.id,
@@ -182,5 +174,4 @@ export async function unlockHint(
     ctx.bus.publish('unlocks-added');
     void ctx.domainEvents.emit('hint.unlocked', { hintId: hint.id, userId: user.id });
   }
-  return { message: MESSAGES.hintUnlocked, content: hint.content };
 }

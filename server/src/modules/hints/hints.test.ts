@@ -1,42 +1,45 @@
 import { MESSAGES } from '@ctf/contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp, type TestClient } from '../../../test/build-test-app.js';
+import type { TestClient } from '../../../test/build-test-app.js';
 import { releasedTogether } from '../../../test/barrier.js';
 import { addChallenge, makeTeam, openSite, setTeam } from '../../../test/compete.js';
 import { testDatabaseKinds } from '../../../test/databases.js';
+import { startedEvent, type StartedEvent } from '../../../test/fixtures.js';
 
 const UNLOCK = '/api/ctf/unlock-hint';
 const DETAIL = '/api/ctf/challenge';
 const SUBMIT = '/api/ctf/submit-flag';
 const LIST = '/api/admin/ctf/fetch_challenges';
 const UPDATE = '/api/admin/ctf/update_challenge';
-const BOARD = '/api/info/leaderboard';
 
 for (const kind of testDatabaseKinds()) {
   describe(`hints on ${kind}`, () => {
-    let t: TestApp;
+    let t: StartedEvent<never, 'boss', 'hinted'>;
     let c: { id: number; name: string; flag: string };
     let hintIds: string[];
     beforeEach(async () => {
-      t = await buildTestApp(kind);
-      await openSite(t);
-      c = await addChallenge(t, {
-        name: 'Hinted',
-        difficulty: 'Medium',
-        hints: [
-          { title: 'Free nudge', content: 'Look at **the source**', cost: 0 },
-          { title: 'Big hint', content: 'It is base64 <script>alert(1)</script>', cost: 50 },
-        ],
+      t = await startedEvent({
+        kind,
+        admins: ['boss'],
+        challenges: {
+          hinted: {
+            name: 'Hinted',
+            difficulty: 'Medium',
+            hints: [
+              { title: 'Free nudge', content: 'Look at **the source**', cost: 0 },
+              { title: 'Big hint', content: 'It is base64 <script>alert(1)</script>', cost: 50 },
+            ],
+          },
+        },
       });
-      const admin = await t.login('boss', { admin: true });
-      hintIds = (await admin.get(LIST)).body[0].hints.map((h: { _id: string }) => h._id);
+      c = t.challenges.hinted;
+      hintIds = (await t.admin.get(LIST)).body[0].hints.map((h: { _id: string }) => h._id);
     });
     afterEach(async () => {
       await t.close();
     });
 
     const detail = async (client: TestClient) => (await client.post(DETAIL, { challenge_id: c.id })).body;
-    const board = async () => (await t.visitor().get(BOARD)).body;
 
     it('shows titles and costs but no locked content, then the content once unlocked', async () => {
       const ann = await t.login('ann');
@@ -62,16 +65,16 @@ for (const kind of testDatabaseKinds()) {
       const [ann, bob] = [await t.login('ann'), await t.login('bob')];
       await makeTeam(t, 'Red', [ann.user!.id, bob.user!.id]);
       await (await t.login('ann')).post(SUBMIT, { flag: c.flag, challenge_id: c.id });
-      expect(await board()).toEqual([{ name: 'Red', points: 200 }]);
+      expect(await t.board()).toEqual([{ name: 'Red', points: 200 }]);
       await (await t.login('ann')).post(UNLOCK, { hint_id: hintIds[1] });
       await (await t.login('bob')).post(UNLOCK, { hint_id: hintIds[1] });
       expect((await detail(await t.login('bob'))).hints[1].unlocked).toBe(true);
-      expect(await board()).toEqual([{ name: 'Red', points: 150 }]);
+      expect(await t.board()).toEqual([{ name: 'Red', points: 150 }]);
       // Ann leaves: the unlock stays the team's, and Ann alone sees it locked.
       await setTeam(t, ann.user!.id, null);
       expect((await detail(await t.login('ann'))).hints[1].unlocked).toBe(false);
       expect((await detail(await t.login('bob'))).hints[1].unlocked).toBe(true);
-      expect(await board()).toEqual([{ name: 'Red', points: 150 }]);
+      expect(await t.board()).toEqual([{ name: 'Red', points: 150 }]);
     });
 
     it('costs once under 50 parallel unlocks by one team', async () => {
@@ -89,24 +92,24 @@ for (const kind of testDatabaseKinds()) {
       expect(answers.every((a) => a.status === 200)).toBe(true);
       const rows = await t.ctx.database.db.selectFrom('hint_unlocks').select(['team_id']).execute();
       expect(rows).toHaveLength(1);
-      expect(await board()).toEqual([{ name: 'Blue', points: 150 }]);
+      expect(await t.board()).toEqual([{ name: 'Blue', points: 150 }]);
     });
 
     it('takes a teamless user’s unlock costs from their own score, incrementally', async () => {
       const ann = await t.login('ann');
       const other = await addChallenge(t, { difficulty: 'Easy' });
       await ann.post(SUBMIT, { flag: c.flag, challenge_id: c.id });
-      expect(await board()).toEqual([{ name: 'ann', points: 200 }]);
+      expect(await t.board()).toEqual([{ name: 'ann', points: 200 }]);
       await ann.post(UNLOCK, { hint_id: hintIds[0] });
-      expect(await board()).toEqual([{ name: 'ann', points: 200 }]);
+      expect(await t.board()).toEqual([{ name: 'ann', points: 200 }]);
       await ann.post(UNLOCK, { hint_id: hintIds[1] });
-      expect(await board()).toEqual([{ name: 'ann', points: 150 }]);
+      expect(await t.board()).toEqual([{ name: 'ann', points: 150 }]);
       await ann.post(SUBMIT, { flag: other.flag, challenge_id: other.id });
-      expect(await board()).toEqual([{ name: 'ann', points: 250 }]);
+      expect(await t.board()).toEqual([{ name: 'ann', points: 250 }]);
       // Costs above the solves' points take the competitor off the board (points above 0 only).
       const bob = await t.login('bob');
       await bob.post(UNLOCK, { hint_id: hintIds[1] });
-      expect(await board()).toEqual([{ name: 'ann', points: 250 }]);
+      expect(await t.board()).toEqual([{ name: 'ann', points: 250 }]);
     });
 
     it('shows admins every hint’s content and who unlocked it', async () => {
@@ -138,7 +141,7 @@ for (const kind of testDatabaseKinds()) {
       expect((await detail(ann)).hints).toEqual([
         { _id: hintIds[1], title: 'Big', cost: 80, unlocked: true, content: '<p>b64</p>' },
       ]);
-      expect(await board()).toEqual([{ name: 'ann', points: 120 }]);
+      expect(await t.board()).toEqual([{ name: 'ann', points: 120 }]);
       const foreign = await admin.post(UPDATE, {
         ...body,
         hints: [{ _id: '999', title: 'x', content: '', cost: 1 }],
@@ -146,7 +149,7 @@ for (const kind of testDatabaseKinds()) {
       expect(foreign.status).toBe(400);
       expect(foreign.body.message).toMatch(/hints\.0\._id/);
       await admin.post(UPDATE, { ...body, hints: [] });
-      expect(await board()).toEqual([{ name: 'ann', points: 200 }]);
+      expect(await t.board()).toEqual([{ name: 'ann', points: 200 }]);
     });
 
     it('is refused while the site is inactive, logged out, for an unknown hint and for bad input', async () => {

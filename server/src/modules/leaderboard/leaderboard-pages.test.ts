@@ -1,8 +1,7 @@
 import { LEADERBOARD_PAGE, MESSAGES } from '@ctf/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp, type TestClient } from '../../../test/build-test-app.js';
-import { addChallenge, makeTeam, openSite, type SeededChallenge } from '../../../test/compete.js';
 import { testDatabaseKinds } from '../../../test/databases.js';
+import { startedEvent } from '../../../test/fixtures.js';
 import { BoardPages, SLICES_PER_VERSION } from './leaderboard-pages.js';
 import { getLeaderboard, getLeaderboardPage } from './leaderboard.service.js';
 
@@ -14,43 +13,36 @@ type Row = { name: string; points: number; rank: number };
 
 for (const kind of testDatabaseKinds()) {
   describe(`leaderboard pages on ${kind}`, () => {
-    let t: TestApp;
-    let clients: Map<string, TestClient>;
-    let challenges: SeededChallenge[];
+    // Eight competitors: a team of two (Red Team) and six teamless players, distinct points.
+    const start = () =>
+      startedEvent({
+        kind,
+        admins: ['root'],
+        users: ['ann', 'bob', 'Cat', 'dan', 'eve', 'fay', 'gus', 'hal', 'ivy'], // ivy never scores
+        teams: { 'Red Team': ['ann', 'bob'] },
+        challenges: { simple: 'Simple', easy: 'Easy', medium: 'Medium', hard: 'Hard', extreme: 'Extreme' },
+        solves: [
+          ['ann', 'extreme'], // Red Team 400 + bob's 300 = 700
+          ['bob', 'hard'],
+          ['Cat', 'extreme'], // 600
+          ['Cat', 'medium'],
+          ['dan', 'hard'], // 400
+          ['dan', 'easy'],
+          ['eve', 'hard'], // 300
+          ['fay', 'medium'], // 200
+          ['gus', 'easy'], // 100
+          ['hal', 'simple'], // 50
+          ['root', 'extreme'], // an admin: never on the board
+          ['root', 'hard'],
+          ['root', 'medium'],
+        ],
+      });
+    let t: Awaited<ReturnType<typeof start>>;
     /** The whole board, as the unpaged answer lists it. */
     let whole: { name: string; points: number }[];
 
-    async function solve(client: TestClient, c: SeededChallenge): Promise<void> {
-      t.clock.advance(60_000);
-      const res = await client.post('/api/ctf/submit-flag', { flag: c.flag, challenge_id: c.id });
-      expect(res.body.message).toBe(MESSAGES.correctFlag);
-    }
-
     beforeAll(async () => {
-      t = await buildTestApp(kind);
-      await openSite(t);
-      challenges = [];
-      for (const difficulty of ['Simple', 'Easy', 'Medium', 'Hard', 'Extreme'] as const)
-        challenges.push(await addChallenge(t, { difficulty }));
-      clients = new Map();
-      // Eight competitors: a team of two (Red Team) and six teamless players, distinct points.
-      for (const name of ['ann', 'bob', 'Cat', 'dan', 'eve', 'fay', 'gus', 'hal'])
-        clients.set(name, await t.login(name));
-      clients.set('root', await t.login('root', { admin: true }));
-      clients.set('ivy', await t.login('ivy')); // never scores
-      await makeTeam(t, 'Red Team', [clients.get('ann')!.user!.id, clients.get('bob')!.user!.id]);
-      const plan: [string, number[]][] = [
-        ['ann', [4]], // Red Team 400 + bob's 300 = 700
-        ['bob', [3]],
-        ['Cat', [4, 2]], // 600
-        ['dan', [3, 1]], // 400
-        ['eve', [3]], // 300
-        ['fay', [2]], // 200
-        ['gus', [1]], // 100
-        ['hal', [0]], // 50
-        ['root', [4, 3, 2]], // an admin: never on the board
-      ];
-      for (const [name, list] of plan) for (const i of list) await solve(clients.get(name)!, challenges[i]!);
+      t = await start();
       whole = (await t.visitor().get(BOARD)).body;
     });
     afterAll(async () => {
@@ -70,7 +62,7 @@ for (const kind of testDatabaseKinds()) {
         { name: 'hal', points: 50 },
       ]);
       const board = await getLeaderboard(t.ctx);
-      for (const client of [t.visitor(), clients.get('ann')!]) {
+      for (const client of [t.visitor(), t.users.ann]) {
         for (const url of [BOARD, `${BOARD}?`, `${BOARD}?division=x&_=1`]) {
           const res = await client.get(url);
           expect(res.status, url).toBe(200);
@@ -84,7 +76,7 @@ for (const kind of testDatabaseKinds()) {
     });
 
     it('answers a slice with its ranks, the total and (for a caller on the board) their rank', async () => {
-      const res = await clients.get('eve')!.get(`${BOARD}?limit=3&offset=2`);
+      const res = await t.users.eve.get(`${BOARD}?limit=3&offset=2`);
       expect(res.status).toBe(200);
       expect(res.body).toEqual([
         { name: 'dan', points: 400, rank: 3 },
@@ -95,11 +87,11 @@ for (const kind of testDatabaseKinds()) {
       expect(res.headers[RANK]).toBe('4');
       expect(res.headers['cache-control']).toBe('private, no-cache');
       // The default page, past the end, a team member's rank is the team's, visitors and admins have none.
-      const first = await clients.get('bob')!.get(`${BOARD}?offset=0`);
+      const first = await t.users.bob.get(`${BOARD}?offset=0`);
       expect(first.body).toHaveLength(7);
       expect(first.headers[RANK]).toBe('1');
       expect((await t.visitor().get(`${BOARD}?limit=5&offset=7`)).body).toEqual([]);
-      for (const who of [t.visitor(), clients.get('root')!, clients.get('ivy')!]) {
+      for (const who of [t.visitor(), t.users.root, t.users.ivy]) {
         const page = await who.get(`${BOARD}?limit=1`);
         expect(page.body).toEqual([{ name: 'Red Team', points: 700, rank: 1 }]);
         expect(page.headers[TOTAL]).toBe('7');
@@ -108,8 +100,8 @@ for (const kind of testDatabaseKinds()) {
     });
 
     it('answers the slice around the caller, kept within the board', async () => {
-      const around = async (who: string, limit: number) => {
-        const res = await clients.get(who)!.get(`${BOARD}?around=me&limit=${limit}`);
+      const around = async (who: keyof typeof t.users, limit: number) => {
+        const res = await t.users[who].get(`${BOARD}?around=me&limit=${limit}`);
         expect(res.status).toBe(200);
         return { names: names(res.body), rank: res.headers[RANK], total: res.headers[TOTAL] };
       };
@@ -176,7 +168,7 @@ for (const kind of testDatabaseKinds()) {
         [`q=${'x'.repeat(LEADERBOARD_PAGE.maxSearchLength + 1)}`, 'q'],
       ];
       for (const [query, parameter] of cases) {
-        const res = await clients.get('eve')!.get(`${BOARD}?${query}`);
+        const res = await t.users.eve.get(`${BOARD}?${query}`);
         expect(res.status, query).toBe(400);
         expect(res.body.code, query).toBe('bad_input');
         expect(res.body.message, query).toMatch(new RegExp(`^Invalid ${parameter}: `));
@@ -187,7 +179,7 @@ for (const kind of testDatabaseKinds()) {
     });
 
     it('revalidates a page with its ETag (the caller header rides on the 304) and shows a solve after', async () => {
-      const eve = clients.get('eve')!;
+      const eve = t.users.eve;
       const first = await eve.get(`${BOARD}?limit=2&offset=3`);
       const etag = String(first.headers.etag);
       expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
@@ -198,12 +190,12 @@ for (const kind of testDatabaseKinds()) {
       expect(same.headers[RANK]).toBe('4');
       expect(same.headers[TOTAL]).toBe('7');
       // Another caller asking the same page gets the same bytes: one serialisation per version.
-      const fromOther = await clients.get('hal')!.get(`${BOARD}?limit=2&offset=3`, { 'if-none-match': etag });
+      const fromOther = await t.users.hal.get(`${BOARD}?limit=2&offset=3`, { 'if-none-match': etag });
       expect(fromOther.status).toBe(304);
       expect(fromOther.headers[RANK]).toBe('7');
       // ivy scores 400 and lands third (her solve is later than dan's): eve's page changes.
-      await solve(clients.get('ivy')!, challenges[3]!);
-      await solve(clients.get('ivy')!, challenges[1]!);
+      await t.solve(t.users.ivy, t.challenges.hard);
+      await t.solve(t.users.ivy, t.challenges.easy);
       const after = await eve.get(`${BOARD}?limit=2&offset=3`, { 'if-none-match': etag });
       expect(after.status).toBe(200);
       expect(after.body).toEqual([

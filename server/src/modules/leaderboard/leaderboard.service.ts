@@ -10,7 +10,7 @@ import type { AppContext } from '../../context.js';
 import type { UserRow } from '../../db/schema.js';
 import { CachedJson } from '../../lib/cached-json.js';
 import { DomainError } from '../../lib/errors.js';
-import { listTeamCompletions } from '../teams/teams.service.js';
+import { listTeamCompletions } from '../teams/teams.views.js';
 import { listCompletionsOfUser } from '../users/users.service.js';
 import { getScoreView } from '../scoreboard/scoreboard.service.js';
 import { leaderboardEntries, rankedOf, withBoardPoints } from '../scoreboard/scoreboard.views.js';

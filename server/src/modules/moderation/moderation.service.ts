@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.js';
 import { badInput, notFound } from '../../lib/errors.js';
 import { recordAudit, type AuditActor } from '../audit/audit.service.js';
 import { endSessionsOfUsers } from '../auth/sessions.service.js';
-import { listTeamsForAdmin } from '../teams/teams.service.js';
+import { listTeamsForAdmin } from '../teams/teams.views.js';
 import { listUsersOfRole } from '../users/users.service.js';
 import {
   findTeamModeration,
@@ -37,7 +37,7 @@ export async function moderate(
   const at = ctx.clock.now();
   const hiding = input.action === 'hide' || input.action === 'unhide';
   const on = input.action === 'hide' || input.action === 'ban';
-  const label = await ctx.database.transaction(async (trx) => {
+  const { label, name } = await ctx.database.transaction(async (trx) => {
     const key = nameKey(input.name);
     const found =
       input.target === 'user' ? await findUserModeration(trx, key) : await findTeamModeration(trx, key);
@@ -50,6 +50,9 @@ export async function moderate(
       ...(hiding ? { hidden: on ? 1 : 0 } : { banned: on ? 1 : 0 }),
       moderation_reason: input.reason === '' ? found.moderation_reason : input.reason,
     });
+    // Out of every public view: its first bloods leave the live stream's replay too.
+    if (on)
+      await ctx.domainEvents.emitInTransaction(trx, 'competitor.withdrawn', { name: found.name });
     if (input.action === 'ban') {
       const userIds = input.target === 'user' ? [found.id] : await listMemberIds(trx, found.id);
       await endSessionsOfUsers(trx, userIds);
@@ -64,11 +67,12 @@ export async function moderate(
       },
       at,
     });
-    return `${what} '${found.name}'`;
+    return { label: `${what} '${found.name}'`, name: found.name };
   });
-  // Hiding changes every public figure (scores, ranks, counts): a full rebuild, as a removal does.
-  if (hiding) for (const topic of ['users', 'teams', 'solves'] as const) ctx.bus.publish(topic);
-  else for (const topic of ['users', 'teams', 'sessions'] as const) ctx.bus.publish(topic);
+  // Hiding and banning change every public figure (scores, ranks, counts): a full rebuild, as a
+  // removal does; a ban also ends sessions.
+  for (const topic of ['users', 'teams', 'solves', 'sessions'] as const) ctx.bus.publish(topic);
+  if (on) await ctx.domainEvents.emit('competitor.withdrawn', { name });
   return { acknowledge: true, message: `${label} is ${PAST[input.action]}.` };
 }
 

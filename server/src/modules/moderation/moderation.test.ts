@@ -1,8 +1,9 @@
 import { DIFFICULTIES, MESSAGES, pointsFor, rankCompetitors, type ScoringInput } from '@ctf/contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp, type TestClient } from '../../../test/build-test-app.js';
+import { type TestApp, type TestClient } from '../../../test/build-test-app.js';
 import { addChallenge, makeTeam, openSite } from '../../../test/compete.js';
 import { testDatabaseKinds } from '../../../test/databases.js';
+import { startedEvent, type StartedEvent } from '../../../test/fixtures.js';
 import { seededRandom } from '../../../test/seeded-random.js';
 
 const T0 = Date.parse('2026-01-09T01:00:00Z');
@@ -115,12 +116,13 @@ async function boardWithout(
 
 for (const kind of testDatabaseKinds()) {
   describe(`hide and ban on ${kind}`, () => {
-    let t: TestApp;
+    let t: StartedEvent<never, 'boss'>;
     let admin: TestClient;
 
     beforeEach(async () => {
-      t = await buildTestApp(kind);
-      admin = await t.login('boss', { admin: true });
+      // The site opens where a test needs it.
+      t = await startedEvent({ kind, open: false, admins: ['boss'] });
+      admin = t.admin;
     });
     afterEach(async () => {
       await t.close();

@@ -26,9 +26,9 @@ export async function readBoardSnapshot(db: Executor, cutoff: string | null): Pr
       .execute(),
     db
       .selectFrom('users')
-      .select(['id', 'username', 'is_admin', 'hidden', 'team_id', 'division_id'])
+      .select(['id', 'username', 'is_admin', 'hidden', 'banned', 'team_id', 'division_id'])
       .execute(),
-    db.selectFrom('teams').select(['id', 'name', 'hidden', 'leader_id']).execute(),
+    db.selectFrom('teams').select(['id', 'name', 'hidden', 'banned', 'leader_id']).execute(),
     db
       .selectFrom('solves')
       .select(['id', 'user_id', 'team_id', 'challenge_id', 'created_at'])
@@ -57,15 +57,21 @@ export async function readBoardSnapshot(db: Executor, cutoff: string | null): Pr
       scoring: scoringFromColumns(c),
       releaseAt: c.release_at,
     })),
-    // The one filter of what counts (db/counted.ts): admins and hidden users, hidden teams' solves.
+    // The one filter of what counts (db/counted.ts): admins, hidden and banned users, hidden and
+    // banned teams' solves.
     users: users.map((u) => ({
       id: u.id,
       name: u.username,
-      excluded: u.is_admin === 1 || u.hidden === 1,
+      excluded: u.is_admin === 1 || u.hidden === 1 || u.banned === 1,
       teamId: u.team_id,
       divisionId: u.division_id,
     })),
-    teams: teams.map((t) => ({ id: t.id, name: t.name, hidden: t.hidden === 1, leaderId: t.leader_id })),
+    teams: teams.map((t) => ({
+      id: t.id,
+      name: t.name,
+      hidden: t.hidden === 1 || t.banned === 1,
+      leaderId: t.leader_id,
+    })),
     divisions,
     solves,
     unlocks: unlocks.map((u) => ({ ...u, cost: Number(u.cost) })),
@@ -85,4 +91,3 @@ export async function listSolvesForExport(
     .orderBy('id')
     .execute();
 }
-

@@ -1,10 +1,9 @@
-import { MESSAGES } from '@ctf/contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp, type TestClient } from '../../../test/build-test-app.js';
-import { addChallenge, makeTeam, openSite, type SeededChallenge } from '../../../test/compete.js';
+import type { TestClient } from '../../../test/build-test-app.js';
+import { addChallenge, makeTeam, type SeededChallenge } from '../../../test/compete.js';
 import { testDatabaseKinds } from '../../../test/databases.js';
+import { scenario, startedEvent, type StartedEvent } from '../../../test/fixtures.js';
 
-const BOARD = '/api/info/leaderboard';
 const LIST = '/api/ctf/challenges';
 const DETAIL = '/api/ctf/challenge';
 const GRAPH = '/api/info/scoreboard/graph';
@@ -26,24 +25,15 @@ const form = {
 
 for (const kind of testDatabaseKinds()) {
   describe(`scoring depth on ${kind}`, () => {
-    let t: TestApp;
+    let t: StartedEvent<never, 'root'>;
     let admin: TestClient;
     beforeEach(async () => {
-      t = await buildTestApp(kind);
-      await openSite(t);
-      admin = await t.login('root', { admin: true });
+      t = await startedEvent({ kind, admins: ['root'] });
+      admin = t.admin;
     });
     afterEach(async () => {
       await t.close();
     });
-
-    /** Solves through the real call, one minute after the previous solve. */
-    async function solve(client: TestClient, c: SeededChallenge): Promise<void> {
-      t.clock.advance(60_000);
-      const res = await client.post('/api/ctf/submit-flag', { flag: c.flag, challenge_id: c.id });
-      expect(res.body.message).toBe(MESSAGES.correctFlag);
-    }
-    const board = async (client: TestClient = t.visitor()) => (await client.get(BOARD)).body;
     const listed = async (c: SeededChallenge) =>
       (
         (await t.visitor().get(LIST)).body as { _id: string; points: number; user_completions: number }[]
@@ -71,12 +61,12 @@ for (const kind of testDatabaseKinds()) {
         expect(await listed(easy)).toMatchObject({ points: 100, scoring_type: 'static' });
 
         const [ann, bob, cat] = [await t.login('ann'), await t.login('bob'), await t.login('cat')];
-        await solve(ann, dyn);
-        expect(await board()).toEqual([{ name: 'ann', points: 500 }]);
-        await solve(bob, dyn);
-        await solve(cat, dyn);
+        await t.solve(ann, dyn);
+        expect(await t.board()).toEqual([{ name: 'ann', points: 500 }]);
+        await t.solve(bob, dyn);
+        await t.solve(cat, dyn);
         // Three solves: n' = 2, 500 - 100 * 2 = 300 for each of them, the first solver included.
-        expect(await board()).toEqual([
+        expect(await t.board()).toEqual([
           { name: 'ann', points: 300 },
           { name: 'bob', points: 300 },
           { name: 'cat', points: 300 },
@@ -85,7 +75,7 @@ for (const kind of testDatabaseKinds()) {
         const detail = await ann.post(DETAIL, { challenge_id: id });
         expect(detail.body).toMatchObject({ points: 300, scoring_type: 'dynamic', user_completions: 3 });
         // Admins' solves are not counted.
-        await solve(admin, dyn);
+        await t.solve(admin, dyn);
         expect(await listed(dyn)).toMatchObject({ points: 300, user_completions: 3 });
 
         // The admin view shows the parameters; an edit to static rebuilds every score.
@@ -95,7 +85,7 @@ for (const kind of testDatabaseKinds()) {
         expect(adminView).toMatchObject({ scoring: linear, points: 300 });
         const edit = await admin.post(UPDATE, { ...form, name: 'Dyn', flag: 'flag{dyn}', challenge_id: id });
         expect(edit.status).toBe(200);
-        expect(await board()).toEqual([
+        expect(await t.board()).toEqual([
           { name: 'ann', points: 100 },
           { name: 'bob', points: 100 },
           { name: 'cat', points: 100 },
@@ -108,12 +98,12 @@ for (const kind of testDatabaseKinds()) {
         const bob = await t.login('bob');
         const cat = await t.login('cat');
         await makeTeam(t, 'Red', [ann.user!.id, bob.user!.id]);
-        await solve(ann, dyn);
-        await solve(bob, dyn);
+        await t.solve(ann, dyn);
+        await t.solve(bob, dyn);
         // Two solves counted (both teammates), the team credited once: 500 - 50 = 450.
-        expect(await board()).toEqual([{ name: 'Red', points: 450 }]);
-        await solve(cat, dyn);
-        expect(await board()).toEqual([
+        expect(await t.board()).toEqual([{ name: 'Red', points: 450 }]);
+        await t.solve(cat, dyn);
+        expect(await t.board()).toEqual([
           { name: 'Red', points: 400 },
           { name: 'cat', points: 400 },
         ]);
@@ -129,8 +119,8 @@ for (const kind of testDatabaseKinds()) {
           await t.login('dan'),
         ];
         await makeTeam(t, 'Red', [ann.user!.id, bob.user!.id]);
-        await solve(ann, dyn);
-        await solve(bob, easy);
+        await t.solve(ann, dyn);
+        await t.solve(bob, easy);
         /** Every answer that lists Red's solves with points, by challenge id. */
         const shown = async () => {
           const info = (await bob.get('/api/team/info')).body as {
@@ -155,16 +145,16 @@ for (const kind of testDatabaseKinds()) {
           const want = { [String(dyn.id)]: value, [String(easy.id)]: 100 };
           expect(await shown()).toEqual({ info: want, own: want, admin: want });
           // ... and the points add up to the team's score on the board.
-          expect((await board()).find((r: { name: string }) => r.name === 'Red')).toEqual({
+          expect((await t.board()).find((r: { name: string }) => r.name === 'Red')).toEqual({
             name: 'Red',
             points: value + 100,
           });
         };
         await expectShown(500);
         // Other competitors' solves move the value of Red's solve (the kept answers follow).
-        await solve(cat, dyn);
+        await t.solve(cat, dyn);
         await expectShown(400);
-        await solve(dan, dyn);
+        await t.solve(dan, dyn);
         await expectShown(300);
         // A parameter change too.
         const edit = await admin.post(UPDATE, {
@@ -222,14 +212,14 @@ for (const kind of testDatabaseKinds()) {
           const cat = await t.login('cat');
           const dan = await t.login('dan');
           await makeTeam(t, 'Blue', [cat.user!.id, dan.user!.id]);
-          await solve(ann, c);
-          await solve(bob, other);
+          await t.solve(ann, c);
+          await t.solve(bob, other);
 
           // The freeze is set ahead: nothing changes until the clock reaches it (no job runs).
           const freezeAt = new Date(t.clock.now().getTime() + 60_000).toISOString();
           await admin.post(FREEZE, { freeze_at: freezeAt });
           const before = {
-            board: await board(),
+            board: await t.board(),
             list: (await t.visitor().get(LIST)).text,
             graph: (await t.visitor().get(GRAPH)).body,
             ctftime: (await t.visitor().get(CTFTIME)).text,
@@ -240,9 +230,9 @@ for (const kind of testDatabaseKinds()) {
           expect(graphAtFreeze).toEqual({ ...before.graph, frozen_at: freezeAt });
 
           // After the freeze: a team solves; the solver still gets 'Correct Flag!'.
-          await solve(cat, c);
-          await solve(bob, c);
-          expect(await board()).toEqual(before.board);
+          await t.solve(cat, c);
+          await t.solve(bob, c);
+          expect(await t.board()).toEqual(before.board);
           expect((await t.visitor().get(LIST)).text).toBe(before.list);
           expect((await t.visitor().get(GRAPH)).body).toEqual(graphAtFreeze);
           expect((await t.visitor().get(CTFTIME)).text).toBe(before.ctftime);
@@ -252,7 +242,7 @@ for (const kind of testDatabaseKinds()) {
             points: frozenValue,
             user_completions: 1,
           });
-          expect(await board(cat)).toEqual(before.board);
+          expect(await t.board(cat)).toEqual(before.board);
           // ... but their own and their team's solves show as solved, at the frozen value.
           const mine = (await dan.post(COMPLETIONS, {})).body;
           expect(mine.teamCompletions).toEqual([
@@ -264,7 +254,7 @@ for (const kind of testDatabaseKinds()) {
 
           // Admins see the live board.
           const live = scoring === 'dynamic' ? 300 : 200;
-          const liveBoard = await board(admin);
+          const liveBoard = await t.board(admin);
           expect(liveBoard).toEqual(
             expect.arrayContaining([
               { name: 'Blue', points: live },
@@ -278,28 +268,26 @@ for (const kind of testDatabaseKinds()) {
 
           // Lifting reveals everything at once.
           await admin.post(FREEZE, { freeze_at: null });
-          expect(await board()).toEqual(liveBoard);
+          expect(await t.board()).toEqual(liveBoard);
           expect(await listed(c)).toMatchObject({ user_completions: 3, points: live });
           expect((await t.visitor().get(GRAPH)).body.frozen_at).toBeNull();
         });
       }
 
       it('starts from FREEZE_AT', async () => {
-        const frozen = await buildTestApp(kind, { FREEZE_AT: '2026-01-10T11:00:00Z' });
-        try {
-          await openSite(frozen);
-          expect((await frozen.visitor().get(SITE)).body.freezeAt).toBe('2026-01-10T11:00:00.000Z');
-          const c = await addChallenge(frozen);
-          const ann = await frozen.login('ann');
-          await ann.post('/api/ctf/submit-flag', { flag: c.flag, challenge_id: c.id });
-          expect((await frozen.visitor().get(BOARD)).body).toEqual([]);
-          const root = await frozen.login('root', { admin: true });
-          expect((await root.get(BOARD)).body).toEqual([{ name: 'ann', points: 100 }]);
-          await root.post(FREEZE, { freeze_at: null });
-          expect((await frozen.visitor().get(BOARD)).body).toEqual([{ name: 'ann', points: 100 }]);
-        } finally {
-          await frozen.close();
-        }
+        const frozen = await scenario({
+          kind,
+          env: { FREEZE_AT: '2026-01-10T11:00:00Z' },
+          users: ['ann'],
+          challenges: { c: {} },
+        });
+        expect((await frozen.visitor().get(SITE)).body.freezeAt).toBe('2026-01-10T11:00:00.000Z');
+        await frozen.submit(frozen.users.ann, frozen.challenges.c);
+        expect(await frozen.board()).toEqual([]);
+        const root = await frozen.login('root', { admin: true });
+        expect(await frozen.board(root)).toEqual([{ name: 'ann', points: 100 }]);
+        await root.post(FREEZE, { freeze_at: null });
+        expect(await frozen.board()).toEqual([{ name: 'ann', points: 100 }]);
       });
     });
 
@@ -311,9 +299,9 @@ for (const kind of testDatabaseKinds()) {
         ];
         const ann = await t.login('ann');
         const bob = await t.login('bob');
-        await solve(ann, a);
-        await solve(ann, b);
-        await solve(bob, b);
+        await t.solve(ann, a);
+        await t.solve(ann, b);
+        await t.solve(bob, b);
         const graph = (await t.visitor().get(GRAPH)).body;
         expect(graph.frozen_at).toBeNull();
         expect(graph.series).toEqual([
@@ -340,8 +328,8 @@ for (const kind of testDatabaseKinds()) {
         const ann = await t.login('ann');
         const bob = await t.login('bob');
         await makeTeam(t, 'Red', [bob.user!.id]);
-        await solve(ann, a);
-        await solve(bob, a);
+        await t.solve(ann, a);
+        await t.solve(bob, a);
         const feed = (await t.visitor().get(CTFTIME)).body;
         const time = (iso: string) => Math.floor(Date.parse(iso) / 1000);
         const solves = await t.ctx.database.db
@@ -377,8 +365,8 @@ for (const kind of testDatabaseKinds()) {
         const ann = await t.login('=cmd|x');
         const bob = await t.login('bob');
         await makeTeam(t, 'Red', [bob.user!.id]);
-        await solve(ann, a);
-        await solve(bob, a);
+        await t.solve(ann, a);
+        await t.solve(bob, a);
         for (const path of ['scoreboard.csv', 'solves.csv', 'scoreboard.json', 'solves.json']) {
           expect((await t.visitor().get(`/api/admin/export/${path}`)).status).toBe(401);
           expect((await bob.get(`/api/admin/export/${path}`)).status).toBe(403);

@@ -69,7 +69,7 @@ export async function updateSettings(
       const stored = await readStoredRows(trx);
       const current = (key: 'eventStart' | 'eventEnd') => {
         const raw = stored.get(SETTING_PREFIX + key);
-        return changes[key] ?? (raw ? (JSON.parse(raw) as string) : defaultSettings(ctx.config)[key]);
+        return changes[key] ?? (raw ? (JSON.parse(raw) as string) : defaultSettings(ctx.config, ctx.clock.now())[key]);
       };
       if (Date.parse(current('eventEnd')) <= Date.parse(current('eventStart')))
         throw badInput('Invalid eventEnd: the end must be after the start');

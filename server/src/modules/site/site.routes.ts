@@ -8,8 +8,8 @@ import { readEventState } from '../event-state/event-state.service.js';
 import { getSiteInfo } from './site.service.js';
 
 const startedAt = Date.now();
-/** The release /api/health reports: the packages' version (plugins.test.ts holds them equal). */
-const VERSION = '1.0.0';
+/** The release /api/health and the API reference report: the packages' version (plugins.test.ts holds them equal). */
+export const VERSION = '1.0.0';
 
 export function registerSiteRoutes(app: FastifyInstance, ctx: AppContext): void {
   // The same bytes for every caller, so it revalidates by ETag.

@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp, type TestClient } from '../../../test/build-test-app.js';
-import { addChallenge, makeTeam, openSite } from '../../../test/compete.js';
+import type { TestClient } from '../../../test/build-test-app.js';
+import { addChallenge } from '../../../test/compete.js';
 import { testDatabaseKinds } from '../../../test/databases.js';
-import { addressNetwork } from './signals.js';
+import { startedEvent, type StartedEvent } from '../../../test/fixtures.js';
+import { addressNetwork } from '../../lib/ip.js';
 import { flushSubmissionLog } from './submission-log.service.js';
 
 interface Signal {
@@ -24,18 +25,21 @@ describe('address networks', () => {
 
 for (const kind of testDatabaseKinds()) {
   describe(`cheating signals on ${kind}`, () => {
-    let t: TestApp;
+    let t: StartedEvent<'alice' | 'bob', 'boss', never, 'Red'>;
     let admin: TestClient;
     let alice: TestClient;
     let bob: TestClient;
 
     beforeEach(async () => {
-      t = await buildTestApp(kind, { TRUST_PROXY: 'loopback' });
-      admin = await t.login('boss', { admin: true });
-      alice = await t.login('alice');
-      bob = await t.login('bob');
-      await makeTeam(t, 'Red', [alice.user!.id]);
-      await openSite(t);
+      t = await startedEvent({
+        kind,
+        env: { TRUST_PROXY: 'loopback' },
+        admins: ['boss'],
+        users: ['alice', 'bob'],
+        teams: { Red: ['alice'] },
+      });
+      admin = t.admin;
+      ({ alice, bob } = t.users);
     });
     afterEach(async () => {
       await t.close();

@@ -1,5 +1,6 @@
 import type { Signal } from '@ctf/contract';
 import type { AppContext } from '../../context.js';
+import { addressNetwork } from '../../lib/ip.js';
 import {
   listAddressUsers,
   listBursts,
@@ -12,26 +13,6 @@ import {
 export const SAME_ADDRESS_WINDOW_MS = 5 * 60 * 1000;
 /** A minute with this many wrong attempts over this many challenges is signal (d). */
 export const BURST = { attempts: 20, challenges: 5 };
-
-/**
- * The network an address belongs to for the signals: an IPv4 address itself (/32), an IPv6
- * address's first 64 bits (/64, one household or host), an IPv4-mapped IPv6 address as IPv4.
- */
-export function addressNetwork(address: string): string {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return mapped[1]!;
-  if (!address.includes(':')) return address;
-  const [head = '', tail = ''] = address.toLowerCase().split('::');
-  const left = head ? head.split(':') : [];
-  const right = tail ? tail.split(':') : [];
-  const groups = address.includes('::')
-    ? [...left, ...new Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right]
-    : left;
-  return `${groups
-    .slice(0, 4)
-    .map((g) => g.replace(/^0+(?=.)/, ''))
-    .join(':')}::/64`;
-}
 
 /** A competitor as the board names it: the team, or the user when teamless. */
 const competitorOf = (r: { username: string; team_name: string | null }) => r.team_name ?? r.username;

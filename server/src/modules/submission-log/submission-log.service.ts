@@ -65,6 +65,11 @@ class AttemptBuffer {
 
   constructor(private readonly ctx: AppContext) {}
 
+  /** Attempts waiting for their write (the metrics' submission-log queue). */
+  get size(): number {
+    return this.pending.length;
+  }
+
   push(attempt: PendingAttempt): void {
     this.pending.push(attempt);
     if (this.pending.length > MAX_PENDING) this.pending.splice(0, this.pending.length - MAX_PENDING);
@@ -241,6 +246,11 @@ export function logAttempt(
 /** Writes the correct attempt's row in the solve's own transaction. */
 export async function logCorrectAttempt(trx: Executor, solveId: number, address: string): Promise<void> {
   await insertCorrectRowForSolve(trx, solveId, address);
+}
+
+/** How many attempts wait for their write in this process. */
+export function pendingAttemptCount(ctx: AppContext): number {
+  return buffers.get(ctx)?.size ?? 0;
 }
 
 /** Writes the pending attempts now (graceful close; tests). */

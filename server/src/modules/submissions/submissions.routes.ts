@@ -9,8 +9,8 @@ export function registerSubmissionRoutes(app: FastifyInstance, ctx: AppContext):
     submitFlag(ctx, request.user!, {
       challengeId: request.body.challenge_id,
       flag: request.body.flag,
-      // The connection's address, or X-Forwarded-For's from a TRUST_PROXY proxy only.
-      address: request.ip,
+      // The connection's address, or X-Forwarded-For's from a TRUST_PROXY proxy only (an IP).
+      address: request.clientAddress,
     }),
   );
   route(app, usersApi.practiceSolves, 'user', async (request) => getPracticeSolves(ctx, request.user!.id));

@@ -11,7 +11,7 @@ import {
 import { logAttempt, logCorrectAttempt } from '../submission-log/submission-log.service.js';
 import { afterEndMode, getFreezeAt } from '../event-state/event-state.service.js';
 import { hasSolvedChallenge, recordSolvedPair } from './solved-pairs.js';
-import { knownFirstBlood } from '../challenges/public-challenges.js';
+import { knownFirstBlood } from '../challenges/challenges.service.js';
 import { confirmFirstBlood, reserveFirstBlood } from '../scoreboard/first-bloods.js';
 import {
   hasSolved,

@@ -9,12 +9,8 @@ import {
   seedSolve,
   teamInfo,
 } from '../../../test/team-fixtures.js';
-import {
-  deleteTeam,
-  joinRequestChecksum,
-  listTeamsForAdmin,
-  removeMembershipInTransaction,
-} from './teams.service.js';
+import { deleteTeam, joinRequestChecksum, removeMembershipInTransaction } from './teams.service.js';
+import { listTeamsForAdmin } from './teams.views.js';
 
 const TEXT = TEAM_TEXT;
 
@@ -257,8 +253,8 @@ for (const kind of testDatabaseKinds()) {
 
         // f asks Rooks' rival, then creates a team of their own: the stale request cannot be accepted.
         const rival = await t.login('rival');
-        await makeTeam(rival, 'Rival');
-        await f.post('/api/team/request', { team_name: 'Rival' });
+        await makeTeam(rival, 'Rivals');
+        await f.post('/api/team/request', { team_name: 'Rivals' });
         expect((await teamInfo(rival)).join_requests).toHaveLength(1);
         await makeTeam(f, 'Own');
         expect((await teamInfo(rival)).join_requests).toEqual([]);

@@ -57,7 +57,7 @@ export async function listAllTeams(db: Executor): Promise<TeamRow[]> {
   return db.selectFrom('teams').select(TEAM_COLUMNS).orderBy('teams.name_key').orderBy('teams.id').execute();
 }
 
-/** Teams with at least one free spot, by name. */
+/** Teams with at least one free spot, by name; hidden and banned ones are in no public list. */
 export async function listTeamsWithRoom(
   db: Executor,
   maxSize: number,
@@ -66,6 +66,8 @@ export async function listTeamsWithRoom(
     .selectFrom('teams')
     .select(['teams.name', 'teams.member_count'])
     .where('teams.member_count', '<', maxSize)
+    .where('teams.hidden', '=', 0)
+    .where('teams.banned', '=', 0)
     .orderBy('teams.name_key')
     .orderBy('teams.id')
     .execute();

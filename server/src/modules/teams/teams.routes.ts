@@ -7,13 +7,12 @@ import { requireUser } from '../../plugins/session.js';
 import {
   acceptJoinRequest,
   createTeam,
-  getTeamInfoAnswer,
   leaveTeam,
-  listJoinableTeams,
   removeMember,
   renameTeam,
   requestToJoin,
 } from './teams.service.js';
+import { getTeamInfoAnswer, listJoinableTeams } from './teams.views.js';
 
 /** SPEC.md §7 team calls; every rule lives in the service. */
 export function registerTeamRoutes(app: FastifyInstance, ctx: AppContext): void {

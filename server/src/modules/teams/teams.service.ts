@@ -1,29 +1,13 @@
-import {
-  DIVISION_MESSAGES,
-  MAX_TEAM_SIZE,
-  MESSAGES,
-  cleanName,
-  nameKey,
-  teamsApi,
-  type Team,
-  type TeamCompletion,
-  type TeamListEntry,
-} from '@ctf/contract';
+import { DIVISION_MESSAGES, MAX_TEAM_SIZE, MESSAGES, cleanName, nameKey, teamsApi } from '@ctf/contract';
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/connect.js';
 import type { Executor, TeamRow, UserRow } from '../../db/schema.js';
-import { CachedJson } from '../../lib/cached-json.js';
 import { constantTimeEqual, hmac } from '../../lib/crypto.js';
 import { DomainError, badInput, conflict, forbidden, notFound } from '../../lib/errors.js';
-import { KeyedCache } from '../../lib/invalidation.js';
 import { SYSTEM_ACTOR, recordAudit, type AuditActor } from '../audit/audit.service.js';
-import { getScoreView } from '../scoreboard/scoreboard.service.js';
-import { withBoardPoints } from '../scoreboard/scoreboard.views.js';
-import { followSolves } from '../scoreboard/solve-feed.js';
-import { USER_ANSWER_CACHE_SIZE } from '../users/users.service.js';
+import { nameOwner } from '../users/users.service.js';
 import { departCurrentTeam, departTeam } from './teams.membership.js';
-import { divisionsOfUsers } from '../divisions/divisions.repo.js';
-import { presentCompletions, presentJoinRequest, presentListEntry, presentTeam } from './teams.presenter.js';
+import { readUserDivisions } from '../divisions/divisions.service.js';
 import {
   attachUserToTeam,
   claimTeamSpot,
@@ -37,14 +21,8 @@ import {
   findTeamById,
   findTeamByNameKey,
   findUserTeamId,
-  findUsernameById,
   insertJoinRequest,
   insertTeam,
-  listAllTeams,
-  listJoinRequests,
-  listMembers,
-  listTeamSolves,
-  listTeamsWithRoom,
   renameTeam as renameTeamRow,
 } from './teams.repo.js';
 
@@ -72,6 +50,17 @@ function normaliseTeamName(raw: string): { name: string; key: string } {
   return { name: checked.data, key: nameKey(checked.data) };
 }
 
+/**
+ * Team names and usernames are one namespace: a team named like a player would be taken for that
+ * player wherever a name is looked up (issue 29: a team `PLAYER1` was served player1's per-team
+ * flag). NOTE: checked in the write's transaction, which serialises it on SQLite; on PostgreSQL a
+ * sign-up racing the same instant could still pair them, and name lookups that serve flags refuse
+ * a name that means two competitors (team-flags.service.ts).
+ */
+async function refuseUsername(db: Executor, key: string): Promise<void> {
+  if ((await nameOwner(db, key)) === 'user') throw new DomainError('name_taken', TEXT.nameIsUsername);
+}
+
 function nameTaken(): DomainError {
   return new DomainError('name_taken', TEXT.nameTaken);
 }
@@ -84,132 +73,12 @@ async function requireLedTeam(db: Executor, user: UserRow): Promise<TeamRow> {
   return team;
 }
 
-/** Teams in SPEC.md's shape; checksums of join requests only when `checksums` says so. */
-async function buildTeams(ctx: AppContext, teams: readonly TeamRow[], checksums: boolean): Promise<Team[]> {
-  const db = ctx.database.db;
-  const ids = teams.map((t) => t.id);
-  const [members, requests, solves] = await Promise.all([
-    listMembers(db, ids),
-    listJoinRequests(db, ids),
-    listTeamSolves(db, ids),
-  ]);
-  const result: Team[] = [];
-  for (const team of teams) {
-    const own = members.filter((m) => m.team_id === team.id);
-    const leaderName =
-      own.find((m) => m.id === team.leader_id)?.username ?? (await findUsernameById(db, team.leader_id));
-    const joinRequests = requests
-      .filter((r) => r.team_id === team.id)
-      .map((r) =>
-        presentJoinRequest(r, checksums ? joinRequestChecksum(ctx, r.id, r.team_id, r.user_id) : ''),
-      );
-    const completions = presentCompletions(solves.filter((s) => s.team_id === team.id));
-    result.push(presentTeam(team, own, leaderName ?? '', joinRequests, completions));
-  }
-  return result;
-}
-
-/**
- * A team's completions as the scoring counts them (DESIGN.md §4): each challenge once, credited
- * to the member whose solve recorded with the team came first. Empty for a vanished team.
- */
-export async function listTeamCompletions(ctx: AppContext, teamId: number): Promise<TeamCompletion[]> {
-  return presentCompletions(await listTeamSolves(ctx.database.db, [teamId]));
-}
-
-/**
- * A kept team answer, with the team it shows (null: the caller has none). The team is kept with
- * its completions' stored points; the answer is serialised with the points of the board the
- * caller sees (a dynamic value moves with other competitors' solves, and the freeze starts by the
- * clock), and again only when one of those values moved.
- */
-interface TeamInfoEntry {
-  team: Team | null;
-  teamId: number | null;
-  valued: { points: number[]; answer: CachedJson } | null;
-}
-
-const teamInfoCaches = new WeakMap<AppContext, KeyedCache<number, TeamInfoEntry>>();
-
-/**
- * GET /api/team/info for the caller, serialised once per change and kept per user (the leader's
- * answer differs from a member's). It shows the team, its members and requests, and its solves.
- */
-export async function getTeamInfoAnswer(ctx: AppContext, user: UserRow): Promise<CachedJson> {
-  let cache = teamInfoCaches.get(ctx);
-  if (!cache) {
-    const solvesSince = followSolves(ctx.database);
-    cache = new KeyedCache<number, TeamInfoEntry>(
-      ctx.bus,
-      ['teams', 'users', 'solves', 'challenges'],
-      USER_ANSWER_CACHE_SIZE,
-      {
-        // A correct flag changes the answers of its solver's team only.
-        topics: ['solves-added'],
-        stale: async () => {
-          const solves = await solvesSince();
-          if (!solves) return null;
-          const teams = new Set(solves.map((s) => s.team_id));
-          const solvers = new Set(solves.map((s) => s.user_id));
-          return (userId, entry) => solvers.has(userId) || (entry.teamId !== null && teams.has(entry.teamId));
-        },
-      },
-    );
-    teamInfoCaches.set(ctx, cache);
-  }
-  const entry = await cache.get(user.id, async () => {
-    const team = await getTeamInfo(ctx, user, { valued: false });
-    return { team, teamId: team ? Number(team._id) : null, valued: null };
-  });
-  const team = entry.team === null ? null : await withBoardValues(ctx, entry.team, user.is_admin === 1);
-  const points = team?.completions.map((c) => c.points) ?? [];
-  const kept = entry.valued;
-  if (kept && kept.points.length === points.length && kept.points.every((p, i) => p === points[i]))
-    return kept.answer;
-  const answer = CachedJson.of(teamsApi.teamInfo.response, team);
-  entry.valued = { points, answer };
-  return answer;
-}
-
-/** The team with its completions worth what the board the reader sees counts (admins: live). */
-async function withBoardValues(ctx: AppContext, team: Team, live: boolean): Promise<Team> {
-  if (team.completions.length === 0) return team;
-  const { board } = await getScoreView(ctx, { live });
-  return { ...team, completions: withBoardPoints(board, team.completions) };
-}
-
-/** The caller's team (SPEC.md §3), null when teamless; join requests are shown to the leader only. */
-export async function getTeamInfo(
-  ctx: AppContext,
-  user: UserRow,
-  options: { valued: boolean } = { valued: true },
-): Promise<Team | null> {
-  const membership = await findUserTeamId(ctx.database.db, user.id);
-  if (!membership?.team_id) return null;
-  const team = await findTeamById(ctx.database.db, membership.team_id);
-  if (!team) return null;
-  const [built] = await buildTeams(ctx, [team], true);
-  if (!built) return null;
-  const shown = team.leader_id === user.id ? built : { ...built, join_requests: [] };
-  return options.valued ? withBoardValues(ctx, shown, user.is_admin === 1) : shown;
-}
-
-/** Teams a player could still join, by name. */
-export async function listJoinableTeams(ctx: AppContext): Promise<TeamListEntry[]> {
-  return (await listTeamsWithRoom(ctx.database.db, MAX_TEAM_SIZE)).map(presentListEntry);
-}
-
-/** Every team for the admin panel; checksums are for the leader only, so they are blank here. */
-export async function listTeamsForAdmin(ctx: AppContext): Promise<Team[]> {
-  const teams = await buildTeams(ctx, await listAllTeams(ctx.database.db), false);
-  return Promise.all(teams.map((team) => withBoardValues(ctx, team, true)));
-}
-
 /** Creates a team led by the caller, who must be teamless; their pending requests go. */
 export async function createTeam(ctx: AppContext, user: UserRow, rawName: string): Promise<string> {
   const { name, key } = normaliseTeamName(rawName);
   const now = ctx.clock.now().toISOString();
   await ctx.database.transaction(async (trx) => {
+    await refuseUsername(trx, key);
     let teamId: number;
     try {
       teamId = await insertTeam(trx, {
@@ -240,7 +109,7 @@ export async function requestToJoin(ctx: AppContext, user: UserRow, rawName: str
   if (!team) throw notFound(TEXT.teamNotFound);
   if (team.member_count >= MAX_TEAM_SIZE) throw new DomainError('team_full', TEXT.teamFull);
   // Issue 19: a team plays in its leader's division (null for both while the site has none).
-  const divisions = await divisionsOfUsers(db, [user.id, team.leader_id]);
+  const divisions = await readUserDivisions(db, [user.id, team.leader_id]);
   if (divisions.get(user.id) !== divisions.get(team.leader_id))
     throw conflict(DIVISION_MESSAGES.joinOtherDivision);
   try {
@@ -261,6 +130,7 @@ export async function requestToJoin(ctx: AppContext, user: UserRow, rawName: str
 export async function renameTeam(ctx: AppContext, user: UserRow, rawName: string): Promise<string> {
   const { name, key } = normaliseTeamName(rawName);
   const team = await requireLedTeam(ctx.database.db, user);
+  await refuseUsername(ctx.database.db, key);
   try {
     await renameTeamRow(ctx.database.db, team.id, name, key);
   } catch (err) {
@@ -327,7 +197,7 @@ export async function acceptJoinRequest(
       }
       // Read after the spot is claimed (the claim waits for a leader's division change, which
       // locks the team row): the team's division is its leader's as of now.
-      const leaderDivision = (await divisionsOfUsers(trx, [team.leader_id])).get(team.leader_id) ?? null;
+      const leaderDivision = (await readUserDivisions(trx, [team.leader_id])).get(team.leader_id) ?? null;
       const joined = await attachUserToTeam(
         trx,
         request.user_id,

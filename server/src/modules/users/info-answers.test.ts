@@ -4,7 +4,7 @@ import { addChallenge, openSite } from '../../../test/compete.js';
 import { testDatabaseKinds } from '../../../test/databases.js';
 import { makeTeam, teamInfo } from '../../../test/team-fixtures.js';
 import { updateChallenge } from '../challenges/challenges.service.js';
-import { getTeamInfoAnswer } from '../teams/teams.service.js';
+import { getTeamInfoAnswer } from '../teams/teams.views.js';
 import { findUserById } from './users.repo.js';
 import { getUserInfoAnswer } from './users.service.js';
 

@@ -1,18 +1,6 @@
 import type { Executor, UserRow } from '../../db/schema.js';
+import { USER_COLUMNS } from '../../db/user-columns.js';
 import type { UserWithTeam } from './users.presenter.js';
-
-export const USER_COLUMNS = [
-  'users.id',
-  'users.username',
-  'users.username_key',
-  'users.avatar_url',
-  'users.email',
-  'users.is_admin',
-  'users.team_id',
-  'users.team_joined_at',
-  'users.created_at',
-  'users.division_id',
-] as const;
 
 export async function findUserById(db: Executor, id: number): Promise<UserRow | null> {
   return (
@@ -28,6 +16,17 @@ export async function findUserByUsernameKey(db: Executor, key: string): Promise<
       .where('users.username_key', '=', key)
       .executeTakeFirst()) ?? null
   );
+}
+
+/**
+ * Team names and usernames are one namespace (by their NFKC key): whether a key names a user, a
+ * team, or nothing. Read by both the user and the team creation paths, so it lives here, below.
+ */
+export async function findNameOwner(db: Executor, key: string): Promise<'user' | 'team' | null> {
+  const user = await db.selectFrom('users').select('id').where('username_key', '=', key).executeTakeFirst();
+  if (user) return 'user';
+  const team = await db.selectFrom('teams').select('id').where('name_key', '=', key).executeTakeFirst();
+  return team ? 'team' : null;
 }
 
 export async function findUserByIdentity(

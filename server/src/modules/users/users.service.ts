@@ -11,11 +11,12 @@ import { isUniqueViolation } from '../../db/connect.js';
 import { CachedJson } from '../../lib/cached-json.js';
 import { KeyedCache } from '../../lib/invalidation.js';
 import { followSolves } from '../scoreboard/solve-feed.js';
-import type { UserRow } from '../../db/schema.js';
+import type { Executor, UserRow } from '../../db/schema.js';
 import { presentCompletion, presentUser } from './users.presenter.js';
 import { divisionNameOf, getDivisionState } from '../divisions/divisions.service.js';
 import {
   findTeamNameAndLeader,
+  findNameOwner,
   findUserByIdentity,
   anyAdmin,
   insertIdentity,
@@ -85,6 +86,8 @@ export async function findOrCreateUser(
   const base = cleanName(profile.handle) || 'player';
   for (let attempt = 0; attempt < 1000; attempt++) {
     const username = candidateName(base, attempt);
+    // One namespace with team names: a handle that reads as a team's name gets a suffix too.
+    if ((await findNameOwner(db, nameKey(username))) === 'team') continue;
     try {
       const now = ctx.clock.now().toISOString();
       const id = await ctx.database.transaction(async (trx) => {
@@ -207,4 +210,9 @@ export async function listCompletionsOfUser(ctx: AppContext, userId: number): Pr
 /** Whether the site has an admin yet: the login page tells a fresh site how to make the first. */
 export async function siteHasAdmin(ctx: AppContext): Promise<boolean> {
   return anyAdmin(ctx.database.db);
+}
+
+/** Whether a name key belongs to a user, a team, or nobody (team names and usernames are one namespace). */
+export async function nameOwner(db: Executor, key: string): Promise<'user' | 'team' | null> {
+  return findNameOwner(db, key);
 }

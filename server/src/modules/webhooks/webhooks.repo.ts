@@ -11,18 +11,24 @@ export interface OutboxRow {
 
 export async function insertOutboxMessage(
   trx: Executor,
-  message: { kind: string; payload: string; at: number },
+  message: { kind: string; payload: string; at: number; ref?: string },
 ): Promise<void> {
   await trx
     .insertInto('webhook_outbox')
     .values({
       kind: message.kind,
       payload: message.payload,
+      ref: message.ref ?? null,
       created_at: message.at,
       next_attempt_at: message.at,
       attempts: 0,
     })
     .execute();
+}
+
+/** Withdraws the messages about something (its `ref`) that have not gone out yet. */
+export async function deleteOutboxMessagesAbout(trx: Executor, ref: string): Promise<void> {
+  await trx.deleteFrom('webhook_outbox').where('ref', '=', ref).execute();
 }
 
 /**

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/schema.js';
 import { LISTENER_PRIORITY } from '../../lib/domain-events.js';
 import {
+  deleteOutboxMessagesAbout,
   claimDueMessage,
   countPendingMessages,
   deleteSentMessage,
@@ -44,6 +45,7 @@ async function enqueueWebhook(
   ctx: AppContext,
   kind: WebhookEventKind,
   content: string,
+  ref?: string,
 ): Promise<void> {
   const webhook = ctx.config.webhook;
   if (!webhook || !webhook.events.includes(kind)) return;
@@ -53,15 +55,29 @@ async function enqueueWebhook(
     kind,
     payload: JSON.stringify({ content: text, allowed_mentions: { parse: [] } }),
     at: ctx.clock.now().getTime(),
+    ...(ref ? { ref } : {}),
   });
 }
 
-/** The messages, as Discord shows them (its Markdown). */
+/**
+ * A name as Discord shows it, whatever it holds: every character its Markdown reads (emphasis,
+ * spoilers, code, quotes, headings, masked links `[text](url)`, mentions `<@&id>`, emoji and the
+ * `:` of a link's scheme) is escaped with a backslash. A team named `[Claim prize](https://evil.tk/x)`
+ * showed as a masked link in the club's first-blood message (issue 29).
+ */
+export function escapeDiscordMarkdown(name: string): string {
+  return name.replace(/[\\*_~`|>#\-+=[\]()<@:!.]/g, '\\$&');
+}
+
+/**
+ * The messages, as Discord shows them (its Markdown): the names in them (challenges, competitors,
+ * an announcement's title) are escaped; an announcement's body is the organisers' own Markdown.
+ */
 const webhookText = {
   announcement: (ctx: AppContext, title: string, body: string) =>
-    `📢 **${title}**\n${body}\n${ctx.config.publicUrl}/announcements`,
+    `📢 **${escapeDiscordMarkdown(title)}**\n${body}\n${ctx.config.publicUrl}/announcements`,
   firstBlood: (challenge: string, competitor: string) =>
-    `🩸 First blood on **${challenge}** by **${competitor}**`,
+    `🩸 First blood on **${escapeDiscordMarkdown(challenge)}** by **${escapeDiscordMarkdown(competitor)}**`,
   site: (activated: boolean) => (activated ? '🟢 The CTF is open.' : '🔴 The CTF is closed.'),
 };
 
@@ -88,9 +104,15 @@ export function subscribeOutbox(ctx: AppContext): void {
   );
   events.on(
     'announcement.posted',
-    (a, trx) => enqueueWebhook(trx, ctx, 'announcements', webhookText.announcement(ctx, a.title, a.body)),
+    (a, trx) =>
+      enqueueWebhook(trx, ctx, 'announcements', webhookText.announcement(ctx, a.title, a.body), `announcement:${a.id}`),
     { phase },
   );
+  // Deleted before its message went out: the message goes with it (a message already being sent
+  // at that instant still goes).
+  events.on('announcement.deleted', (a, trx) => deleteOutboxMessagesAbout(trx, `announcement:${a.id}`), {
+    phase,
+  });
   const kick = () => kickWebhookSender(ctx);
   const priority = LISTENER_PRIORITY.outbox;
   for (const name of ['first-blood', 'site.switched', 'announcement.posted'] as const)
@@ -116,6 +138,11 @@ export async function getWebhookStatus(ctx: AppContext): Promise<WebhookStatus> 
     last_success_at: state.last_success_at,
     last_error: state.last_error,
   };
+}
+
+/** Messages waiting in the outbox (the metrics' outbox depth; one table for every process). */
+export function outboxDepth(ctx: AppContext): Promise<number> {
+  return countPendingMessages(ctx.database.db);
 }
 
 const senders = new WeakMap<AppContext, WebhookSender>();

@@ -3,7 +3,7 @@ import { buildApp } from '../../app.js';
 import { ConfigError, loadConfig } from '../../config.js';
 import type { AppContext } from '../../context.js';
 import { buildTestApp, type TestApp, type TestClient } from '../../../test/build-test-app.js';
-import { addChallenge } from '../../../test/compete.js';
+import { addChallenge, makeTeam, openSite } from '../../../test/compete.js';
 import { testDatabaseKinds } from '../../../test/databases.js';
 import { FakeDiscord } from '../../../test/fake-discord.js';
 import { createAnnouncement } from '../announcements/announcements.service.js';
@@ -86,7 +86,7 @@ for (const kind of testDatabaseKinds()) {
       await until(() => expect(fake.delivered).toHaveLength(1));
       expect(fake.requests).toBe(4);
       expect(fake.delivered[0]).toEqual({
-        content: expect.stringContaining('@everyone Start'),
+        content: expect.stringContaining('**\\@everyone Start**'),
         allowed_mentions: { parse: [] },
       });
       await until(async () => expect(await pending()).toBe(0));
@@ -110,6 +110,23 @@ for (const kind of testDatabaseKinds()) {
       await bob.post('/api/ctf/submit-flag', { challenge_id: String(c.id), flag: c.flag });
       await until(() => expect(fake.delivered).toHaveLength(2));
       expect(fake.delivered[1]!.content).toBe('🩸 First blood on **Baby RSA** by **ann**');
+    });
+
+    it('escapes Discord Markdown in every name it sends: no masked link, bold, spoiler or mention (issue 29)', async () => {
+      await openSite(t);
+      const c = await addChallenge(t, { name: '**Bold** ||spoiler|| <@&123>' });
+      const eve = await t.login('eve');
+      await makeTeam(t, '[Claim prize](https://evil.tk/x)', [eve.user!.id]);
+      await eve.post('/api/ctf/submit-flag', { challenge_id: String(c.id), flag: c.flag });
+      await createAnnouncement(t.ctx, { title: '# ~~Title~~ `x` > _y_', body: 'The **body** stays Markdown', pinned: false });
+      await until(() => expect(fake.delivered).toHaveLength(3));
+      const contents = fake.delivered.map((d) => d.content);
+      expect(contents).toContain(
+        '🩸 First blood on **\\*\\*Bold\\*\\* \\|\\|spoiler\\|\\| \\<\\@&123\\>** by **\\[Claim prize\\]\\(https\\://evil\\.tk/x\\)**',
+      );
+      expect(contents).toContain(
+        `📢 **\\# \\~\\~Title\\~\\~ \\\`x\\\` \\> \\_y\\_**\nThe **body** stays Markdown\n${t.config.publicUrl}/announcements`,
+      );
     });
 
     it('drops a message still undelivered after 24 hours, with a log line', async () => {

@@ -10,6 +10,7 @@ import {
 import { localInputToIso, type ChallengeForm as ChallengeFormBody } from './api/challenges';
 import type { FlagValue } from './components/FlagListEditor';
 import type { HintValue } from './components/HintListEditor';
+import { NO_INSTANCE, instanceBody, type InstanceValues } from './instance-form-values';
 
 // The challenge form's values as typed, the checks run before sending, and the body sent
 // (components/ChallengeForm.tsx draws the fields).
@@ -36,6 +37,8 @@ export interface ChallengeFormValues {
   prerequisites: string[];
   /** Static (points from difficulty) or dynamic with CTFd's parameters, as typed. */
   scoring: ScoringValues;
+  /** A container per team (issue 30), as typed. */
+  instance: InstanceValues;
 }
 
 export interface ScoringValues {
@@ -106,6 +109,7 @@ export const EMPTY_CHALLENGE: ChallengeFormValues = {
   release_at: '',
   prerequisites: [],
   scoring: DEFAULT_SCORING,
+  instance: NO_INSTANCE,
 };
 
 const REQUIRED_TEXT = 'Name, author, category, difficulty and flag are required.';
@@ -114,8 +118,14 @@ const PER_TEAM_TEXT = 'Per-team flags take exactly one exact (case-sensitive) fl
 const ATTEMPTS_TEXT = `The attempt limit must be a whole number from 1 to ${MAX_ATTEMPTS_LIMIT}, or empty.`;
 
 /** The body the form sends: the flag list, the limit (null: none) and the hints in order. */
-function toBody(values: ChallengeFormValues, category: Category, difficulty: Difficulty): ChallengeFormBody {
+function toBody(
+  values: ChallengeFormValues,
+  category: Category,
+  difficulty: Difficulty,
+  instance: ChallengeFormBody['instance'],
+): ChallengeFormBody {
   return {
+    instance,
     name: values.name,
     written_by: values.written_by,
     category,
@@ -167,5 +177,7 @@ export function checkChallengeForm(
   }
   const scoring = scoringProblem(values.scoring);
   if (scoring) return { problem: scoring };
-  return { body: toBody(values, category, difficulty) };
+  const instance = instanceBody(values.instance);
+  if ('problem' in instance) return instance;
+  return { body: toBody(values, category, difficulty, instance.instance) };
 }

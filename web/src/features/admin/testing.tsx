@@ -1,4 +1,4 @@
-import type { AdminChallenge } from '@ctf/contract';
+import type { AdminChallenge, SetupStatus } from '@ctf/contract';
 import type { ReactElement } from 'react';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { json, type Handler } from '../../test/api-mock';
@@ -20,6 +20,18 @@ export function makeAdminChallenge(n: number, overrides: Partial<AdminChallenge>
     ...overrides,
   });
 }
+
+/** The set-up facts of a site that has challenges (no checklist); a test of the checklist says 0. */
+export const SETUP: SetupStatus = {
+  challenges: 2,
+  publicUrl: 'http://localhost:3000',
+  login: { discord: false, github: true, local: false },
+  redirectUrls: {
+    discord: 'http://localhost:3000/api/auth/discord/callback',
+    github: 'http://localhost:3000/api/auth/github/callback',
+  },
+  webhook: false,
+};
 
 /** The answers the panel needs to render every tab; a test overrides the calls it is about. */
 export function baseRoutes(overrides: Record<string, Handler> = {}): Record<string, Handler> {
@@ -52,6 +64,7 @@ export function baseRoutes(overrides: Record<string, Handler> = {}): Record<stri
       }),
     'GET /api/info/site': () => json(SITE),
     'GET /api/admin/divisions': () => json({ divisions: [] }),
+    'GET /api/admin/setup': () => json(SETUP),
     ...overrides,
   };
 }

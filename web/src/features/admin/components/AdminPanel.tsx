@@ -6,10 +6,12 @@ import { AdminsTab } from './AdminsTab';
 import { AnnouncementsTab } from './AnnouncementsTab';
 import { AuditTab } from './AuditTab';
 import { ImportExportTab } from './ImportExportTab';
+import { InstancesTab } from './InstancesTab';
 import { IntegrityTab } from './IntegrityTab';
 import { SubmissionsTab } from './SubmissionsTab';
 import { CreateChallengeTab } from './CreateChallengeTab';
 import { SettingsTab } from './SettingsTab';
+import { SetupChecklist } from './SetupChecklist';
 import { ScoreboardControls } from './ScoreboardControls';
 import { SiteControls } from './SiteControls';
 import { SolversTab } from './SolversTab';
@@ -30,6 +32,7 @@ export function AdminPanel() {
   return (
     <Container className="py-4">
       <h1 className="mb-3">Admin Panel</h1>
+      <SetupChecklist act={act} onOpenSettings={() => setTab('settings')} />
       <SiteControls act={act} />
       <ScoreboardControls act={act} />
       <AdminMessageView message={message} />
@@ -49,6 +52,7 @@ export function AdminPanel() {
           panelTab('create-challenge', 'Create Challenge', <CreateChallengeTab act={act} />),
           panelTab('upload', 'Upload', <UploadTab act={act} />),
           panelTab('import-export', 'Import / Export', <ImportExportTab />),
+          panelTab('instances', 'Instances', <InstancesTab act={act} />),
           panelTab('announcements', 'Announcements', <AnnouncementsTab act={act} />),
           panelTab(
             'submissions',

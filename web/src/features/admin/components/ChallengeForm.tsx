@@ -16,6 +16,7 @@ import { checkChallengeForm, type ChallengeFormValues } from '../challenge-form-
 import { ChoiceField, ScoringFields, WholeNumberField } from './ChallengeFormFields';
 import { FlagListEditor } from './FlagListEditor';
 import { HintListEditor } from './HintListEditor';
+import { InstanceFields } from './InstanceFields';
 
 /**
  * SPEC.md §5 challenge form, for Create Challenge and for editing: name, author, category,
@@ -147,6 +148,13 @@ export function ChallengeForm({
               onChange={(e) => set('per_team_on_page', e.target.checked)}
             />
           )}
+        </Col>
+        <Col xs={12}>
+          <InstanceFields
+            id={id}
+            value={values.instance}
+            onChange={(instance) => set('instance', instance)}
+          />
         </Col>
         <WholeNumberField
           controlId={`${id}-max-attempts`}

@@ -195,6 +195,7 @@ describe('Create Challenge', () => {
       files: ['b.zip'],
       points: 50,
       scoring: { type: 'static' },
+      instance: null,
     });
     await waitFor(() => expect(message()).toHaveTextContent("Challenge 'New one' created successfully."));
     await waitFor(() => expect(screen.getByLabelText('Name')).toHaveValue(''));

@@ -24,6 +24,7 @@ const SETTINGS: AdminSettings = {
   autoOpen: false,
   autoClose: false,
   submissionRetentionDays: 90,
+  instancesPerTeam: 3,
   logoUrl: null,
 };
 

@@ -1,6 +1,7 @@
 import {
   AFTER_END_MODES,
   LOGO_TYPES,
+  INSTANCE_LIMITS,
   SETTINGS_LIMITS,
   type AdminSettings,
   type AfterEnd,
@@ -232,6 +233,22 @@ function SettingsForm({ loaded, act }: { loaded: AdminSettings; act: AdminAct })
         <Form.Text>
           Wrong and refused flag attempts older than this are deleted (hourly); correct ones stay. 0 keeps
           them all.
+        </Form.Text>
+      </Form.Group>
+      <h2 className="h4">Challenge instances</h2>
+      <Form.Group className="mb-3" controlId="settings-instancesPerTeam">
+        <Form.Label>Instances per team</Form.Label>
+        <Form.Control
+          type="number"
+          min={1}
+          max={INSTANCE_LIMITS.perTeamMax}
+          step={1}
+          value={form.instancesPerTeam}
+          onChange={(e) => set('instancesPerTeam', Number(e.target.value))}
+        />
+        <Form.Text>
+          Containers one team (or a player without a team) may run at once; players reach them at the
+          challenge host above.
         </Form.Text>
       </Form.Group>
       <Button type="submit" aria-disabled={busy}>

@@ -14,6 +14,7 @@ import {
 import type { AdminAct } from '../use-admin-action';
 import { AdminTable, type AdminColumn } from './AdminTable';
 import { scoringValues, type ChallengeFormValues } from '../challenge-form-values';
+import { instanceValues } from '../instance-form-values';
 import { ChallengeForm } from './ChallengeForm';
 import { QueryState } from './QueryState';
 import { TeamFlagReveal } from './TeamFlagReveal';
@@ -33,6 +34,7 @@ function formValues(c: AdminChallenge): ChallengeFormValues {
     release_at: isoToLocalInput(c.release_at),
     prerequisites: c.prerequisites,
     scoring: scoringValues(c.scoring),
+    instance: instanceValues(c.instance),
     hints: c.hints.map((h) => ({
       _id: h._id,
       title: h.title,
@@ -126,6 +128,11 @@ export function ViewChallengesTab({ act }: { act: AdminAct }) {
           {c.per_team && (
             <Badge bg="light" text="dark" className="ms-1 border">
               Per-team flags{c.per_team_on_page ? ', shown on its page' : ''}
+            </Badge>
+          )}
+          {c.instance && (
+            <Badge bg="light" text="dark" className="ms-1 border">
+              Instance: {c.instance.image}
             </Badge>
           )}
         </>

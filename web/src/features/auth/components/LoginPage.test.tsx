@@ -22,3 +22,57 @@ describe('Login page on a fresh site', () => {
     expect(screen.queryByTestId('first-admin-help')).toBeNull();
   });
 });
+
+describe('Login page: the sign-in methods the server has', () => {
+  it('offers a button for each configured provider only', async () => {
+    mockApi({
+      'GET /api/info/site': () => json({ ...SITE, login: { discord: false, github: true, local: false } }),
+    });
+    renderAt(<LoginPage />, '/login');
+    expect(await screen.findByRole('button', { name: 'Login with GitHub' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Login with Discord' })).toBeNull();
+    expect(screen.queryByTestId('no-sign-in')).toBeNull();
+    expect(screen.queryByText('Local trial sign-in')).toBeNull();
+  });
+
+  it('offers both when both are configured', async () => {
+    mockApi({
+      'GET /api/info/site': () => json({ ...SITE, login: { discord: true, github: true, local: false } }),
+    });
+    renderAt(<LoginPage />, '/login');
+    expect(await screen.findByRole('button', { name: 'Login with Discord' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Login with GitHub' })).toBeInTheDocument();
+  });
+
+  it('on a local trial offers the name sign-in and no provider button', async () => {
+    mockApi({
+      'GET /api/info/site': () => json({ ...SITE, login: { discord: false, github: false, local: true } }),
+    });
+    renderAt(<LoginPage />, '/login');
+    expect(await screen.findByText('Local trial sign-in')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Login with/ })).toBeNull();
+    expect(screen.queryByTestId('no-sign-in')).toBeNull();
+  });
+
+  it('a deployed site with none says so and points to the docs', async () => {
+    mockApi({
+      'GET /api/info/site': () => json({ ...SITE, login: { discord: false, github: false, local: false } }),
+    });
+    renderAt(<LoginPage />, '/login');
+    const help = await screen.findByTestId('no-sign-in');
+    expect(help).toHaveTextContent('Sign-in is not set up yet');
+    expect(help).toHaveTextContent(`${window.location.origin}/api/auth/github/callback`);
+    expect(help).toHaveTextContent('README.md');
+    expect(help).toHaveTextContent('docs/deploy.md');
+    expect(screen.queryByRole('button', { name: /^Login with/ })).toBeNull();
+  });
+
+  it('shows no button before it knows, and a retry when the site info fails', async () => {
+    mockApi({ 'GET /api/info/site': () => json({ message: 'down' }, 503) });
+    renderAt(<LoginPage />, '/login');
+    expect(await screen.findByTestId('query-error')).toHaveTextContent(
+      'The sign-in options could not be loaded.',
+    );
+    expect(screen.queryByRole('button', { name: /^Login with/ })).toBeNull();
+  });
+});

@@ -1,10 +1,12 @@
-import type { OAuthMessage, OAuthProvider } from '@ctf/contract';
+import { OAUTH_PROVIDERS, type OAuthMessage, type OAuthProvider } from '@ctf/contract';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Alert, Button, Card, Container, Form } from 'react-bootstrap';
 import { useNavigate } from 'react-router';
+import { PageLoading } from '../../../components/PageLoading';
+import { QueryError } from '../../../components/QueryError';
 import { NetworkError } from '../../../lib/api';
 import { useResetSession } from '../../../lib/auth';
-import { useSiteInfo } from '../../site/api/site-info';
+import { useSiteInfo } from '../../../lib/site-info';
 import { localLogin } from '../api/local-login';
 import { listenForLoginResult, openLoginPopup } from '../oauth-popup';
 
@@ -35,25 +37,61 @@ export function LoginPage() {
     if (!popup) setMessage('The login window was blocked. Allow pop-ups for this site and try again.');
   }
 
+  const info = site.data;
+  const providers = info ? OAUTH_PROVIDERS.filter((p) => info.login[p]) : [];
   return (
     <Container className="py-4" style={{ maxWidth: 480 }}>
       <h1 className="mb-4">Login</h1>
-      <Card body>
-        <div className="d-grid gap-3">
-          <Button variant="primary" size="lg" onClick={() => login('discord')}>
-            Login with Discord
-          </Button>
-          <Button variant="dark" size="lg" onClick={() => login('github')}>
-            Login with GitHub
-          </Button>
-        </div>
-        <div aria-live="polite" className="mt-3" data-testid="login-message">
-          {message && <Alert variant="danger">{message}</Alert>}
-        </div>
-      </Card>
-      {site.data?.firstAdminNeeded && <FirstAdminHelp local={site.data.login.local} />}
-      {site.data?.login.local && <LocalLoginForm onDone={onLoginResult} />}
+      {site.isPending && <PageLoading />}
+      {site.isError && (
+        <QueryError what="the sign-in options" error={site.error} onRetry={() => site.refetch()} />
+      )}
+      {providers.length > 0 && (
+        <Card body>
+          <div className="d-grid gap-3">
+            {providers.map((p) => (
+              <Button key={p} variant={PROVIDER_BUTTON[p].variant} size="lg" onClick={() => login(p)}>
+                Login with {PROVIDER_BUTTON[p].name}
+              </Button>
+            ))}
+          </div>
+          <div aria-live="polite" className="mt-3" data-testid="login-message">
+            {message && <Alert variant="danger">{message}</Alert>}
+          </div>
+        </Card>
+      )}
+      {info && providers.length === 0 && !info.login.local && <NoSignInHelp />}
+      {info?.firstAdminNeeded && <FirstAdminHelp local={info.login.local} />}
+      {info?.login.local && <LocalLoginForm onDone={onLoginResult} />}
     </Container>
+  );
+}
+
+/** Only the providers the server has an application for get a button. */
+const PROVIDER_BUTTON: Record<OAuthProvider, { name: string; variant: string }> = {
+  discord: { name: 'Discord', variant: 'primary' },
+  github: { name: 'GitHub', variant: 'dark' },
+};
+
+/** A deployed site without any sign-in: nobody can log in until the organiser configures one. */
+function NoSignInHelp() {
+  const origin = window.location.origin;
+  return (
+    <Alert variant="warning" data-testid="no-sign-in">
+      <Alert.Heading as="h2" className="h5">
+        Sign-in is not set up yet
+      </Alert.Heading>
+      <p className="mb-1">
+        This server has no Discord or GitHub application configured, so nobody can log in. The organiser
+        registers one, sets <code>GITHUB_CLIENT_ID</code> and <code>GITHUB_CLIENT_SECRET</code> (or the{' '}
+        <code>DISCORD_</code> pair) and restarts the server. The redirect URL to register is{' '}
+        <code>{origin}/api/auth/github/callback</code> (or <code>{origin}/api/auth/discord/callback</code>).
+      </p>
+      <p className="mb-0">
+        Step by step: “Registering the OAuth applications” in the project&apos;s <code>README.md</code>, and{' '}
+        <code>docs/deploy.md</code>.
+      </p>
+    </Alert>
   );
 }
 

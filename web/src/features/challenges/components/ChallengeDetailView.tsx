@@ -1,13 +1,12 @@
 import {
-  DESCRIPTION_HTML_POLICY,
   RATING_MAX,
   challengesApi,
   formatRating,
   type ChallengeDetail,
 } from '@ctf/contract';
-import DOMPurify from 'dompurify';
 import { useMemo } from 'react';
 import { Badge } from 'react-bootstrap';
+import { sanitizeHtml } from '../../../lib/sanitize';
 import { authorOf } from '../filter';
 import { DynamicMark } from './DynamicMark';
 import { FirstBloodBadge } from './FirstBloodBadge';
@@ -23,7 +22,7 @@ interface Props {
 export function ChallengeDetailView({ challenge: c, solved, teamDone }: Props) {
   // The server sanitises on save; the browser sanitises again, with the same policy, before
   // rendering (DESIGN.md §6): HTML that reached the database another way is held to it too.
-  const html = useMemo(() => DOMPurify.sanitize(c.description, DESCRIPTION_HTML_POLICY), [c.description]);
+  const html = useMemo(() => sanitizeHtml(c.description), [c.description]);
   return (
     <article aria-labelledby="challenge-name">
       <h1 id="challenge-name">{c.name}</h1>

@@ -13,6 +13,7 @@ import { FlagForm } from './FlagForm';
 import { HintsPanel } from './HintsPanel';
 import { RatingForm } from './RatingForm';
 import { TeamFlagPanel } from './TeamFlagPanel';
+import { InstancePanel } from './InstancePanel';
 
 /** SPEC.md §2 Challenge page: detail, flag form, then the rating prompt or the thank-you panel. */
 export function ChallengePage() {
@@ -85,6 +86,7 @@ export function ChallengePage() {
             <>
               <HintsPanel hints={detail.data.hints} onUnlocked={() => void detail.refetch()} />
               {detail.data.team_flag !== undefined && <TeamFlagPanel flag={detail.data.team_flag} />}
+              {detail.data.instance && <InstancePanel challengeId={id} />}
               <FlagForm
                 challengeId={id}
                 onSolved={() => void refresh(id)}

@@ -189,6 +189,19 @@ describe('CompetePage', { timeout: 20_000 }, () => {
     expect(calls.map((c) => c.key)).not.toContain('GET /api/ctf/challenges');
   });
 
+  it('tells when a site that has not opened yet opens', async () => {
+    const start = new Date(Date.now() + 45 * 60_000).toISOString();
+    mockApi({
+      'GET /api/info/site': () => json({ activated: false, eventStart: start, eventEnd: start }),
+      'GET /api/user/info': () => json(makeUser()),
+    });
+    renderPage(<CompetePage />);
+    expect(await screen.findByRole('alert')).toHaveTextContent(MESSAGES.siteInactive);
+    expect(await screen.findByTestId('opens-at')).toHaveTextContent(
+      `The event opens on ${new Date(start).toLocaleString(undefined, { dateStyle: 'full', timeStyle: 'short' })}.`,
+    );
+  });
+
   it("shows the list's refusal message when the site closed in between", async () => {
     serve({ status: 403, message: 'Closed for maintenance' });
     renderPage(<CompetePage />);

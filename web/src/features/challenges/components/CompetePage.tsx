@@ -4,6 +4,7 @@ import { Alert, Col, Container, Row } from 'react-bootstrap';
 import { Link } from 'react-router';
 import { QueryError } from '../../../components/QueryError';
 import { useCurrentUser } from '../../../lib/auth';
+import { useSiteInfo } from '../../../lib/site-info';
 import { useChallengeList } from '../api/challenge-list';
 import { useCompletions } from '../api/completions';
 import { DEFAULT_FILTERS, authorsOf, filterChallenges, paginate, type ChallengeFilters } from '../filter';
@@ -59,7 +60,10 @@ export function CompetePage() {
           onRetry={() => completions.refetch()}
         />
       ) : list.data.kind === 'inactive' ? (
-        <Alert variant="warning">{list.data.message}</Alert>
+        <Alert variant="warning">
+          {list.data.message}
+          <OpensAt />
+        </Alert>
       ) : (
         <>
           <ChallengeFilterForm
@@ -113,4 +117,13 @@ export function CompetePage() {
       )}
     </Container>
   );
+}
+
+/** A site that has not opened yet: when its event starts (the site info's window), if still ahead. */
+function OpensAt() {
+  const info = useSiteInfo().data;
+  const start = info ? Date.parse(info.eventStart) : NaN;
+  if (!(start > Date.now())) return null;
+  const at = new Date(start).toLocaleString(undefined, { dateStyle: 'full', timeStyle: 'short' });
+  return <span data-testid="opens-at"> The event opens on {at}.</span>;
 }

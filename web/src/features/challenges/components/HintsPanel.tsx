@@ -1,7 +1,7 @@
-import { DESCRIPTION_HTML_POLICY, type ChallengeHint } from '@ctf/contract';
-import DOMPurify from 'dompurify';
+import { type ChallengeHint } from '@ctf/contract';
 import { useState } from 'react';
 import { Alert, Button, Card } from 'react-bootstrap';
+import { sanitizeHtml } from '../../../lib/sanitize';
 import { confirmUnlockText, unlockHint } from '../api/unlock-hint';
 
 /**
@@ -48,7 +48,7 @@ export function HintsPanel({ hints, onUnlocked }: { hints: ChallengeHint[]; onUn
                 <div
                   className="text-break"
                   data-testid="hint-content"
-                  dangerouslySetInnerHTML={{ __html: DOMPurify.sanitize(content, DESCRIPTION_HTML_POLICY) }}
+                  dangerouslySetInnerHTML={{ __html: sanitizeHtml(content) }}
                 />
               ) : (
                 <Button

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { Button, Card, Container } from 'react-bootstrap';
 import { Link } from 'react-router';
 import { QueryError } from '../../../components/QueryError';
-import { useSiteInfo } from '../../site/api/site-info';
+import { useSiteInfo } from '../../../lib/site-info';
 
 /** /challenge_help: how to reach a remote challenge with netcat (SPEC.md §2, §9). */
 export function ChallengeHelpPage() {

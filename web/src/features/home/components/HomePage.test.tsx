@@ -4,7 +4,6 @@ import { describe, expect, it } from 'vitest';
 import { json, mockApi } from '../../../test/api-mock';
 import { SITE } from '../../../test/factories';
 import { renderAt } from '../../../test/render';
-import { RulesPage } from '../../rules/components/RulesPage';
 import { HomePage } from './HomePage';
 
 describe('Home page from the settings', () => {
@@ -55,12 +54,5 @@ describe('Home page from the settings', () => {
     expect(document.querySelector('[onerror]')).toBeNull();
     expect(screen.getByText('Read this first.')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'When?' })).toBeInTheDocument();
-  });
-
-  it('shows the rules on /rules', async () => {
-    mockApi({ 'GET /api/info/site': () => json({ ...SITE, rules_html: '<ul><li>Be nice</li></ul>' }) });
-    renderAt(<RulesPage />, '/rules');
-    expect(await screen.findByText('Be nice')).toBeInTheDocument();
-    expect(screen.getByRole('heading', { level: 1, name: 'Rules' })).toBeInTheDocument();
   });
 });

@@ -2,7 +2,7 @@ import { Container } from 'react-bootstrap';
 import { Link } from 'react-router';
 import { MarkdownHtml } from '../../../components/MarkdownHtml';
 import { QueryError } from '../../../components/QueryError';
-import { useSiteInfo } from '../../site/api/site-info';
+import { useSiteInfo } from '../../../lib/site-info';
 import { Countdown } from './Countdown';
 import { Faq } from './Faq';
 import { PinnedAnnouncement } from './PinnedAnnouncement';

@@ -2,7 +2,7 @@ import { Container } from 'react-bootstrap';
 import { MarkdownHtml } from '../../../components/MarkdownHtml';
 import { PageLoading } from '../../../components/PageLoading';
 import { QueryError } from '../../../components/QueryError';
-import { useSiteInfo } from '../../site/api/site-info';
+import { useSiteInfo } from '../../../lib/site-info';
 
 /** The event's rules (the Rules setting, Markdown rendered and sanitised on both sides). */
 export function RulesPage() {

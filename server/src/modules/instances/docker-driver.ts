@@ -1,0 +1,281 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import type Docker from 'dockerode';
+import type { InstanceConfig } from '../../config.js';
+import {
+  InstanceStartError,
+  LABELS,
+  type InstanceDriver,
+  type InstanceSpec,
+  type ManagedContainer,
+} from './driver.js';
+
+/** The newest Engine API this driver was written against; an older engine's own is used (1.41). */
+const CLIENT_API = [1, 45] as const;
+const OLDEST_API = [1, 41] as const;
+/** How long a pull may take before the start is given up. */
+const PULL_TIMEOUT_MS = 120_000;
+/** A TCP service that keeps a connection this long without closing it is answering. */
+const TCP_SETTLE_MS = 300;
+const PROBE_TIMEOUT_MS = 1500;
+
+type ApiVersion = readonly [number, number];
+const parseApi = (v: string): ApiVersion => {
+  const [major = 0, minor = 0] = v.split('.').map(Number);
+  return [major, minor];
+};
+const older = (a: ApiVersion, b: ApiVersion) => a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]);
+
+/** The engine's message of a failed call: its JSON `message`, else the error's own. */
+export function engineMessage(err: unknown): string {
+  const e = err as {
+    json?: { message?: unknown };
+    reason?: unknown;
+    message?: unknown;
+    statusCode?: unknown;
+  };
+  const fromJson = typeof e?.json?.message === 'string' ? e.json.message : null;
+  const text = fromJson ?? (typeof e?.message === 'string' ? e.message : String(err));
+  return text
+    .replace(/^\(HTTP code \d+\) [a-z ]+ - /, '')
+    .trim()
+    .slice(0, 1000);
+}
+
+const statusOf = (err: unknown) => (err as { statusCode?: number })?.statusCode;
+
+/**
+ * The Docker Engine API through dockerode: the local socket, or a remote engine over TCP (TLS
+ * with DOCKER_CERT_PATH's certificates). The API version is negotiated once: the engine's own when
+ * it is older than this driver's (Debian's engine 20.10 speaks 1.41), else this driver's.
+ */
+export class DockerDriver implements InstanceDriver {
+  private client: Promise<Docker> | null = null;
+  /** A short stable key of the site: container and network names of two sites never collide. */
+  private readonly siteKey: string;
+
+  constructor(private readonly config: InstanceConfig) {
+    this.siteKey = createHash('sha256').update(config.site).digest('hex').slice(0, 8);
+  }
+
+  /** The container's (and its network's) name. */
+  nameOf(instanceId: number): string {
+    return `ctf-${this.siteKey}-i${instanceId}`;
+  }
+
+  private docker(): Promise<Docker> {
+    if (!this.client) {
+      this.client = this.connect().catch((err: unknown) => {
+        this.client = null;
+        throw err;
+      });
+    }
+    return this.client;
+  }
+
+  private async connect(): Promise<Docker> {
+    // NOTE: imported on first use: a site without instances never loads dockerode (nor its ssh2).
+    const { default: Dockerode } = await import('dockerode');
+    const d = this.config.docker;
+    const options: Docker.DockerOptions =
+      d.kind === 'socket'
+        ? { socketPath: d.socketPath }
+        : {
+            host: d.host,
+            port: d.port,
+            protocol: d.tls ? 'https' : 'http',
+            ...(d.tls && d.certPath
+              ? {
+                  ca: readFileSync(path.join(d.certPath, 'ca.pem')),
+                  cert: readFileSync(path.join(d.certPath, 'cert.pem')),
+                  key: readFileSync(path.join(d.certPath, 'key.pem')),
+                }
+              : {}),
+          };
+    // An unversioned /version is answered by every engine; the rest of the calls carry the version.
+    const probe = new Dockerode(options);
+    const version = await probe.version();
+    const server = parseApi(version.ApiVersion);
+    if (older(server, OLDEST_API)) {
+      throw new InstanceStartError(
+        `The Docker engine speaks API ${version.ApiVersion}; instances need ${OLDEST_API.join('.')} or newer`,
+      );
+    }
+    const chosen = older(server, CLIENT_API) ? server : CLIENT_API;
+    return new Dockerode({ ...options, version: `v${chosen[0]}.${chosen[1]}` });
+  }
+
+  async start(spec: InstanceSpec): Promise<{ containerId: string }> {
+    const docker = await this.docker().catch((err: unknown) => {
+      throw new InstanceStartError(`The Docker engine cannot be reached: ${engineMessage(err)}`);
+    });
+    const name = this.nameOf(spec.instanceId);
+    const labels = {
+      [LABELS.site]: this.config.site,
+      [LABELS.instance]: String(spec.instanceId),
+      [LABELS.challenge]: String(spec.challengeId),
+      [LABELS.competitor]: spec.competitor,
+      [LABELS.expires]: String(spec.expiresAt),
+    };
+    // A half-made instance of an earlier attempt (same id) goes first: names are unique.
+    await this.remove(spec.instanceId);
+    try {
+      await docker.createNetwork({ Name: name, Driver: 'bridge', Labels: labels, CheckDuplicate: true });
+      const options: Docker.ContainerCreateOptions = {
+        name,
+        Image: spec.image,
+        Env: Object.entries(spec.env).map(([k, v]) => `${k}=${v}`),
+        Labels: labels,
+        ExposedPorts: Object.fromEntries(spec.ports.map((p) => [`${p.port}/tcp`, {}])),
+        HostConfig: {
+          // Init reaps zombies and passes SIGTERM on (a Node or shell PID 1 would ignore it).
+          Init: true,
+          Privileged: false,
+          CapDrop: ['ALL'],
+          CapAdd: spec.capabilities,
+          SecurityOpt: ['no-new-privileges'],
+          ReadonlyRootfs: !spec.writableRoot,
+          // A read-only root still needs somewhere to write scratch files.
+          ...(spec.writableRoot ? {} : { Tmpfs: { '/tmp': 'rw,nosuid,nodev,size=16m' } }),
+          Memory: spec.memoryMb * 1024 * 1024,
+          MemorySwap: spec.memoryMb * 1024 * 1024,
+          NanoCpus: Math.round(spec.cpus * 1e9),
+          PidsLimit: spec.pids,
+          PortBindings: Object.fromEntries(
+            spec.ports.map((p) => [`${p.port}/tcp`, [{ HostIp: '', HostPort: String(p.hostPort) }]]),
+          ),
+          NetworkMode: name,
+          RestartPolicy: { Name: 'no' },
+          LogConfig: { Type: 'json-file', Config: { 'max-size': '1m', 'max-file': '1' } },
+        },
+      };
+      let container: Docker.Container;
+      try {
+        container = await docker.createContainer(options);
+      } catch (err) {
+        if (statusOf(err) !== 404) throw err;
+        await this.pull(docker, spec.image);
+        container = await docker.createContainer(options);
+      }
+      await container.start();
+      return { containerId: container.id };
+    } catch (err) {
+      const message = err instanceof InstanceStartError ? err.message : engineMessage(err);
+      await this.remove(spec.instanceId).catch(() => {});
+      throw new InstanceStartError(message);
+    }
+  }
+
+  /** Pulls a missing image; a refusal names the image and carries the engine's message. */
+  private async pull(docker: Docker, image: string): Promise<void> {
+    const failed = (err: unknown) =>
+      new InstanceStartError(
+        `Image '${image}' is not on the Docker engine and could not be pulled: ${engineMessage(err)}`,
+      );
+    let stream: NodeJS.ReadableStream;
+    try {
+      stream = (await docker.pull(image)) as NodeJS.ReadableStream;
+    } catch (err) {
+      throw failed(err);
+    }
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(failed(new Error('the pull took too long'))), PULL_TIMEOUT_MS);
+      docker.modem.followProgress(stream, (err: Error | null, events: { error?: string }[]) => {
+        clearTimeout(timer);
+        const bad = err ?? events.find((e) => e.error)?.error;
+        if (bad) reject(failed(bad instanceof Error ? bad : new Error(bad)));
+        else resolve();
+      });
+    });
+  }
+
+  async remove(instanceId: number): Promise<void> {
+    const docker = await this.docker();
+    const name = this.nameOf(instanceId);
+    try {
+      await docker.getContainer(name).remove({ force: true, v: true });
+    } catch (err) {
+      // 404: already gone; 409: a removal is already in progress (dockerd finishes it).
+      if (statusOf(err) !== 404 && statusOf(err) !== 409) throw err;
+    }
+    try {
+      await docker.getNetwork(name).remove();
+    } catch (err) {
+      if (statusOf(err) !== 404) throw err;
+    }
+  }
+
+  async list(): Promise<ManagedContainer[]> {
+    const docker = await this.docker();
+    const filters = JSON.stringify({ label: [`${LABELS.site}=${this.config.site}`] });
+    const containers = await docker.listContainers({ all: true, filters });
+    const found: ManagedContainer[] = [];
+    for (const c of containers) {
+      const id = Number(c.Labels[LABELS.instance]);
+      const expires = Number(c.Labels[LABELS.expires]);
+      if (!Number.isSafeInteger(id) || id <= 0) continue;
+      found.push({
+        containerId: c.Id,
+        instanceId: id,
+        running: c.State === 'running',
+        expiresAt: Number.isFinite(expires) ? expires : null,
+      });
+    }
+    // A network without its container: a crash between the two, or a start being made right now
+    // (the janitor removes it only when no row explains it).
+    const named = new Set(found.map((c) => c.instanceId));
+    for (const n of await docker.listNetworks({ filters })) {
+      const id = Number(n.Labels?.[LABELS.instance]);
+      if (Number.isSafeInteger(id) && id > 0 && !named.has(id))
+        found.push({ containerId: null, instanceId: id, running: false, expiresAt: null });
+    }
+    return found;
+  }
+
+  async answers(port: { hostPort: number; protocol: 'tcp' | 'http' }): Promise<boolean> {
+    const host = this.config.probeHost;
+    if (port.protocol === 'http') {
+      try {
+        const res = await fetch(`http://${host.includes(':') ? `[${host}]` : host}:${port.hostPort}/`, {
+          signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
+          redirect: 'manual',
+        });
+        await res.body?.cancel();
+        return true;
+      } catch {
+        return false;
+      }
+    }
+    return tcpAnswers(host, port.hostPort);
+  }
+
+  async close(): Promise<void> {
+    this.client = null;
+  }
+}
+
+/**
+ * A TCP service answers when it sends something, or keeps the connection open for a moment: the
+ * engine's port proxy accepts every connection at once and closes it when nothing listens inside.
+ */
+function tcpAnswers(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port });
+    let done = false;
+    const finish = (ok: boolean) => {
+      if (done) return;
+      done = true;
+      clearTimeout(overall);
+      socket.destroy();
+      resolve(ok);
+    };
+    const overall = setTimeout(() => finish(false), PROBE_TIMEOUT_MS);
+    socket.once('connect', () => setTimeout(() => finish(true), TCP_SETTLE_MS));
+    socket.once('data', () => finish(true));
+    socket.once('end', () => finish(false));
+    socket.once('close', () => finish(false));
+    socket.once('error', () => finish(false));
+  });
+}

@@ -1,0 +1,346 @@
+import {
+  INSTANCE_LIMITS,
+  INSTANCE_MESSAGES,
+  MESSAGES,
+  instanceAddress,
+  instanceUrl,
+  type AckResponse,
+  type AdminInstance,
+  type InstanceDefinition,
+  type InstanceState,
+} from '@ctf/contract';
+import type { AppContext } from '../../context.js';
+import type { UserRow } from '../../db/schema.js';
+import { DomainError, notFound } from '../../lib/errors.js';
+import { toApiId } from '../../lib/ids.js';
+import { recordAudit, type AuditActor } from '../audit/audit.service.js';
+import {
+  competitorOfUser,
+  listAllFlags,
+  openChallengeForSubmission,
+  teamFlagKey,
+} from '../challenges/challenges.service.js';
+import { teamFlag } from '../challenges/team-flags.js';
+import { afterEndMode, readEventState } from '../event-state/event-state.service.js';
+import { launchInstance, type LaunchPlan, type StoredPort } from './launcher.js';
+import { driverOf } from './runtime.js';
+import {
+  claimPort,
+  countLiveInstances,
+  deleteInstance,
+  findInstance,
+  findInstanceById,
+  findInstanceDefinition,
+  insertInstance,
+  listInstancesForAdmin,
+  listUsedPorts,
+  lockCompetitor,
+  markStopping,
+  setExpiry,
+  setPorts,
+  type CompetitorKey,
+  type InstanceRow,
+} from './instances.repo.js';
+
+export const portsOf = (row: Pick<InstanceRow, 'ports'>): StoredPort[] =>
+  JSON.parse(row.ports) as StoredPort[];
+
+/** The stored definition (JSON text) as the contract types it, or null. */
+export function parseDefinition(text: string | null): InstanceDefinition | null {
+  return text === null ? null : (JSON.parse(text) as InstanceDefinition);
+}
+
+const targetOf = (challenge: string, competitor: CompetitorKey) =>
+  `instance of '${challenge}' for ${competitor.kind} #${competitor.id}`;
+
+const actorOf = (user: UserRow): AuditActor => ({ id: user.id, username: user.username });
+
+async function challengeHost(ctx: AppContext): Promise<string> {
+  return (await readEventState(ctx)).settings.challengeHost;
+}
+
+function present(row: InstanceRow, host: string): InstanceState {
+  return {
+    status: row.state === 'running' ? 'running' : 'starting',
+    host,
+    ports: portsOf(row).map((p) => ({
+      port: p.hostPort,
+      protocol: p.protocol,
+      ...(p.protocol === 'http' ? { url: instanceUrl(host, p.hostPort) } : {}),
+    })),
+    expiresAt: new Date(row.expires_at).toISOString(),
+  };
+}
+
+/** What a player reads of its row: a failed start is said so (the admin panel has the reason). */
+function presentForPlayer(row: InstanceRow | undefined, host: string): InstanceState {
+  if (!row || row.state === 'stopping') throw notFound(INSTANCE_MESSAGES.none);
+  if (row.state === 'failed') throw new DomainError('unavailable', INSTANCE_MESSAGES.failed);
+  return present(row, host);
+}
+
+/**
+ * The gate of every player call: the challenge is open to this user as for a flag (site active,
+ * released, active, prerequisites solved) and has an instance definition.
+ */
+async function openInstanceChallenge(
+  ctx: AppContext,
+  user: UserRow,
+  challengeId: number,
+): Promise<{ name: string; definition: InstanceDefinition }> {
+  await openChallengeForSubmission(ctx, user, challengeId);
+  const found = await findInstanceDefinition(ctx.database.db, challengeId);
+  const definition = parseDefinition(found?.instance ?? null);
+  if (!found || !definition) throw notFound(INSTANCE_MESSAGES.notInstanceChallenge);
+  return { name: found.name, definition };
+}
+
+/** The flag the container carries: the competitor's own per-team flag, else the static flag. */
+async function flagFor(
+  ctx: AppContext,
+  challengeId: number,
+  competitor: CompetitorKey,
+): Promise<string | null> {
+  const { flags, perTeam } = await listAllFlags(ctx);
+  const first = (flags.get(challengeId) ?? []).find((f) => f.type !== 'regex');
+  if (!first) return null;
+  if (perTeam.has(challengeId)) {
+    return teamFlag(teamFlagKey(ctx.config.sessionSecret), challengeId, first.content, competitor);
+  }
+  return first.content;
+}
+
+/** Host ports for each container port, each claimed in the database (its key is the judge). */
+async function claimPorts(
+  ctx: AppContext,
+  trx: Parameters<typeof claimPort>[0],
+  instanceId: number,
+  definition: InstanceDefinition,
+): Promise<StoredPort[]> {
+  const { first, last } = ctx.config.instances.portRange;
+  const used = await listUsedPorts(trx);
+  const free: number[] = [];
+  for (let p = first; p <= last; p++) if (!used.has(p)) free.push(p);
+  const out: StoredPort[] = [];
+  for (const wanted of definition.ports) {
+    let claimed: number | null = null;
+    // A random free port: two processes starting at once rarely pick the same one, and when they
+    // do the primary key sends the second to another.
+    while (claimed === null && free.length > 0) {
+      const [candidate] = free.splice(Math.floor(Math.random() * free.length), 1);
+      if (await claimPort(trx, candidate!, instanceId)) claimed = candidate!;
+    }
+    if (claimed === null)
+      throw new DomainError('unavailable', 'Every instance port is in use: try again when one is stopped.');
+    out.push({ port: wanted.port, protocol: wanted.protocol, hostPort: claimed });
+  }
+  return out;
+}
+
+/**
+ * Starts the competitor's instance of a challenge (POST /api/ctf/instance/start): one per
+ * competitor and challenge (two members at once make one: the unique index decides), at most the
+ * per-team setting at once, starts rate-limited per competitor. Answers at once with 'starting';
+ * the container is made off the request (launcher.ts) and the row turns 'running' once its port
+ * answers. A failed start is replaced by the next Start.
+ */
+export async function startInstance(
+  ctx: AppContext,
+  user: UserRow,
+  challengeId: number,
+): Promise<InstanceState> {
+  const { name, definition } = await openInstanceChallenge(ctx, user, challengeId);
+  // Play closed after the end (the after-event setting 'closed'): no new instance either.
+  if (user.is_admin !== 1 && (await afterEndMode(ctx)) === 'closed')
+    throw new DomainError('forbidden', MESSAGES.eventClosed);
+  const state = await readEventState(ctx);
+  const host = state.settings.challengeHost;
+  const competitor = competitorOfUser(user);
+  const db = ctx.database.db;
+
+  const existing = await findInstance(db, challengeId, competitor);
+  if (existing && existing.state !== 'failed' && existing.state !== 'stopping')
+    return present(existing, host);
+
+  const limit = await ctx.limiter.hit(
+    `instance-start:${competitor.kind}:${competitor.id}`,
+    INSTANCE_LIMITS.startsPerWindow,
+    INSTANCE_LIMITS.startWindowMs,
+  );
+  if (!limit.allowed)
+    throw new DomainError(
+      'rate_limited',
+      `Too many instance starts: try again in ${limit.retryAfterSeconds} seconds.`,
+      limit.retryAfterSeconds,
+    );
+
+  const now = ctx.clock.now().getTime();
+  const lifetimeMs = definition.lifetimeMinutes * 60_000;
+  const started = await ctx.database.transaction(async (trx) => {
+    await lockCompetitor(trx, competitor, ctx.database.dialect === 'postgres');
+    const current = await findInstance(trx, challengeId, competitor);
+    if (current && current.state !== 'failed') return { row: current, fresh: false };
+    if (current) await deleteInstance(trx, current.id);
+    const live = await countLiveInstances(trx, competitor);
+    const cap = state.settings.instancesPerTeam;
+    if (live >= cap) throw new DomainError('conflict', INSTANCE_MESSAGES.perTeamLimit(cap));
+    const row = {
+      challenge_id: challengeId,
+      competitor_kind: competitor.kind,
+      competitor_id: competitor.id,
+      started_by: user.id,
+      state: 'starting',
+      ports: '[]',
+      created_at: now,
+      expires_at: now + lifetimeMs,
+      max_expires_at: now + lifetimeMs * INSTANCE_LIMITS.maxLifetimes,
+    };
+    const id = await insertInstance(trx, row);
+    if (id === undefined) return { row: (await findInstance(trx, challengeId, competitor))!, fresh: false };
+    const ports = await claimPorts(ctx, trx, id, definition);
+    await setPorts(trx, id, JSON.stringify(ports));
+    await recordAudit(trx, {
+      actor: actorOf(user),
+      action: 'instance.start',
+      target: targetOf(name, competitor),
+      details: { image: definition.image, ports: ports.map((p) => p.hostPort) },
+      at: new Date(now),
+    });
+    return {
+      row: { ...row, id, ports: JSON.stringify(ports), container_id: null, error: null } as InstanceRow,
+      fresh: true,
+    };
+  });
+  if (started.fresh) {
+    const flag = await flagFor(ctx, challengeId, competitor);
+    const plan: LaunchPlan = {
+      instanceId: started.row.id,
+      challengeId,
+      competitor: `${competitor.kind}:${competitor.id}`,
+      definition,
+      flag,
+      ports: portsOf(started.row),
+      expiresAt: started.row.max_expires_at,
+    };
+    launchInstance(ctx, plan);
+  }
+  return present(started.row, host);
+}
+
+/** The competitor's instance of a challenge (GET /api/ctf/instance); 404 when it has none. */
+export async function getInstance(
+  ctx: AppContext,
+  user: UserRow,
+  challengeId: number,
+): Promise<InstanceState> {
+  await openInstanceChallenge(ctx, user, challengeId);
+  const row = await findInstance(ctx.database.db, challengeId, competitorOfUser(user));
+  return presentForPlayer(row, await challengeHost(ctx));
+}
+
+/**
+ * Renews a running instance: its time left is the lifetime again, but never past the most an
+ * instance may live (INSTANCE_LIMITS.maxLifetimes lifetimes from its start).
+ */
+export async function renewInstance(
+  ctx: AppContext,
+  user: UserRow,
+  challengeId: number,
+): Promise<InstanceState> {
+  const { name, definition } = await openInstanceChallenge(ctx, user, challengeId);
+  const competitor = competitorOfUser(user);
+  const host = await challengeHost(ctx);
+  const now = ctx.clock.now();
+  return ctx.database.transaction(async (trx) => {
+    const row = await findInstance(trx, challengeId, competitor);
+    presentForPlayer(row, host);
+    if (row!.state !== 'running') throw new DomainError('conflict', INSTANCE_MESSAGES.notRenewable);
+    const expiresAt = Math.min(now.getTime() + definition.lifetimeMinutes * 60_000, row!.max_expires_at);
+    if (expiresAt <= row!.expires_at) throw new DomainError('conflict', INSTANCE_MESSAGES.renewLimit);
+    if (!(await setExpiry(trx, row!.id, expiresAt)))
+      throw new DomainError('conflict', INSTANCE_MESSAGES.notRenewable);
+    await recordAudit(trx, {
+      actor: actorOf(user),
+      action: 'instance.renew',
+      target: targetOf(name, competitor),
+      details: { expires_at: new Date(expiresAt).toISOString() },
+      at: now,
+    });
+    return present({ ...row!, expires_at: expiresAt }, host);
+  });
+}
+
+/**
+ * Removes an instance: marked 'stopping' first (so nothing renews or stops it twice), then the
+ * container and network, then the row. A crash in between leaves a 'stopping' row the janitor
+ * finishes. Answers false when another call is already stopping it.
+ */
+export async function removeInstance(
+  ctx: AppContext,
+  row: InstanceRow,
+  audit: { actor: AuditActor; action: 'instance.stop' | 'instance.expire'; reason?: string },
+): Promise<boolean> {
+  const db = ctx.database.db;
+  const failed = row.state === 'failed';
+  if (!(await markStopping(db, row.id))) return false;
+  // A failed start's container was removed when it failed (and an orphan goes at the next sweep).
+  if (!failed) await driverOf(ctx).remove(row.id);
+  const challenge = row.challenge_id === null ? null : await findInstanceDefinition(db, row.challenge_id);
+  await ctx.database.transaction(async (trx) => {
+    await deleteInstance(trx, row.id);
+    await recordAudit(trx, {
+      actor: audit.actor,
+      action: audit.action,
+      target: targetOf(challenge?.name ?? '(deleted)', { kind: row.competitor_kind, id: row.competitor_id }),
+      details: {
+        ...(audit.reason ? { reason: audit.reason } : {}),
+        age_seconds: Math.round((ctx.clock.now().getTime() - row.created_at) / 1000),
+      },
+      at: ctx.clock.now(),
+    });
+  });
+  return true;
+}
+
+/** The player's Stop (POST /api/ctf/instance/stop). */
+export async function stopInstance(
+  ctx: AppContext,
+  user: UserRow,
+  challengeId: number,
+): Promise<{ message: string }> {
+  await openInstanceChallenge(ctx, user, challengeId);
+  const row = await findInstance(ctx.database.db, challengeId, competitorOfUser(user));
+  if (!row || row.state === 'stopping') throw notFound(INSTANCE_MESSAGES.none);
+  await removeInstance(ctx, row, { actor: actorOf(user), action: 'instance.stop' });
+  return { message: INSTANCE_MESSAGES.stopped };
+}
+
+/** Every instance for the admin panel: who, which challenge, since when, where, what state. */
+export async function listInstancesAdmin(ctx: AppContext): Promise<AdminInstance[]> {
+  const [rows, host] = await Promise.all([listInstancesForAdmin(ctx.database.db), challengeHost(ctx)]);
+  return rows.map((r) => ({
+    _id: toApiId(r.id),
+    team: r.competitor_name ?? `(removed ${r.competitor_kind} #${r.competitor_id})`,
+    challenge: r.challenge_name ?? '(deleted)',
+    challenge_id: r.challenge_id === null ? null : toApiId(r.challenge_id),
+    state: r.state as AdminInstance['state'],
+    created_at: new Date(r.created_at).toISOString(),
+    expires_at: new Date(r.expires_at).toISOString(),
+    addresses:
+      r.state === 'failed' ? [] : portsOf(r).map((p) => instanceAddress(host, p.hostPort, p.protocol)),
+    error: r.error,
+    started_by: r.started_by_name,
+  }));
+}
+
+/** An admin stops (or dismisses a failed) instance (POST /api/admin/instances/stop). */
+export async function adminStopInstance(
+  ctx: AppContext,
+  actor: AuditActor,
+  instanceId: number,
+): Promise<AckResponse> {
+  const row = await findInstanceById(ctx.database.db, instanceId);
+  if (!row) throw notFound(INSTANCE_MESSAGES.unknown);
+  await removeInstance(ctx, row, { actor, action: 'instance.stop', reason: 'stopped by an admin' });
+  return { acknowledge: true, message: INSTANCE_MESSAGES.adminStopped };
+}

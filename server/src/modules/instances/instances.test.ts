@@ -1,0 +1,119 @@
+import { INSTANCE_LIMITS, INSTANCE_MESSAGES } from '@ctf/contract';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp, type TestClient } from '../../../test/build-test-app.js';
+import { addChallenge, makeTeam, openSite } from '../../../test/compete.js';
+import { testDatabaseKinds } from '../../../test/databases.js';
+import { instanceDefinition, until } from '../../../test/instance-fixtures.js';
+
+/**
+ * What needs no engine: the definition's checks on save, the player's refusals, and a start
+ * against an engine that cannot be reached (the row fails with the reason; Start tries again).
+ */
+for (const kind of testDatabaseKinds()) {
+  describe(`instances without an engine (${kind})`, () => {
+    let t: TestApp;
+    let admin: TestClient;
+    let alice: TestClient;
+
+    beforeEach(async () => {
+      t = await buildTestApp(kind, { DOCKER_HOST: 'unix:///nonexistent/docker.sock' });
+      admin = await t.login('boss', { admin: true });
+      alice = await t.login('alice');
+      await makeTeam(t, 'Red', [alice.user!.id]);
+      await openSite(t);
+    });
+    afterEach(async () => {
+      await t.close();
+    });
+
+    const form = { name: 'Box', category: 'General', difficulty: 'Easy', written_by: 'x', flag: 'flag{box}' };
+
+    it('checks the definition on save and stores it with its defaults', async () => {
+      for (const [instance, field] of [
+        [{ ...instanceDefinition(), image: 'Not An Image!' }, 'image'],
+        [{ ...instanceDefinition(), ports: [] }, 'ports'],
+        [{ ...instanceDefinition(), ports: [{ port: 80, protocol: 'udp' }] }, 'protocol'],
+        [{ ...instanceDefinition(), env: { FLAG: 'mine' } }, 'FLAG'],
+        [{ ...instanceDefinition(), memoryMb: 1 }, 'memoryMb'],
+        [{ ...instanceDefinition(), privileged: true }, 'privileged'],
+      ] as const) {
+        const res = await admin.post('/api/admin/ctf/create_challenge', { ...form, instance });
+        expect(res.status, JSON.stringify(instance)).toBe(400);
+        expect(res.body.message).toContain(field);
+      }
+      const ok = await admin.post('/api/admin/ctf/create_challenge', {
+        ...form,
+        instance: { image: 'web-chal:1', ports: [{ port: 8080, protocol: 'http' }] },
+      });
+      expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+      const [c] = (await admin.get('/api/admin/ctf/fetch_challenges')).body;
+      expect(c.instance).toEqual({
+        image: 'web-chal:1',
+        ports: [{ port: 8080, protocol: 'http' }],
+        memoryMb: 256,
+        cpus: 0.5,
+        pids: 128,
+        lifetimeMinutes: 30,
+        env: {},
+      });
+      // An update without `instance` leaves it; null removes it.
+      const edit = { ...form, challenge_id: c._id };
+      await admin.post('/api/admin/ctf/update_challenge', edit);
+      expect((await admin.get('/api/admin/ctf/fetch_challenges')).body[0].instance).not.toBeNull();
+      await admin.post('/api/admin/ctf/update_challenge', { ...edit, instance: null });
+      expect((await admin.get('/api/admin/ctf/fetch_challenges')).body[0].instance).toBeNull();
+    });
+
+    it('answers 404 without an instance or for a challenge without one', async () => {
+      const plain = await addChallenge(t, { name: 'Plain' });
+      expect((await alice.post('/api/ctf/instance/start', { challenge_id: plain.id })).body.message).toBe(
+        INSTANCE_MESSAGES.notInstanceChallenge,
+      );
+      const box = await addChallenge(t, { name: 'Box', per_team: true, instance: instanceDefinition() });
+      const none = await alice.get(`/api/ctf/instance?challenge_id=${box.id}`);
+      expect(none.status).toBe(404);
+      expect(none.body.message).toBe(INSTANCE_MESSAGES.none);
+      expect((await alice.post('/api/ctf/instance/stop', { challenge_id: box.id })).status).toBe(404);
+      expect((await alice.post('/api/ctf/instance/renew', { challenge_id: box.id })).status).toBe(404);
+      expect((await t.visitor().post('/api/ctf/instance/start', { challenge_id: box.id })).status).toBe(401);
+    });
+
+    it('a start the engine cannot serve fails with its reason for admins; Start again is rate-limited', async () => {
+      const box = await addChallenge(t, { name: 'Box', per_team: true, instance: instanceDefinition() });
+      const started = await alice.post('/api/ctf/instance/start', { challenge_id: box.id });
+      expect(started.status).toBe(200);
+      expect(started.body.status).toBe('starting');
+      await until(
+        'the start to fail',
+        async () => (await alice.get(`/api/ctf/instance?challenge_id=${box.id}`)).status === 503,
+      );
+      expect((await alice.get(`/api/ctf/instance?challenge_id=${box.id}`)).body.message).toBe(
+        INSTANCE_MESSAGES.failed,
+      );
+      const [row] = (await admin.get('/api/admin/instances')).body;
+      expect(row).toMatchObject({
+        team: 'Red',
+        challenge: 'Box',
+        state: 'failed',
+        started_by: 'alice',
+        addresses: [],
+      });
+      expect(row.error).toContain('The Docker engine cannot be reached');
+
+      for (let i = 1; i < INSTANCE_LIMITS.startsPerWindow; i++) {
+        expect((await alice.post('/api/ctf/instance/start', { challenge_id: box.id })).status).toBe(200);
+        await until(
+          'the start to fail',
+          async () => (await alice.get(`/api/ctf/instance?challenge_id=${box.id}`)).status === 503,
+        );
+      }
+      const limited = await alice.post('/api/ctf/instance/start', { challenge_id: box.id });
+      expect(limited.status).toBe(429);
+      // The admin dismisses the failed row (each Start replaced the previous one).
+      const [latest] = (await admin.get('/api/admin/instances')).body;
+      expect(latest._id).not.toBe(row._id);
+      expect((await admin.post('/api/admin/instances/stop', { instance_id: latest._id })).status).toBe(200);
+      expect((await admin.get('/api/admin/instances')).body).toEqual([]);
+    });
+  });
+}
