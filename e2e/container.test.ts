@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { dockerEngine } from '../server/test/docker.js';
-import { ComposeStack, REPO_ROOT as root, inspect } from './support/compose.js';
+import { ComposeStack, REPO_ROOT as root, findCompose, inspect } from './support/compose.js';
 import { HttpClient, within } from './support/http.js';
 import { SERVER_ENTRY, SERVER_NODE_FLAGS, freePort } from './support/server.js';
 
@@ -57,6 +57,7 @@ describe('container files', () => {
 });
 
 const engine = await dockerEngine('container image and compose files');
+const composeCommand = engine ? await findCompose(engine) : null;
 
 /** The site's public page of points: name and points of each competitor. */
 const board = async (base: string) => (await fetch(`${base}/api/info/leaderboard`)).json();
@@ -84,8 +85,8 @@ async function playOneSolve(base: string, origin: string, flag: string) {
 /** A past window, as the other end-to-end tests use: play is open after it (the default). */
 const PAST_EVENT = { EVENT_START: '2020-01-01T00:00:00Z', EVENT_END: '2020-01-08T00:00:00Z' };
 
-describe.skipIf(!engine)('compose.yaml on a real Docker engine', () => {
-  const stack = new ComposeStack(engine!, ['compose.yaml']);
+describe.skipIf(!composeCommand)('compose.yaml on a real Docker engine', () => {
+  const stack = new ComposeStack(engine!, composeCommand!, ['compose.yaml']);
   let base = '';
   let origin = '';
 
@@ -150,72 +151,75 @@ describe.skipIf(!engine)('compose.yaml on a real Docker engine', () => {
   });
 });
 
-describe.skipIf(!engine)('compose.full.yaml: PostgreSQL, Redis and nginx (Debian-built stand-ins)', () => {
-  const stack = new ComposeStack(engine!, [
-    'compose.yaml',
-    'compose.full.yaml',
-    'scripts/docker/stand-ins/compose.yaml',
-  ]);
-  let base = '';
-  let origin = '';
-
-  beforeAll(async () => {
-    const [proxyPort, sitePort] = [await freePort(), await freePort()];
-    base = `http://127.0.0.1:${proxyPort}`;
-    origin = `http://localhost:${proxyPort}`;
-    await stack.configure({
-      CTF_HTTP_LISTEN: `127.0.0.1:${proxyPort}`,
-      CTF_LISTEN: `127.0.0.1:${sitePort}`,
-      PUBLIC_URL: origin,
-      SESSION_SECRET: randomBytes(24).toString('hex'),
-      POSTGRES_PASSWORD: randomBytes(12).toString('hex'),
-      LOG_LEVEL: 'warn',
-      ...PAST_EVENT,
-    });
-    await stack.buildAndStart();
-  }, 26 * 60_000);
-
-  afterAll(() => stack.destroy(), 120_000);
-
-  it('refuses to start without SESSION_SECRET or POSTGRES_PASSWORD, naming it', async () => {
-    for (const name of ['SESSION_SECRET', 'POSTGRES_PASSWORD']) {
-      await expect(stack.compose(['config', '-q'], 30_000, [name])).rejects.toThrow(`set ${name}`);
-    }
-  });
-
-  it('serves the site through nginx on PostgreSQL and Redis, streams unbuffered, and sees clients', async () => {
-    expect(
-      await within(90_000, async () => {
-        const r = await fetch(`${base}/api/health`).catch(() => null);
-        return r?.status === 200 && (await r.json()).redis === true;
-      }),
-    ).toBeGreaterThanOrEqual(0);
-    // The event stream's first bytes come through at once: nginx does not buffer them.
-    const stream = await fetch(`${base}/api/events`, { signal: AbortSignal.timeout(10_000) });
-    const reader = stream.body!.getReader();
-    expect(new TextDecoder().decode((await reader.read()).value)).toContain(': open');
-    await reader.cancel();
-
-    const { admin } = await playOneSolve(base, origin, 'flag{behind-nginx}');
-    const count = await stack.compose([
-      'exec',
-      '-T',
-      'postgres',
-      'psql',
-      '-U',
-      'ctf',
-      '-d',
-      'ctf',
-      '-tAc',
-      'select count(*) from solves',
+describe.skipIf(!composeCommand)(
+  'compose.full.yaml: PostgreSQL, Redis and nginx (Debian-built stand-ins)',
+  () => {
+    const stack = new ComposeStack(engine!, composeCommand!, [
+      'compose.yaml',
+      'compose.full.yaml',
+      'scripts/docker/stand-ins/compose.yaml',
     ]);
-    expect(count.trim()).toBe('1');
-    // TRUST_PROXY names nginx alone: the submission log holds the address nginx saw, not nginx's.
-    const rows = (await admin.get(base, '/api/admin/submissions?limit=10')).body.rows as {
-      address: string;
-    }[];
-    expect(rows).toHaveLength(1);
-    expect(rows[0]!.address).toMatch(/^[0-9a-f.:]+$/);
-    expect(rows[0]!.address).not.toBe('172.31.250.10');
-  });
-});
+    let base = '';
+    let origin = '';
+
+    beforeAll(async () => {
+      const [proxyPort, sitePort] = [await freePort(), await freePort()];
+      base = `http://127.0.0.1:${proxyPort}`;
+      origin = `http://localhost:${proxyPort}`;
+      await stack.configure({
+        CTF_HTTP_LISTEN: `127.0.0.1:${proxyPort}`,
+        CTF_LISTEN: `127.0.0.1:${sitePort}`,
+        PUBLIC_URL: origin,
+        SESSION_SECRET: randomBytes(24).toString('hex'),
+        POSTGRES_PASSWORD: randomBytes(12).toString('hex'),
+        LOG_LEVEL: 'warn',
+        ...PAST_EVENT,
+      });
+      await stack.buildAndStart();
+    }, 26 * 60_000);
+
+    afterAll(() => stack.destroy(), 120_000);
+
+    it('refuses to start without SESSION_SECRET or POSTGRES_PASSWORD, naming it', async () => {
+      for (const name of ['SESSION_SECRET', 'POSTGRES_PASSWORD']) {
+        await expect(stack.compose(['config', '-q'], 30_000, [name])).rejects.toThrow(`set ${name}`);
+      }
+    });
+
+    it('serves the site through nginx on PostgreSQL and Redis, streams unbuffered, and sees clients', async () => {
+      expect(
+        await within(90_000, async () => {
+          const r = await fetch(`${base}/api/health`).catch(() => null);
+          return r?.status === 200 && (await r.json()).redis === true;
+        }),
+      ).toBeGreaterThanOrEqual(0);
+      // The event stream's first bytes come through at once: nginx does not buffer them.
+      const stream = await fetch(`${base}/api/events`, { signal: AbortSignal.timeout(10_000) });
+      const reader = stream.body!.getReader();
+      expect(new TextDecoder().decode((await reader.read()).value)).toContain(': open');
+      await reader.cancel();
+
+      const { admin } = await playOneSolve(base, origin, 'flag{behind-nginx}');
+      const count = await stack.compose([
+        'exec',
+        '-T',
+        'postgres',
+        'psql',
+        '-U',
+        'ctf',
+        '-d',
+        'ctf',
+        '-tAc',
+        'select count(*) from solves',
+      ]);
+      expect(count.trim()).toBe('1');
+      // TRUST_PROXY names nginx alone: the submission log holds the address nginx saw, not nginx's.
+      const rows = (await admin.get(base, '/api/admin/submissions?limit=10')).body.rows as {
+        address: string;
+      }[];
+      expect(rows).toHaveLength(1);
+      expect(rows[0]!.address).toMatch(/^[0-9a-f.:]+$/);
+      expect(rows[0]!.address).not.toBe('172.31.250.10');
+    });
+  },
+);

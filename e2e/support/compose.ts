@@ -31,6 +31,29 @@ export function runCommand(
   });
 }
 
+/**
+ * How to run Compose: Debian's `docker-compose` (v1.29, what CI has), else the `docker compose`
+ * plugin (v2; the same arguments). Neither: null after one loud line, or a failure when
+ * REQUIRE_DOCKER=1 (as dockerEngine does for a missing engine).
+ */
+export async function findCompose(engine: DockerEngine): Promise<string[] | null> {
+  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...engine.env };
+  for (const command of [['docker-compose'], ['docker', 'compose']]) {
+    try {
+      await runCommand(command[0]!, [...command.slice(1), 'version'], env, 30_000);
+      return command;
+    } catch {
+      // not installed: try the next
+    }
+  }
+  if (process.env.REQUIRE_DOCKER === '1')
+    throw new Error('REQUIRE_DOCKER=1 but neither docker-compose nor `docker compose` runs');
+  console.warn(
+    '\n!!! COMPOSE TESTS SKIPPED: neither docker-compose nor `docker compose` runs (apt-get install docker-compose) !!!\n',
+  );
+  return null;
+}
+
 /** GET /containers/ID/json or /volumes/NAME/json from the engine, parsed. */
 export async function inspect(
   engine: DockerEngine,
@@ -56,6 +79,7 @@ export class ComposeStack {
 
   constructor(
     readonly engine: DockerEngine,
+    private readonly command: string[],
     private readonly files: string[],
   ) {
     writeFileSync(path.join(this.scratch, 'empty.env'), '');

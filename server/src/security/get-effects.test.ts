@@ -65,6 +65,9 @@ for (const kind of testDatabaseKinds()) {
           expect(res.body?.message ?? JSON.parse(res.text).message).toMatch(/never for an image, a frame or another site/);
         }
       }
+      // The OAuth start stores a login state: the login popup's navigation only.
+      for (const path of ['/api/auth/github', '/api/auth/discord'])
+        for (const headers of Object.values(FORGED)) expect((await t.visitor().get(path, headers)).status, path).toBe(403);
       expect(changedTables(before, await snapshotDatabase(t.ctx))).toEqual([]);
       expect(await auditCount()).toBe(audits);
       expect((await admin.get('/api/admin/authenticated')).body.message).toBe('Authorized');

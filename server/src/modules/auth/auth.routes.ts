@@ -89,7 +89,8 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
   );
 
   for (const provider of OAUTH_PROVIDERS) {
-    app.get(`/api/auth/${provider}`, async (_request, reply) => {
+    // It stores a login state: a GET that acts, answered only to a navigation (the login popup).
+    app.get(`/api/auth/${provider}`, { config: { acts: true } }, async (_request, reply) => {
       try {
         const { url, state } = await beginLogin(ctx, provider);
         void reply.setCookie(STATE_COOKIE, state, { ...stateCookie, maxAge: OAUTH_STATE_TTL_MS / 1000 });
