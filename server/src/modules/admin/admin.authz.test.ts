@@ -177,10 +177,16 @@ for (const kind of testDatabaseKinds()) {
         body: 'x',
         pinned: false,
       });
+      // Its challenge keeps an instance definition, so the janitor has no reason to remove the row.
+      const boxed = await addChallenge(t, {
+        name: 'Boxed',
+        per_team: true,
+        instance: { image: 'x:1', ports: [{ port: 1337, protocol: 'tcp' }] },
+      });
       const failed = await t.ctx.database.db
         .insertInto('instances')
         .values({
-          challenge_id: challenge.id,
+          challenge_id: boxed.id,
           competitor_kind: 'team',
           competitor_id: teamId,
           started_by: leader.user!.id,

@@ -183,7 +183,7 @@ function addAccessErrors(op: Operation, access: Access, path: string): void {
     );
   }
   op.responses['4XX'] = errorResponse(
-    'Another refusal: its message says why and `code` names it (see the codes above).',
+    'Another refusal: its message says why and its code names it (see the table of codes above).',
   );
 }
 

@@ -4,6 +4,7 @@ import { buildTestApp, type TestApp, type TestClient } from '../../../test/build
 import { addChallenge, makeTeam, openSite } from '../../../test/compete.js';
 import { testDatabaseKinds } from '../../../test/databases.js';
 import { instanceDefinition, until } from '../../../test/instance-fixtures.js';
+import { claimLease, releaseLease } from './instances.repo.js';
 
 /**
  * What needs no engine: the definition's checks on save, the player's refusals, and a start
@@ -100,20 +101,48 @@ for (const kind of testDatabaseKinds()) {
       });
       expect(row.error).toContain('The Docker engine cannot be reached');
 
-      for (let i = 1; i < INSTANCE_LIMITS.startsPerWindow; i++) {
-        expect((await alice.post('/api/ctf/instance/start', { challenge_id: box.id })).status).toBe(200);
-        await until(
-          'the start to fail',
-          async () => (await alice.get(`/api/ctf/instance?challenge_id=${box.id}`)).status === 503,
-        );
+      // Starts after a failure count against the team's limit. NOTE: the limiter of a process that
+      // finds itself alone on the database moves its counts into memory once, which may give one
+      // more window's worth (plugins/shared-state/lone-process-rate-limiter.ts): so up to twice.
+      let allowed = 1;
+      let limited: Awaited<ReturnType<typeof alice.post>> | null = null;
+      while (!limited && allowed <= 2 * INSTANCE_LIMITS.startsPerWindow) {
+        const again = await alice.post('/api/ctf/instance/start', { challenge_id: box.id });
+        if (again.status === 429) limited = again;
+        else {
+          expect(again.status).toBe(200);
+          allowed += 1;
+          await until(
+            'the start to fail',
+            async () => (await alice.get(`/api/ctf/instance?challenge_id=${box.id}`)).status === 503,
+          );
+        }
       }
-      const limited = await alice.post('/api/ctf/instance/start', { challenge_id: box.id });
-      expect(limited.status).toBe(429);
+      expect(allowed).toBeGreaterThanOrEqual(INSTANCE_LIMITS.startsPerWindow);
+      expect(limited?.body.message).toMatch(/^Too many instance starts: try again in \d+ seconds\.$/);
+      expect(limited?.headers['retry-after']).toBeDefined();
       // The admin dismisses the failed row (each Start replaced the previous one).
       const [latest] = (await admin.get('/api/admin/instances')).body;
       expect(latest._id).not.toBe(row._id);
       expect((await admin.post('/api/admin/instances/stop', { instance_id: latest._id })).status).toBe(200);
       expect((await admin.get('/api/admin/instances')).body).toEqual([]);
+    });
+
+    it('gives the janitor’s lease to one holder at a time, and to another once it runs out', async () => {
+      const db = t.ctx.database.db;
+      const now = 1_000_000;
+      const claims = await Promise.all(['a', 'b', 'c'].map((h) => claimLease(db, 'job', h, now, 15_000)));
+      expect(claims.filter(Boolean)).toHaveLength(1);
+      const holder = ['a', 'b', 'c'][claims.indexOf(true)]!;
+      const other = holder === 'a' ? 'b' : 'a';
+      // The holder renews it; the others wait until it has run out.
+      expect(await claimLease(db, 'job', holder, now + 5_000, 15_000)).toBe(true);
+      expect(await claimLease(db, 'job', other, now + 19_000, 15_000)).toBe(false);
+      expect(await claimLease(db, 'job', other, now + 20_001, 15_000)).toBe(true);
+      expect(await claimLease(db, 'job', holder, now + 21_000, 15_000)).toBe(false);
+      // A holder that stops gives it up at once.
+      await releaseLease(db, 'job', other);
+      expect(await claimLease(db, 'job', holder, now + 21_000, 15_000)).toBe(true);
     });
   });
 }
