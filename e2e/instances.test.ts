@@ -53,6 +53,25 @@ async function containersOf(site: string): Promise<{ Id: string; Labels: Record<
   }[];
 }
 
+/** Removes whatever a failed run left on the engine for this site (the janitor's work is tested). */
+function removeSiteLeftovers(site: string): void {
+  const env = { ...process.env, ...engine!.env, DOCKER_API_VERSION: engine!.apiVersion };
+  for (const kind of ['container', 'network'] as const) {
+    const ids = spawnSync(
+      'docker',
+      [kind, 'ls', ...(kind === 'container' ? ['-a'] : []), '-q', '--filter', `label=ctf.site=${site}`],
+      {
+        env,
+        encoding: 'utf8',
+      },
+    )
+      .stdout.split('\n')
+      .filter(Boolean);
+    if (ids.length > 0)
+      spawnSync('docker', [kind, 'rm', ...(kind === 'container' ? ['-f'] : []), ...ids], { env });
+  }
+}
+
 async function setUpEvent(server: RunningServer, players: number) {
   const admin = await new HttpClient(server.url).signIn(server.url, 'organiser', true);
   expect((await admin.post(server.url, '/api/admin/settings', { challengeHost: '127.0.0.1' })).status).toBe(
@@ -86,12 +105,7 @@ describe.skipIf(!engine)('instances survive a killed site', () => {
   let server: RunningServer | undefined;
   afterAll(async () => {
     await server?.stop();
-    // Whatever a failed run left on the engine goes (the janitor's own removal is what is tested).
-    const ids = (await containersOf(site)).map((c) => c.Id);
-    if (ids.length > 0)
-      spawnSync('docker', ['rm', '-f', ...ids], {
-        env: { ...process.env, ...engine!.env, DOCKER_API_VERSION: engine!.apiVersion },
-      });
+    removeSiteLeftovers(site);
     rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -155,7 +169,9 @@ describe.skipIf(!engine)('instances survive a killed site', () => {
 });
 
 describe.runIf(engine && browserAvailable())('the instance panel in Chromium', () => {
-  const suite = useBrowserSuite(engine ? instanceServerEnv('34000-34999') : {});
+  const env = engine ? instanceServerEnv('34000-34999') : {};
+  const suite = useBrowserSuite(env);
+  afterAll(() => removeSiteLeftovers(env.INSTANCE_SITE!));
   let server: RunningServer;
   let player: Page;
   let adminContext: BrowserContext;

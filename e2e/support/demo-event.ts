@@ -12,15 +12,18 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
  * Loads the built demo challenges (server/dist/scripts/seed-demo.js: one per category, with ZIP
- * files) into DATA_DIR and opens the site. Run it before the server starts on that DATA_DIR, as
- * `npm run seed:demo` does.
+ * files) into DATA_DIR and opens the site; with `event`, also the event under way that the pages
+ * are measured on (`npm run seed:demo -- --event`). Run it before the server starts on that
+ * DATA_DIR, as `npm run seed:demo` does.
  */
-export function seedDemoChallenges(dataDir: string): void {
-  const r = spawnSync(process.execPath, [path.join(root, 'server/dist/scripts/seed-demo.js')], {
+export function seedDemoChallenges(dataDir: string, options: { event?: boolean } = {}): string {
+  const script = path.join(root, 'server/dist/scripts/seed-demo.js');
+  const r = spawnSync(process.execPath, [script, ...(options.event ? ['--event'] : [])], {
     env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
     encoding: 'utf8',
   });
   if (r.status !== 0) throw new Error(`seed-demo failed: ${r.stderr || r.stdout}`);
+  return r.stdout;
 }
 
 const SAMPLE_FILE = 'view-source.zip';
@@ -170,19 +173,24 @@ export async function populateEvent(server: RunningServer): Promise<DemoEvent> {
 
 /**
  * The built server on a fresh DATA_DIR with the demo challenges (`npm run seed:demo`) and a
- * populated event, as the screenshot and Lighthouse scripts show it. stop() removes the data.
+ * populated event, as the screenshot and Lighthouse scripts show it; with `event`, inside the
+ * large event under way of `npm run seed:demo -- --event` (the Lighthouse script's). stop()
+ * removes the data.
  */
 export async function startDemoServer(
   env: Record<string, string> = {},
-): Promise<{ server: RunningServer; event: DemoEvent; stop(): Promise<void> }> {
+  options: { event?: boolean } = {},
+): Promise<{ server: RunningServer; event: DemoEvent; seeded: string; stop(): Promise<void> }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'ctf-demo-'));
-  seedDemoChallenges(dataDir);
+  // What the seed said it made (one line each).
+  const seeded = seedDemoChallenges(dataDir, options);
   const server = await startServer({ ...env, DATA_DIR: dataDir });
   try {
     const event = await populateEvent(server);
     return {
       server,
       event,
+      seeded,
       async stop() {
         await server.stop();
         rmSync(dataDir, { recursive: true, force: true });

@@ -122,7 +122,7 @@ export async function buildApp(
     await shared.close();
     if (ownsDatabase) await database.close();
   });
-  // First: every hook and route after it counts the client by this one address.
+  // Every hook and route counts the client by this one address.
   registerClientAddress(app);
   registerErrorHandling(app);
   // Before any route: the API reference reads who may call each route from their registrations.

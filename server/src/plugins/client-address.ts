@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { normaliseAddress } from '../lib/ip.js';
 
 declare module 'fastify' {
@@ -13,11 +13,14 @@ declare module 'fastify' {
   }
 }
 
-/** Works out `request.clientAddress` first thing, before any hook or route can use an address. */
+/**
+ * `request.clientAddress`, worked out where it is read (a getter: no hook, so no promise per
+ * request, and the many requests that never read an address pay nothing).
+ */
 export function registerClientAddress(app: FastifyInstance): void {
-  app.decorateRequest('clientAddress', '');
-  app.addHook('onRequest', async (request) => {
-    request.clientAddress =
-      normaliseAddress(request.ip) ?? normaliseAddress(request.socket.remoteAddress) ?? 'unknown';
+  app.decorateRequest('clientAddress', {
+    getter(this: FastifyRequest): string {
+      return normaliseAddress(this.ip) ?? normaliseAddress(this.socket.remoteAddress) ?? 'unknown';
+    },
   });
 }

@@ -6,6 +6,7 @@ import { createChallenge, listChallengesForAdmin } from '../modules/challenges/c
 import { listUploads, saveUpload } from '../modules/files/files.service.js';
 import { setSiteActive } from '../modules/site/site.service.js';
 import { isEntryPoint, withApp } from './cli.js';
+import { DEMO_EVENT, seedDemoEvent } from './seed-demo-event.js';
 
 type DemoChallenge = Omit<ChallengeInput, 'files' | 'points'> & {
   file?: { name: string; entries: { name: string; content: string }[] };
@@ -151,13 +152,28 @@ export async function seedDemo(ctx: AppContext): Promise<{ created: number }> {
   return { created: DEMO_CHALLENGES.length };
 }
 
+/**
+ * `npm run seed:demo`: the demo challenges. With `-- --event`, also an event under way at the
+ * size the pages are measured at (seed-demo-event.ts), on an empty site only.
+ */
 async function main(): Promise<void> {
-  const { created } = await withApp(seedDemo);
-  process.stdout.write(
-    created
-      ? `Loaded ${created} demo challenges and opened the site. Start it with: npm start\n`
-      : 'Challenges already exist: nothing loaded.\n',
-  );
+  const event = process.argv.includes('--event');
+  const { created, made } = await withApp(async (ctx) => {
+    const seeded = await seedDemo(ctx);
+    return { ...seeded, made: event && seeded.created > 0 ? await seedDemoEvent(ctx, DEMO_EVENT) : null };
+  });
+  if (!created) {
+    process.stdout.write('Challenges already exist: nothing loaded.\n');
+    return;
+  }
+  process.stdout.write(`Loaded ${created} demo challenges and opened the site.\n`);
+  if (made) {
+    process.stdout.write(
+      `Added an event under way: ${made.challenges} challenges, ${made.competitors} competitors, ` +
+        `${made.solves} solves over ${DEMO_EVENT.days} days, ${made.announcements} announcements.\n`,
+    );
+  }
+  process.stdout.write('Start it with: npm start\n');
 }
 
 if (isEntryPoint(import.meta.url)) {

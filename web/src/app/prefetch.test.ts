@@ -43,23 +43,41 @@ async function prefetched(pathname: string, me: unknown = null): Promise<string[
 
 describe('prefetchForPage', () => {
   it.each([
-    ['/', ['/api/info/site', '/api/user/info']],
-    ['/login', ['/api/info/site', '/api/user/info']],
-    ['/compete', ['/api/authenticated', '/api/ctf/challenges', '/api/info/site', '/api/user/info']],
-    ['/compete/', ['/api/authenticated', '/api/ctf/challenges', '/api/info/site', '/api/user/info']],
+    ['/', ['/api/info/announcements', '/api/info/site', '/api/user/info']],
+    ['/login', ['/api/info/announcements', '/api/info/site', '/api/user/info']],
+    [
+      '/compete',
+      [
+        '/api/authenticated',
+        '/api/ctf/challenges',
+        '/api/info/announcements',
+        '/api/info/site',
+        '/api/user/info',
+      ],
+    ],
+    [
+      '/compete/',
+      [
+        '/api/authenticated',
+        '/api/ctf/challenges',
+        '/api/info/announcements',
+        '/api/info/site',
+        '/api/user/info',
+      ],
+    ],
     [
       '/leaderboard',
       [
         '/api/authenticated',
+        '/api/info/announcements',
         '/api/info/leaderboard?limit=50&offset=0',
-        '/api/info/scoreboard/graph?top=10',
         '/api/user/info',
       ],
     ],
-    ['/profile', ['/api/authenticated', '/api/user/info']],
-    ['/admin/panel', ['/api/admin/authenticated', '/api/user/info']],
-    ['/kali-setup-guide', ['/api/user/info']],
-    ['/no-such-page', ['/api/user/info']],
+    ['/profile', ['/api/authenticated', '/api/info/announcements', '/api/user/info']],
+    ['/admin/panel', ['/api/admin/authenticated', '/api/info/announcements', '/api/user/info']],
+    ['/kali-setup-guide', ['/api/info/announcements', '/api/user/info']],
+    ['/no-such-page', ['/api/info/announcements', '/api/user/info']],
   ])('asks at start-up for what %s needs, in parallel with its code', async (pathname, expected) => {
     expect(await prefetched(pathname)).toEqual(expected);
   });

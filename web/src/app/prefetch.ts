@@ -1,9 +1,9 @@
 import type { QueryClient } from '@tanstack/react-query';
+import { announcementsQuery } from '../lib/announcements';
 import { adminAuthenticatedQuery, authenticatedQuery, currentUserQuery } from '../lib/auth';
 import { challengeListQuery } from '../features/challenges/api/challenge-list';
 import { completionsQuery } from '../features/challenges/api/completions';
 import { leaderboardPageQuery } from '../features/leaderboard/api/leaderboard';
-import { scoreGraphQuery } from '../features/leaderboard/api/score-graph';
 import { siteInfoQuery } from '../lib/site-info';
 
 /** Pages behind the session check (SPEC.md §2). */
@@ -22,6 +22,9 @@ export function prefetchForPage(client: QueryClient, pathname: string): void {
   // The navbar asks on every page who is signed in (a visitor gets 200 null). On Compete, a team
   // member's cards also show the team's solves, asked as soon as the answer names a team.
   const user = client.fetchQuery(currentUserQuery).catch(() => null);
+  // So does it for the unread announcements' count; the home page shows the pinned one above
+  // everything, which must come with the first render, not push the page down after it.
+  void client.prefetchQuery(announcementsQuery);
   if (path === '/compete') {
     void user.then((me) => (me?.team_id ? client.prefetchQuery(completionsQuery) : undefined));
   }
@@ -29,9 +32,5 @@ export function prefetchForPage(client: QueryClient, pathname: string): void {
   if (path === '/admin/panel') void client.prefetchQuery(adminAuthenticatedQuery);
   if (SITE_INFO_PAGES.has(path)) void client.prefetchQuery(siteInfoQuery);
   if (path === '/compete') void client.prefetchQuery(challengeListQuery);
-  if (path === '/leaderboard') {
-    void client.prefetchQuery(leaderboardPageQuery('', 0));
-    // The graph's section comes with the page's first render (its legend and heading drawn there).
-    void client.prefetchQuery(scoreGraphQuery());
-  }
+  if (path === '/leaderboard') void client.prefetchQuery(leaderboardPageQuery('', 0));
 }

@@ -59,7 +59,7 @@ export interface EventState {
   nextTransitionAt: number;
 }
 
-export function parseSetting(key: keyof EventSettings, raw: string, fallback: EventSettings): unknown {
+function parseSetting(key: keyof EventSettings, raw: string, fallback: EventSettings): unknown {
   try {
     const value: unknown = JSON.parse(raw);
     const parsed = settingsApi.EventSettings.shape[key].safeParse(value);

@@ -4,6 +4,7 @@ import { buildTestApp, type TestApp, type TestClient } from '../../../test/build
 import { addChallenge, makeTeam, openSite } from '../../../test/compete.js';
 import { testDatabaseKinds } from '../../../test/databases.js';
 import { instanceDefinition, until } from '../../../test/instance-fixtures.js';
+import { claimLease, releaseLease } from './instances.repo.js';
 
 /**
  * What needs no engine: the definition's checks on save, the player's refusals, and a start
@@ -125,6 +126,23 @@ for (const kind of testDatabaseKinds()) {
       expect(latest._id).not.toBe(row._id);
       expect((await admin.post('/api/admin/instances/stop', { instance_id: latest._id })).status).toBe(200);
       expect((await admin.get('/api/admin/instances')).body).toEqual([]);
+    });
+
+    it('gives the janitor’s lease to one holder at a time, and to another once it runs out', async () => {
+      const db = t.ctx.database.db;
+      const now = 1_000_000;
+      const claims = await Promise.all(['a', 'b', 'c'].map((h) => claimLease(db, 'job', h, now, 15_000)));
+      expect(claims.filter(Boolean)).toHaveLength(1);
+      const holder = ['a', 'b', 'c'][claims.indexOf(true)]!;
+      const other = holder === 'a' ? 'b' : 'a';
+      // The holder renews it; the others wait until it has run out.
+      expect(await claimLease(db, 'job', holder, now + 5_000, 15_000)).toBe(true);
+      expect(await claimLease(db, 'job', other, now + 19_000, 15_000)).toBe(false);
+      expect(await claimLease(db, 'job', other, now + 20_001, 15_000)).toBe(true);
+      expect(await claimLease(db, 'job', holder, now + 21_000, 15_000)).toBe(false);
+      // A holder that stops gives it up at once.
+      await releaseLease(db, 'job', other);
+      expect(await claimLease(db, 'job', holder, now + 21_000, 15_000)).toBe(true);
     });
   });
 }

@@ -5,7 +5,7 @@ const at = (iso: string) => Date.parse(iso);
 
 describe('alignSeries', () => {
   it('puts every series on one ascending time axis, each at 0 just before its first solve, then held', () => {
-    const { times, scores } = alignSeries([
+    const { times, steps, scores } = alignSeries([
       {
         name: 'a',
         points: [
@@ -20,6 +20,12 @@ describe('alignSeries', () => {
     const three = at('2025-10-15T03:00:00.000Z');
     // The axis starts 2% of the span (at least a second) before the first solve.
     expect(times).toEqual([one - 2 * 3600 * 1000 * 0.02, one, two, three]);
+    // Drawn: each series' own points (and its 0), nothing between.
+    expect(steps).toEqual([
+      [0, 100, null, 300],
+      [null, 0, 50, null],
+    ]);
+    // Read by the tooltip: the score held from each solve on.
     expect(scores).toEqual([
       [0, 100, 100, 300],
       [null, 0, 50, 50],
@@ -28,7 +34,7 @@ describe('alignSeries', () => {
 
   it('keeps one time once when several solves share it, the last score counting; a series may fall', () => {
     const t = '2025-10-15T01:00:00.000Z';
-    const { times, scores } = alignSeries([
+    const { times, steps, scores } = alignSeries([
       {
         name: 'a',
         points: [
@@ -40,6 +46,10 @@ describe('alignSeries', () => {
       { name: 'b', points: [{ time: t, score: 10 }] },
     ]);
     expect(times).toEqual([at(t) - 1000, at(t), at(t) + 1000]);
+    expect(steps).toEqual([
+      [0, 150, 120],
+      [0, 10, null],
+    ]);
     expect(scores).toEqual([
       [0, 150, 120],
       [0, 10, 10],
@@ -47,8 +57,8 @@ describe('alignSeries', () => {
   });
 
   it('gives an empty axis for no points', () => {
-    expect(alignSeries([])).toEqual({ times: [], scores: [] });
-    expect(alignSeries([{ name: 'a', points: [] }])).toEqual({ times: [], scores: [[]] });
+    expect(alignSeries([])).toEqual({ times: [], steps: [], scores: [] });
+    expect(alignSeries([{ name: 'a', points: [] }])).toEqual({ times: [], steps: [[]], scores: [[]] });
     // A series with no points beside one with some: null all along.
     const { scores } = alignSeries([
       { name: 'a', points: [] },

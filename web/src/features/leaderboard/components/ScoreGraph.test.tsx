@@ -106,6 +106,8 @@ describe('ScoreGraph', () => {
     // Before the answer: the notice stands in the box the chart will fill.
     expect(screen.getByRole('status')).toHaveTextContent('Loading the score graph…');
     expect(screen.getByRole('status').parentElement).toHaveClass('score-graph');
+    // The table's line below is there from the start too.
+    expect(screen.getByText('Score graph as a table')).toBeInTheDocument();
     await screen.findByRole('heading', { name: 'Top 2 over time' }, WAIT);
     const box = screen.getByTestId('score-graph-chart');
     expect(box).toHaveClass('score-graph');
@@ -128,20 +130,25 @@ describe('ScoreGraph', () => {
       { name: 'sam', points: SAM },
     ]);
     renderGraph();
-    await waitFor(() => expect(uplot.made).toHaveLength(1), WAIT);
-    const { options, data } = uplot.made[0]!;
+    // Made empty, then drawn in a task of its own.
+    await waitFor(() => expect(uplot.made[0]?.setData).toHaveBeenCalledTimes(1), WAIT);
+    const { options } = uplot.made[0]!;
+    expect(uplot.made[0]!.data).toEqual([[], [], []]);
+    const data = uplot.made[0]!.setData.mock.calls[0][0];
     expect(options.series.slice(1).map((s: any) => [s.label, s.stroke])).toEqual([
       ['Red', GRAPH_COLORS[0]],
       ['sam', GRAPH_COLORS[1]],
     ]);
-    // Step after: a score holds until the next solve.
-    expect(options.series[1].paths).toEqual({ stepped: { align: 1 } });
+    // Step after: a score holds until the next solve, and after the last one to the right edge.
+    expect(options.series[1].paths).toEqual({ stepped: { align: 1, extend: true } });
+    expect(options.series[1].spanGaps).toBe(true);
     expect(options.legend.show).toBe(false);
     const t = (iso: string) => Date.parse(iso);
     // From a little before the first solve (2% of the hour, 72 s) to the last one.
     expect(data[0]).toEqual([t(RED[0]!.time) - 72_000, t(RED[0]!.time), t(SAM[0]!.time), t(RED[1]!.time)]);
-    expect(data[1]).toEqual([0, 100, 100, 400]);
-    expect(data[2]).toEqual([null, 0, 200, 200]);
+    // Each line through its own points only.
+    expect(data[1]).toEqual([0, 100, null, 400]);
+    expect(data[2]).toEqual([null, 0, 200, null]);
   });
 
   it('draws new scores into the same chart, makes a new one for other names, and lets it go when unmounted', async () => {
@@ -151,10 +158,11 @@ describe('ScoreGraph', () => {
       [{ name: 'Blue', points: RED }],
     );
     const { client, unmount } = renderGraph();
-    await waitFor(() => expect(uplot.made).toHaveLength(1), WAIT);
+    await waitFor(() => expect(uplot.made[0]?.setData).toHaveBeenCalledTimes(1), WAIT);
+    expect(uplot.made[0]!.setData.mock.calls[0][0][1]).toEqual([0, 100]);
     await client.refetchQueries();
-    await waitFor(() => expect(uplot.made[0]!.setData).toHaveBeenCalledTimes(1), WAIT);
-    expect(uplot.made[0]!.setData.mock.calls[0][0][1]).toEqual([0, 100, 400]);
+    await waitFor(() => expect(uplot.made[0]!.setData).toHaveBeenCalledTimes(2), WAIT);
+    expect(uplot.made[0]!.setData.mock.calls[1][0][1]).toEqual([0, 100, 400]);
     await client.refetchQueries();
     await waitFor(() => expect(uplot.made).toHaveLength(2), WAIT);
     expect(uplot.made[0]!.destroy).toHaveBeenCalled();

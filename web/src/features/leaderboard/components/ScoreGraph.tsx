@@ -31,20 +31,19 @@ export function ScoreGraph({ division = '' }: { division?: string }) {
         {series ? `Top ${series.length}${division ? ` in ${division}` : ''} over time` : 'Score graph'}
       </h2>
       {series ? (
-        <>
-          <div aria-hidden="true" className="score-graph" data-testid="score-graph-chart">
-            <Suspense fallback={<div className="score-graph-canvas" />}>
-              <ScoreGraphChart series={series} />
-            </Suspense>
-            <Legend series={series} />
-          </div>
-          <GraphTable series={series} />
-        </>
+        <div aria-hidden="true" className="score-graph" data-testid="score-graph-chart">
+          <Suspense fallback={<div className="score-graph-canvas" />}>
+            <ScoreGraphChart series={series} />
+          </Suspense>
+          <Legend series={series} />
+        </div>
       ) : (
         <div className="score-graph">
           <p role="status">Loading the score graph…</p>
         </div>
       )}
+      {/* There before the data, so that its line never pushes the page down when the data comes. */}
+      <GraphTable series={series ?? []} />
     </section>
   );
 }
@@ -75,7 +74,7 @@ function GraphTable({ series }: { series: GraphSeries[] }) {
       }}
     >
       <summary>Score graph as a table</summary>
-      {open && (
+      {open && series.length > 0 && (
         <div
           className="table-responsive"
           style={{ maxHeight: 320 }}
