@@ -110,7 +110,7 @@ export const EnvSchema = z.object({
    * Open live event streams one process holds at most; more answer 429 and the page refreshes
    * every 30 s instead (0 = no limit). Unset: half the process's file descriptors (`ulimit -n`).
    */
-  EVENT_STREAMS_MAX: z.coerce.number().int().min(0).optional(),
+  EVENT_STREAMS_MAX: optionalNonEmpty.pipe(z.coerce.number<string | undefined>().int().min(0).optional()),
   /** Discord execute-webhook URL for announcements and first bloods (unset = no webhook). */
   DISCORD_WEBHOOK_URL: optionalNonEmpty.pipe(url('DISCORD_WEBHOOK_URL').optional()),
   /** Comma list of what goes to the webhook: announcements, first-blood, site. */

@@ -72,6 +72,7 @@ function validBody(w: World, path: string): { payload: unknown; headers?: Record
     '/api/admin/instances/stop': { instance_id: '1' },
     '/api/user/tokens': { name: 'csrf' },
     '/api/user/tokens/delete': { token_id: '1' },
+    '/api/admin/sample_challenges': {},
   };
   if (path === settingsApi.uploadLogo.path) {
     const boundary = 'csrfBoundary';

@@ -61,6 +61,9 @@ describe('limits on open event streams', () => {
     expect(defaultStreamLimit(null)).toBe(1024);
     expect(loadConfig({}).eventStreamsMax).toBe(defaultStreamLimit(openFileLimit()));
     expect(loadConfig({ EVENT_STREAMS_MAX: '0' }).eventStreamsMax).toBe(0);
+    // As .env.example leaves it: empty means unset.
+    expect(loadConfig({ EVENT_STREAMS_MAX: '' }).eventStreamsMax).toBe(defaultStreamLimit(openFileLimit()));
+    expect(loadConfig({ EVENT_STREAMS_MAX: '500' }).eventStreamsMax).toBe(500);
     if (process.platform === 'linux') expect(openFileLimit()).toBeGreaterThan(0);
   });
 });
