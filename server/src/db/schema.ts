@@ -14,7 +14,7 @@ export interface UsersTable {
   email: string;
   /** 1 exactly when role is 'admin': written together (db/user-role.ts), read by the counting filter. */
   is_admin: number;
-  /** The staff role (issue 31, migration 0016_r); player unless set. */
+  /** The staff role (issue 31, migration 0017_r); player unless set. */
   role: Generated<Role>;
   team_id: number | null;
   /** When the user joined their current team: the longest-standing member inherits leadership. */
@@ -44,6 +44,20 @@ export interface SessionsTable {
   user_id: number;
   expires_at: string;
   created_at: string;
+}
+
+/** Personal API tokens (issue 31): like a session, a hash and a user; named, and listed to its owner. */
+export interface ApiTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  /** sha256 of the token (`ctf_...`); the token itself is never stored. */
+  token_hash: string;
+  created_at: string;
+  /** null: never expires. */
+  expires_at: string | null;
+  /** Written at most once a minute per token (not at every request). */
+  last_used_at: string | null;
 }
 
 export interface OAuthStatesTable {
@@ -339,6 +353,7 @@ export interface Database {
   users: UsersTable;
   identities: IdentitiesTable;
   sessions: SessionsTable;
+  api_tokens: ApiTokensTable;
   oauth_states: OAuthStatesTable;
   teams: TeamsTable;
   join_requests: JoinRequestsTable;
