@@ -13,6 +13,7 @@ const SERVER_MODULE_ORDER = [
   'audit',
   'divisions',
   'hints',
+  'awards',
   'scoreboard',
   'users',
   'auth',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { IdInput, IdString, MessageResponse, Timestamp, endpoint } from './common.js';
 import { ROUTES } from './routes.js';
+import { Award } from './awards.js';
 import { TEAM_NAME_MAX_LENGTH } from '../rules/constants.js';
 
 export const TeamName = z
@@ -59,6 +60,8 @@ export const Team = z.object({
   members: z.array(z.string()),
   join_requests: z.array(JoinRequest),
   completions: z.array(TeamCompletion),
+  /** Awards that count for this team (issue 31: given to it, or to a member while on it), oldest first. */
+  awards: z.array(Award),
   memberCount: z.number(),
   spotsLeft: z.number(),
 });

@@ -57,6 +57,10 @@ export const TEAM_NAME_MAX_LENGTH = 32;
 export const CHALLENGE_NAME_MAX_LENGTH = 100;
 /** Announcements (issue 15): a title and a Markdown body. */
 export const ANNOUNCEMENT_TITLE_MAX_LENGTH = 120;
+/** An award (issue 31): a whole number of points, not 0, at most this far from 0 either way. */
+export const AWARD_POINTS_MAX = 100_000;
+/** An award's reason, shown to the player: 1 to this many characters. */
+export const AWARD_REASON_MAX_LENGTH = 200;
 export const ANNOUNCEMENT_BODY_MAX_LENGTH = 10_000;
 export const CHALLENGE_AUTHOR_MAX_LENGTH = 100;
 export const CHALLENGE_DESCRIPTION_MAX_LENGTH = 20_000;

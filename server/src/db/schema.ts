@@ -138,6 +138,18 @@ export interface HintUnlocksTable {
   created_at: string;
 }
 
+/** Points an admin gave (issue 31), positive or negative; migration 0016_a. */
+export interface AwardsTable {
+  id: Generated<number>;
+  /** The user who got it, or null for an award to a team. */
+  user_id: number | null;
+  /** The team it counts for: the team given it, or the user's team at that moment (never moves). */
+  team_id: number | null;
+  points: number;
+  reason: string;
+  created_at: string;
+}
+
 export interface ChallengePrerequisitesTable {
   challenge_id: number;
   requires_id: number;
@@ -345,6 +357,7 @@ export interface Database {
   challenge_attempts: ChallengeAttemptsTable;
   hints: HintsTable;
   hint_unlocks: HintUnlocksTable;
+  awards: AwardsTable;
   challenge_prerequisites: ChallengePrerequisitesTable;
   solves: SolvesTable;
   ratings: RatingsTable;

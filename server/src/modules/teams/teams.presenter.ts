@@ -1,5 +1,6 @@
 import {
   MAX_TEAM_SIZE,
+  type Award,
   type JoinRequest,
   type Team,
   type TeamCompletion,
@@ -16,6 +17,7 @@ export function presentTeam(
   leaderName: string,
   joinRequests: readonly JoinRequest[],
   completions: readonly TeamCompletion[],
+  awards: readonly Award[],
 ): Team {
   return {
     _id: toApiId(team.id),
@@ -24,6 +26,7 @@ export function presentTeam(
     members: members.map((m) => m.username),
     join_requests: [...joinRequests],
     completions: [...completions],
+    awards: [...awards],
     memberCount: team.member_count,
     spotsLeft: Math.max(0, MAX_TEAM_SIZE - team.member_count),
   };

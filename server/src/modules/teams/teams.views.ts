@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.js';
 import type { TeamRow, UserRow } from '../../db/schema.js';
 import { CachedJson } from '../../lib/cached-json.js';
 import { KeyedCache } from '../../lib/invalidation.js';
+import { listAwardsOfTeams } from '../awards/awards.service.js';
 import { getScoreView } from '../scoreboard/scoreboard.service.js';
 import { withBoardPoints } from '../scoreboard/scoreboard.views.js';
 import { followSolves } from '../scoreboard/solve-feed.js';
@@ -27,10 +28,11 @@ import { joinRequestChecksum } from './teams.service.js';
 async function buildTeams(ctx: AppContext, teams: readonly TeamRow[], checksums: boolean): Promise<Team[]> {
   const db = ctx.database.db;
   const ids = teams.map((t) => t.id);
-  const [members, requests, solves] = await Promise.all([
+  const [members, requests, solves, awards] = await Promise.all([
     listMembers(db, ids),
     listJoinRequests(db, ids),
     listTeamSolves(db, ids),
+    listAwardsOfTeams(ctx, ids),
   ]);
   const result: Team[] = [];
   for (const team of teams) {
@@ -43,7 +45,7 @@ async function buildTeams(ctx: AppContext, teams: readonly TeamRow[], checksums:
         presentJoinRequest(r, checksums ? joinRequestChecksum(ctx, r.id, r.team_id, r.user_id) : ''),
       );
     const completions = presentCompletions(solves.filter((s) => s.team_id === team.id));
-    result.push(presentTeam(team, own, leaderName ?? '', joinRequests, completions));
+    result.push(presentTeam(team, own, leaderName ?? '', joinRequests, completions, awards.get(team.id) ?? []));
   }
   return result;
 }
@@ -80,7 +82,8 @@ export async function getTeamInfoAnswer(ctx: AppContext, user: UserRow): Promise
     const solvesSince = followSolves(ctx.database);
     cache = new KeyedCache<number, TeamInfoEntry>(
       ctx.bus,
-      ['teams', 'users', 'solves', 'challenges'],
+      // Awards are an admin's rare act: any of them drops every kept answer.
+      ['teams', 'users', 'solves', 'challenges', 'awards', 'awards-added'],
       USER_ANSWER_CACHE_SIZE,
       {
         // A correct flag changes the answers of its solver's team only.

@@ -1,4 +1,4 @@
-import type { User, UserCompletion } from '@ctf/contract';
+import type { Award, User, UserCompletion } from '@ctf/contract';
 import { toApiId } from '../../lib/ids.js';
 
 /** A user row with what SPEC.md's User shape shows of their team. */
@@ -28,6 +28,7 @@ export function presentUser(
   u: UserWithTeam,
   completions: UserCompletion[],
   ratedChallengeIds: number[],
+  awards: Award[],
   /** The division's name (null: none); undefined while the site has no divisions (no field). */
   division?: string | null,
 ): User {
@@ -43,6 +44,7 @@ export function presentUser(
     is_admin: u.is_admin === 1,
     completions,
     user_rates: ratedChallengeIds.map(toApiId),
+    awards,
     ...(division === undefined ? {} : { division }),
   };
 }
