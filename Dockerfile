@@ -22,7 +22,8 @@ COPY . .
 RUN npm run build \
  && node scripts/docker/copy-runtime-modules.mjs /app /runtime
 
-# ---- runtime: Node, the bundled server, the built web app, the few packages loaded at run time ----
+# ---- runtime: Node, the bundled server, the built web app, the sample challenges, and the few
+# packages loaded at run time ----
 FROM ${BASE}
 WORKDIR /app
 # A fixed id, so a volume or bind mount can be prepared for it (chown 10001 DIR).
@@ -32,6 +33,8 @@ RUN groupadd --system --gid 10001 ctf \
 COPY --from=build /runtime/ ./
 COPY --from=build /app/server/dist/ ./server/dist/
 COPY --from=build /app/web/dist/ ./web/dist/
+# The set-up checklist's "Add the sample challenges" imports these.
+COPY --from=build /app/docs/sample-challenges/ ./docs/sample-challenges/
 # What the admin panel's set-up checklist imports as "Add the sample challenges".
 COPY --from=build /app/docs/sample-challenges/ ./docs/sample-challenges/
 # Every other setting is read from the environment, or from /app/.env when one is mounted there

@@ -62,24 +62,46 @@ const composeCommand = engine ? await findCompose(engine) : null;
 /** The site's public page of points: name and points of each competitor. */
 const board = async (base: string) => (await fetch(`${base}/api/info/leaderboard`)).json();
 
-/** An admin makes one challenge and opens the site; a player solves it. Returns the player. */
-async function playOneSolve(base: string, origin: string, flag: string) {
+/**
+ * An admin adds challenges and opens the site; a player solves one. `sample`: the set-up
+ * checklist's "Add the sample challenges" (files the image must carry) and First Steps' flag from
+ * docs/sample-challenges; else one challenge made with the given flag.
+ */
+async function playOneSolve(base: string, origin: string, challenges: 'sample' | { flag: string }) {
   const admin = await new HttpClient(origin).signIn(base, 'compose-admin', true);
-  const created = await admin.post(base, '/api/admin/ctf/create_challenge', {
-    name: 'Container',
-    category: 'General',
-    difficulty: 'Easy',
-    written_by: 'tester',
-    flag,
-  });
-  expect(created.status, created.text).toBe(200);
+  let name = 'Container';
+  let flag: string;
+  let points = 100;
+  if (challenges === 'sample') {
+    const added = await admin.post(base, '/api/admin/sample_challenges', {});
+    expect(added.status, added.text).toBe(200);
+    expect(added.body.created).toContain('First Steps');
+    const yml = YAML.parse(read('docs/sample-challenges/first-steps/challenge.yml'));
+    [name, flag, points] = [yml.name, yml.flags[0], yml.value];
+  } else {
+    flag = challenges.flag;
+    const created = await admin.post(base, '/api/admin/ctf/create_challenge', {
+      name,
+      category: 'General',
+      difficulty: 'Easy',
+      written_by: 'tester',
+      flag,
+    });
+    expect(created.status, created.text).toBe(200);
+  }
   expect((await admin.post(base, '/api/admin/update_site_info', { activated: true })).status).toBe(200);
   const player = await new HttpClient(origin).signIn(base, 'compose-player');
-  const [challenge] = (await player.get(base, '/api/ctf/challenges')).body as { _id: string }[];
-  const solved = await player.post(base, '/api/ctf/submit-flag', { challenge_id: challenge!._id, flag });
+  const list = (await player.get(base, '/api/ctf/challenges')).body as {
+    _id: string;
+    name: string;
+    hlinks: string[];
+  }[];
+  const { _id: challengeId, hlinks: files } = list.find((c) => c.name === name)!;
+  const solved = await player.post(base, '/api/ctf/submit-flag', { challenge_id: challengeId, flag });
   expect(solved.status, solved.text).toBe(200);
-  expect(await board(base)).toEqual([expect.objectContaining({ name: 'compose-player', points: 100 })]);
-  return { admin, player, challengeId: challenge!._id };
+  const entry = { name: 'compose-player', points };
+  expect(await board(base)).toEqual([expect.objectContaining(entry)]);
+  return { admin, player, challengeId, flag, entry, files };
 }
 
 /** A past window, as the other end-to-end tests use: play is open after it (the default). */
@@ -116,8 +138,10 @@ describe.skipIf(!composeCommand)('compose.yaml on a real Docker engine', () => {
     expect(await health.json()).toMatchObject({ status: 'ok', database: true });
   });
 
-  it('signs in, records a solve, and keeps it when the stack is taken down and brought up again', async () => {
-    const { player, challengeId } = await playOneSolve(base, origin, 'flag{in-a-container}');
+  it('signs in, adds the sample challenges, records a solve, and keeps it when the stack is taken down and up', async () => {
+    const { player, challengeId, flag, entry, files } = await playOneSolve(base, origin, 'sample');
+    // The import packs a challenge's files into one archive, stored in the volume's uploads.
+    expect(files).toEqual(['first-steps.zip']);
 
     // A new container on the same volume: the database, sessions and solve are all still there.
     const before = await stack.containerId('site');
@@ -125,13 +149,15 @@ describe.skipIf(!composeCommand)('compose.yaml on a real Docker engine', () => {
     await stack.compose(['up', '-d']);
     expect(await stack.containerId('site')).not.toBe(before);
     await stack.healthy('site');
-    expect(await board(base)).toEqual([expect.objectContaining({ name: 'compose-player', points: 100 })]);
-    const again = await player.post(base, '/api/ctf/submit-flag', {
-      challenge_id: challengeId,
-      flag: 'flag{in-a-container}',
-    });
+    expect(await board(base)).toEqual([expect.objectContaining(entry)]);
+    const again = await player.post(base, '/api/ctf/submit-flag', { challenge_id: challengeId, flag });
     // The session (kept in the database) still signs the player in, and the solve is known.
     expect(again.text).toContain('You have already solved this challenge.');
+    // The uploaded file lives in the volume too.
+    const download = await player.get(base, `/api/ctf/download/${files[0]}`);
+    expect(download.status).toBe(200);
+    expect(download.text.startsWith('PK')).toBe(true);
+    expect(download.text).toContain('welcome.txt');
   });
 
   it('stops gracefully on SIGTERM: exit code 0, long before the grace period ends', async () => {
@@ -199,7 +225,7 @@ describe.skipIf(!composeCommand)(
       expect(new TextDecoder().decode((await reader.read()).value)).toContain(': open');
       await reader.cancel();
 
-      const { admin } = await playOneSolve(base, origin, 'flag{behind-nginx}');
+      const { admin } = await playOneSolve(base, origin, { flag: 'flag{behind-nginx}' });
       const count = await stack.compose([
         'exec',
         '-T',

@@ -152,6 +152,56 @@ describe.runIf(run)('scoring in Chromium', () => {
     await page.close();
   });
 
+  it("draws a long event's graph: ten competitors of 200 steps each, their tooltip and their table", async () => {
+    const page = await players.bob!.newPage();
+    // The top 10 after six days of a big event (the board's own answer has three competitors).
+    const start = Date.parse('2025-10-15T01:00:00Z');
+    const series = Array.from({ length: 10 }, (_, k) => ({
+      name: `competitor${k + 1}`,
+      points: Array.from({ length: 200 }, (_, j) => ({
+        time: new Date(start + j * 2_500_000 + k * 60_000).toISOString(),
+        score: (j + 1) * (100 - 7 * k),
+      })),
+    }));
+    await page.route('**/api/info/scoreboard/graph?*', (route) =>
+      route.fulfill({ json: { series, frozen_at: null } }),
+    );
+    await page.goto(`${server.url}/leaderboard`);
+    const chart = page.getByTestId('score-graph-chart');
+    await expect.poll(() => page.getByRole('heading', { name: 'Top 10 over time' }).count()).toBe(1);
+    // Drawn (the chart marks its drawing in the performance timeline), every line in its colour.
+    await expect
+      .poll(() => page.evaluate(() => performance.getEntriesByName('score graph drawn').length))
+      .toBe(1);
+    const colours = await chart
+      .locator('li')
+      .evaluateAll((items) => items.map((li) => getComputedStyle(li.firstElementChild!).backgroundColor));
+    expect(colours).toHaveLength(10);
+    const drawn = await chart.locator('canvas').evaluate((c: HTMLCanvasElement, wanted: string[]) => {
+      const { data } = c.getContext('2d')!.getImageData(0, 0, c.width, c.height);
+      const rgb = wanted.map((w) => w.match(/\d+/g)!.map(Number));
+      const counts = wanted.map(() => 0);
+      for (let i = 0; i < data.length; i += 4)
+        rgb.forEach(([r, g, b], k) => {
+          if (data[i] === r && data[i + 1] === g && data[i + 2] === b) counts[k]!++;
+        });
+      return counts;
+    }, colours);
+    for (const n of drawn) expect(n).toBeGreaterThanOrEqual(20);
+    // Everyone's final score in the tooltip at the end of the axis.
+    const over = chart.locator('.u-over');
+    const plot = (await over.boundingBox())!;
+    await over.hover({ position: { x: plot.width - 1, y: plot.height / 2 } });
+    const tip = chart.locator('.score-graph-tip');
+    await expect.poll(() => tip.isVisible()).toBe(true);
+    const text = await tip.innerText();
+    for (const [k, s] of series.entries()) expect(text).toContain(`${s.name}: ${200 * (100 - 7 * k)}`);
+    // The table, made when opened: one row a step.
+    await page.getByText('Score graph as a table').click();
+    await expect.poll(() => page.getByTestId('score-graph-table').locator('tbody tr').count()).toBe(2000);
+    await page.close();
+  });
+
   it('keeps the public leaderboard still after a freeze set in the admin panel; the solver sees the solve', async () => {
     const panel = await admin.newPage();
     await panel.goto(`${server.url}/admin/panel`);

@@ -37,7 +37,13 @@ export function renderReport(o: Report): string {
   const seeded = o.seeded
     .split('\n')
     .filter((l) => l.startsWith('Added an event'))
+    .map((l) => l.replace(/^Added an event under way: /, '').replace(/\.$/, ''))
     .join(' ');
+  const under = o.rows.filter((r) => Object.values(r.scores).some((v) => v < o.minScore));
+  const verdict =
+    under.length === 0
+      ? 'This run passed it.'
+      : `This run did not: ${under.map((r) => `${r.page} (${r.formFactor}, ${r.theme})`).join('; ')}.`;
   return `# Lighthouse scores
 
 Recorded by \`npm run lighthouse\` (scripts/lighthouse.ts)${o.ci ? ' in CI (.ci/run)' : ''} on ${new Date().toISOString().slice(0, 10)},
@@ -46,8 +52,8 @@ began: Lighthouse ${o.lighthouseVersion} driving Debian's Chromium (headless), o
 production build served by the real server (\`node server/dist/server.js\`, SQLite, assets sent
 Brotli-compressed).
 
-The site holds the demo event under way (\`npm run seed:demo -- --event\`, server/src/scripts/seed-demo-event.ts).
-${seeded} Its dates run from the first solve to tomorrow. Beside it, the small event of the
+The site holds the demo event under way (\`npm run seed:demo -- --event\`, server/src/scripts/seed-demo-event.ts):
+${seeded}; its dates run from the first solve to tomorrow. Beside it, the small event of the
 end-to-end tests (two teams, players, solves and ratings). The player pages are measured signed in
 as bob, a member of the team Packet Pirates (the session cookie is passed in Lighthouse's
 \`extraHeaders\`); Home as a visitor; the admin panel as an organiser. "Challenge with hints" is a
@@ -64,7 +70,7 @@ colours (the score graph is drawn in the theme's colours) and on Compete.
 ${table}
 
 **The gate**: every score of every row at least ${o.minScore}; the script exits with an error otherwise, and
-\`.ci/run\` runs it after the tests, so a page under ${o.minScore} fails CI.
+\`.ci/run\` runs it after the tests, so a page under ${o.minScore} fails CI. ${verdict}
 
 **Variance.** Lighthouse simulates the slow phone: it multiplies the time each task took in the real,
 unthrottled load by 4. Whatever else loads the machine's CPU makes the page's tasks longer, so the

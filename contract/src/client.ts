@@ -20,6 +20,7 @@ import type * as settings from './api/settings.js';
 import type * as site from './api/site.js';
 import type * as teams from './api/teams.js';
 import type * as users from './api/users.js';
+import type * as tokens from './api/tokens.js';
 import type * as divisions from './api/divisions.js';
 import { DOWNLOAD_PATH_PREFIX, LOGO_PATH, ROUTES, type Route } from './api/routes.js';
 import { confirmDeleteText, looksLikeZip, uploadSummaryText } from './api/admin-rules.js';
@@ -49,6 +50,8 @@ type ClientApi<Area> = {
 export const authApi: ClientApi<typeof auth> = ROUTES.auth;
 export const siteApi: ClientApi<typeof site> = ROUTES.site;
 export const usersApi: ClientApi<typeof users> = ROUTES.users;
+/** Personal API tokens (issue 31). */
+export const tokensApi: ClientApi<typeof tokens> = ROUTES.tokens;
 export const teamsApi: ClientApi<typeof teams> = ROUTES.teams;
 export const challengesApi: ClientApi<typeof challenges> & { DOWNLOAD_PATH_PREFIX: string } = {
   ...ROUTES.challenges,

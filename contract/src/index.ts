@@ -2,6 +2,7 @@ export * from './api/common.js';
 export * as authApi from './api/auth.js';
 export * as siteApi from './api/site.js';
 export * as usersApi from './api/users.js';
+export * as tokensApi from './api/tokens.js';
 export * as teamsApi from './api/teams.js';
 export * as challengesApi from './api/challenges.js';
 export * as leaderboardApi from './api/leaderboard.js';

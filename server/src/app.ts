@@ -16,6 +16,7 @@ import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.js';
 import { registerInstanceRoutes } from './modules/instances/instances.routes.js';
 import { registerAuditRoutes } from './modules/audit/audit.routes.js';
 import { registerAuthRoutes } from './modules/auth/auth.routes.js';
+import { registerApiTokenRoutes } from './modules/auth/api-tokens.routes.js';
 import { registerChallengeRoutes } from './modules/challenges/challenges.routes.js';
 import { registerEventRoutes } from './modules/events/events.routes.js';
 import { liveChangesOf, subscribeLiveStream } from './modules/events/events.service.js';
@@ -141,6 +142,7 @@ export async function buildApp(
   await registerSessions(app, ctx);
 
   registerAuthRoutes(app, ctx);
+  registerApiTokenRoutes(app, ctx);
   registerUserRoutes(app, ctx);
   registerSiteRoutes(app, ctx);
   registerSettingsRoutes(app, ctx);

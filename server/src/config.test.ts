@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -119,23 +119,21 @@ describe('start-up with bad configuration', () => {
 
 describe('.env in the working directory', () => {
   const entry = fileURLToPath(new URL('../dist/server.js', import.meta.url));
-  it.runIf(existsSync(entry))('is read at start-up, and the process environment wins over it', async () => {
-    const cwd = dataDir();
-    const port = await new Promise<number>((resolve) => {
+
+  async function freePort(): Promise<number> {
+    return new Promise<number>((resolve) => {
       const s = createServer().listen(0, '127.0.0.1', () => {
         const p = (s.address() as AddressInfo).port;
         s.close(() => resolve(p));
       });
     });
-    // PORT and DATA_DIR come only from the file; its PUBLIC_URL is invalid, so the server can only
-    // start if the environment's PUBLIC_URL is the one used.
-    writeFileSync(
-      path.join(cwd, '.env'),
-      `# settings\nPORT=${port}\nDATA_DIR=./from-dotenv\nPUBLIC_URL=http//not-a-url\nLOG_LEVEL="warn"\n`,
-    );
+  }
+
+  /** Starts the built server in cwd with only PATH and env; whether it answered on port, and its stderr. */
+  async function startIn(cwd: string, port: number, env: Record<string, string>) {
     const child = spawn(process.execPath, [entry], {
       cwd,
-      env: { PATH: process.env.PATH, PUBLIC_URL: `http://localhost:${port}` },
+      env: { PATH: process.env.PATH, ...env },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
@@ -144,15 +142,39 @@ describe('.env in the working directory', () => {
       const deadline = Date.now() + 20_000;
       let answered = false;
       while (!answered && child.exitCode === null && Date.now() < deadline) {
-        answered = await fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.ok, () => false);
+        answered = await fetch(`http://127.0.0.1:${port}/api/health`).then(
+          (r) => r.ok,
+          () => false,
+        );
         if (!answered) await new Promise((r) => setTimeout(r, 50));
       }
-      expect(answered, stderr).toBe(true);
-      expect(existsSync(path.join(cwd, 'from-dotenv', 'ctf.sqlite'))).toBe(true);
+      return { answered, stderr };
     } finally {
-      const exited = new Promise((r) => child.once('exit', r));
+      const exited = child.exitCode === null ? new Promise((r) => child.once('exit', r)) : null;
       child.kill('SIGTERM');
       await exited;
     }
+  }
+
+  it.runIf(existsSync(entry))('is read at start-up, and the process environment wins over it', async () => {
+    const cwd = dataDir();
+    const port = await freePort();
+    // PORT and DATA_DIR come only from the file; its PUBLIC_URL is invalid, so the server can only
+    // start if the environment's PUBLIC_URL is the one used.
+    writeFileSync(
+      path.join(cwd, '.env'),
+      `# settings\nPORT=${port}\nDATA_DIR=./from-dotenv\nPUBLIC_URL=http//not-a-url\nLOG_LEVEL="warn"\n`,
+    );
+    const { answered, stderr } = await startIn(cwd, port, { PUBLIC_URL: `http://localhost:${port}` });
+    expect(answered, stderr).toBe(true);
+    expect(existsSync(path.join(cwd, 'from-dotenv', 'ctf.sqlite'))).toBe(true);
+  });
+
+  it.runIf(existsSync(entry))('accepts .env.example copied as it is', async () => {
+    const cwd = dataDir();
+    const port = await freePort();
+    copyFileSync(fileURLToPath(new URL('../../.env.example', import.meta.url)), path.join(cwd, '.env'));
+    const { answered, stderr } = await startIn(cwd, port, { PORT: String(port), LOG_LEVEL: 'warn' });
+    expect(answered, stderr).toBe(true);
   });
 });

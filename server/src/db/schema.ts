@@ -42,6 +42,20 @@ export interface SessionsTable {
   created_at: string;
 }
 
+/** Personal API tokens (issue 31): like a session, a hash and a user; named, and listed to its owner. */
+export interface ApiTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  /** sha256 of the token (`ctf_...`); the token itself is never stored. */
+  token_hash: string;
+  created_at: string;
+  /** null: never expires. */
+  expires_at: string | null;
+  /** Written at most once a minute per token (not at every request). */
+  last_used_at: string | null;
+}
+
 export interface OAuthStatesTable {
   /** sha256 of the state value; single use. */
   state_hash: string;
@@ -347,6 +361,7 @@ export interface Database {
   users: UsersTable;
   identities: IdentitiesTable;
   sessions: SessionsTable;
+  api_tokens: ApiTokensTable;
   oauth_states: OAuthStatesTable;
   teams: TeamsTable;
   join_requests: JoinRequestsTable;

@@ -70,6 +70,9 @@ function validBody(w: World, path: string): { payload: unknown; headers?: Record
     '/api/ctf/instance/renew': { challenge_id: w.ids.active },
     '/api/ctf/instance/stop': { challenge_id: w.ids.active },
     '/api/admin/instances/stop': { instance_id: '1' },
+    '/api/user/tokens': { name: 'csrf' },
+    '/api/user/tokens/delete': { token_id: '1' },
+    '/api/admin/sample_challenges': {},
   };
   if (path === settingsApi.uploadLogo.path) {
     const boundary = 'csrfBoundary';

@@ -165,9 +165,13 @@ export function subscribeLiveStream(ctx: AppContext): void {
   );
   // A deleted announcement is never replayed: its events leave the log with it (in its
   // transaction), and the one that tells pages to drop it carries no title.
-  on.on('announcement.deleted', ({ id }, trx) => withdrawLiveEvents(ctx, trx, 'announcement', (d) => d._id === String(id)), {
-    phase: 'transaction',
-  });
+  on.on(
+    'announcement.deleted',
+    ({ id }, trx) => withdrawLiveEvents(ctx, trx, 'announcement', (d) => d._id === String(id)),
+    {
+      phase: 'transaction',
+    },
+  );
   on.on(
     'announcement.deleted',
     async ({ id }) => {

@@ -45,7 +45,9 @@ async function buildTeams(ctx: AppContext, teams: readonly TeamRow[], checksums:
         presentJoinRequest(r, checksums ? joinRequestChecksum(ctx, r.id, r.team_id, r.user_id) : ''),
       );
     const completions = presentCompletions(solves.filter((s) => s.team_id === team.id));
-    result.push(presentTeam(team, own, leaderName ?? '', joinRequests, completions, awards.get(team.id) ?? []));
+    result.push(
+      presentTeam(team, own, leaderName ?? '', joinRequests, completions, awards.get(team.id) ?? []),
+    );
   }
   return result;
 }
