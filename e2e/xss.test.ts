@@ -9,7 +9,7 @@ import { oauthClient, sessionValue } from './support/oauth-http.js';
 import { startServer, type RunningServer } from './support/server.js';
 
 /**
- * Hostile content in a real browser (DESIGN.md §6). Challenge HTML with scripts, event handlers,
+ * Hostile content in a real browser (docs/product.md §14). Challenge HTML with scripts, event handlers,
  * javascript: URLs, SVG, style and mutation tricks is created through the admin API and must come
  * out inert from the API and on /compete and /challenge; the same HTML written straight into the
  * database (past the server's sanitiser) must still render inert (the browser's DOMPurify); an
