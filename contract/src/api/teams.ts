@@ -13,7 +13,7 @@ export const TeamName = z
 
 /**
  * Server texts of the team calls. The web keys its colours on MESSAGES.requestSent,
- * MESSAGES.teamCreated and an update message containing 'success' (SPEC.md §8); these others are
+ * MESSAGES.teamCreated and an update message containing 'success' (docs/product.md §8); these others are
  * shown as they come.
  */
 export const TEAM_MESSAGES = {
@@ -52,7 +52,7 @@ export const TeamCompletion = z.object({
 });
 export type TeamCompletion = z.infer<typeof TeamCompletion>;
 
-/** SPEC.md §3 Team. join_requests is filled for the leader only. */
+/** docs/product.md §3 Team. join_requests is filled for the leader only. */
 export const Team = z.object({
   _id: IdString,
   name: z.string(),

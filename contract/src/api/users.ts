@@ -6,7 +6,7 @@ import { Award } from './awards.js';
 export const UserCompletion = z.object({ id: IdString, name: z.string(), time: Timestamp });
 export type UserCompletion = z.infer<typeof UserCompletion>;
 
-/** SPEC.md §3 User. `team` is the team's name or the string 'None'. */
+/** docs/product.md §3 User. `team` is the team's name or the string 'None'. */
 export const User = z.object({
   _id: IdString,
   username: z.string(),

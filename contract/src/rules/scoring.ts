@@ -1,5 +1,5 @@
 /**
- * The scoring model of DESIGN.md §4 as a pure reference: the server computes the same ranking with
+ * The scoring model of docs/product.md §12 as a pure reference: the server computes the same ranking with
  * set-based SQL, and its tests compare the two on generated events.
  *
  * - A solve records (user, challenge, the user's team at that moment or null, time) and never moves.
@@ -271,7 +271,7 @@ export function rankCompetitors(event: ScoringInput): RankedCompetitor[] {
   return ranked.sort(compareCompetitors);
 }
 
-/** The public leaderboard (SPEC.md §3): name and points. */
+/** The public leaderboard (docs/product.md §3): name and points. */
 export function leaderboardOf(input: ScoringInput): { name: string; points: number }[] {
   return rankCompetitors(input).map(({ name, points }) => ({ name, points }));
 }

@@ -7,7 +7,7 @@ import type { Generated, Insertable, Kysely, Selectable, Transaction } from 'kys
 export interface UsersTable {
   id: Generated<number>;
   username: string;
-  /** nameKey(username): unique, so look-alike names collide (DESIGN.md §3). */
+  /** nameKey(username): unique, so look-alike names collide (docs/product.md §11). */
   username_key: string;
   avatar_url: string;
   email: string;
@@ -69,7 +69,7 @@ export interface TeamsTable {
   name: string;
   name_key: string;
   leader_id: number;
-  /** The cap is claimed here with a conditional update (DESIGN.md §6). */
+  /** The cap is claimed here with a conditional update (docs/product.md §14). */
   member_count: number;
   created_at: string;
   /** Left out of every public view with the solves credited to it (issue 18). */

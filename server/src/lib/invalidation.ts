@@ -214,7 +214,7 @@ export class IncrementalValue<T> {
   async get(): Promise<T> {
     if (this.hasValue && this.expiry && !this.needsBuild) {
       // A value that depends on the clock (a scheduled release) is built again at its next
-      // transition, with no write to announce it (DESIGN.md §8: time is a read-time input).
+      // transition, with no write to announce it (docs/product.md §15: time is a read-time input).
       const at = this.expiry.at(this.value as T);
       if (at !== null && this.expiry.now() >= at) this.invalidate();
     }

@@ -10,7 +10,7 @@ import type {
 } from './score-board.types.js';
 
 /**
- * The one scoring function (DESIGN.md §8) held in memory: every credited solve, every challenge's
+ * The one scoring function (docs/product.md §15) held in memory: every credited solve, every challenge's
  * solve count and current value, every competitor's points, and the ranked board. Built once from
  * the stored rows (one read of each table) and then kept up to date from the solve feed: a new
  * solve changes its competitor's row and, when it moves a dynamic challenge's value, the rows of
@@ -287,7 +287,7 @@ export class ScoreBoard {
     const user = this.users.get(r.user_id);
     if (!user || user.excluded) return null;
     if (r.team_id !== null) return this.teams.has(r.team_id) ? teamKey(r.team_id) : null;
-    // A user's teamless solves count only while they are not on a team (DESIGN.md §4).
+    // A user's teamless solves count only while they are not on a team (docs/product.md §12).
     if (user.teamId !== null && this.teams.has(user.teamId)) return null;
     return userKey(user.id);
   }

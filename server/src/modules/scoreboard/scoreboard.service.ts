@@ -26,7 +26,7 @@ import {
 
 /**
  * The scoreboard's one scoring function in memory (score-board.ts), kept live, and the public
- * board of a freeze (DESIGN.md §8: time is a read-time input). Which one a reader gets is decided
+ * board of a freeze (docs/product.md §15: time is a read-time input). Which one a reader gets is decided
  * from the clock when it asks: before the freeze time the live board, from it the board built
  * from the solves before it. Nothing rewrites rows at the freeze, and lifting it (or moving it)
  * switches every view at the next read.

@@ -15,7 +15,7 @@ export function rankedOf(board: ScoreBoard, divisionId: number | undefined): rea
 /**
  * The public leaderboard: name and points, best first; while the site has divisions (issue 19)
  * each entry also names its competitor's division (null: none). Without divisions the entries are
- * exactly SPEC.md's.
+ * exactly docs/product.md's.
  */
 export function leaderboardEntries(
   board: ScoreBoard,

@@ -10,7 +10,7 @@ import type { TeamRow } from '../../db/schema.js';
 import { toApiId } from '../../lib/ids.js';
 import type { JoinRequestRow, MemberRow, TeamSolveRow } from './teams.repo.js';
 
-/** SPEC.md §3 Team. `members` are usernames, longest-standing first. */
+/** docs/product.md §3 Team. `members` are usernames, longest-standing first. */
 export function presentTeam(
   team: TeamRow,
   members: readonly MemberRow[],
@@ -37,7 +37,7 @@ export function presentJoinRequest(row: JoinRequestRow, checksum: string): JoinR
 }
 
 /**
- * A team's completions (DESIGN.md §4): each challenge once, credited to the first solve recorded
+ * A team's completions (docs/product.md §12): each challenge once, credited to the first solve recorded
  * with the team. `solves` must be oldest first.
  */
 export function presentCompletions(solves: readonly TeamSolveRow[]): TeamCompletion[] {

@@ -24,7 +24,7 @@ import { joinRequestChecksum } from './teams.service.js';
 // What the team calls answer (the caller's team, kept per user; the joinable list; the admin
 // list) and a team's completions. The writes that change them: teams.service.ts.
 
-/** Teams in SPEC.md's shape; checksums of join requests only when `checksums` says so. */
+/** Teams in docs/product.md's shape; checksums of join requests only when `checksums` says so. */
 async function buildTeams(ctx: AppContext, teams: readonly TeamRow[], checksums: boolean): Promise<Team[]> {
   const db = ctx.database.db;
   const ids = teams.map((t) => t.id);
@@ -53,7 +53,7 @@ async function buildTeams(ctx: AppContext, teams: readonly TeamRow[], checksums:
 }
 
 /**
- * A team's completions as the scoring counts them (DESIGN.md §4): each challenge once, credited
+ * A team's completions as the scoring counts them (docs/product.md §12): each challenge once, credited
  * to the member whose solve recorded with the team came first. Empty for a vanished team.
  */
 export async function listTeamCompletions(ctx: AppContext, teamId: number): Promise<TeamCompletion[]> {
@@ -122,7 +122,7 @@ async function withBoardValues(ctx: AppContext, team: Team, live: boolean): Prom
   return { ...team, completions: withBoardPoints(board, team.completions) };
 }
 
-/** The caller's team (SPEC.md §3), null when teamless; join requests are shown to the leader only. */
+/** The caller's team (docs/product.md §3), null when teamless; join requests are shown to the leader only. */
 export async function getTeamInfo(
   ctx: AppContext,
   user: UserRow,

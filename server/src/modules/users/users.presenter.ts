@@ -1,7 +1,7 @@
 import type { Award, User, UserCompletion } from '@ctf/contract';
 import { toApiId } from '../../lib/ids.js';
 
-/** A user row with what SPEC.md's User shape shows of their team. */
+/** A user row with what docs/product.md's User shape shows of their team. */
 export interface UserWithTeam {
   id: number;
   username: string;
@@ -14,7 +14,7 @@ export interface UserWithTeam {
   division_id: number | null;
 }
 
-/** A solve as SPEC.md §3 shows it in a user's completions. */
+/** A solve as docs/product.md §3 shows it in a user's completions. */
 export function presentCompletion(solve: {
   challenge_id: number;
   name: string;
@@ -23,7 +23,7 @@ export function presentCompletion(solve: {
   return { id: toApiId(solve.challenge_id), name: solve.name, time: solve.created_at };
 }
 
-/** SPEC.md §3 User: the team's name or 'None', completions and the ids of rated challenges. */
+/** docs/product.md §3 User: the team's name or 'None', completions and the ids of rated challenges. */
 export function presentUser(
   u: UserWithTeam,
   completions: UserCompletion[],

@@ -61,7 +61,7 @@ function candidateName(base: string, attempt: number): string {
 
 /**
  * Finds the user of a provider identity, or creates one. Accounts are found by (provider, provider
- * user id) only, never by name or email (DESIGN.md §3). A new user's name is the provider handle,
+ * user id) only, never by name or email (docs/product.md §11). A new user's name is the provider handle,
  * with a numeric suffix when its normalised form is taken. Later logins refresh avatar and email
  * but never the username; ADMINS grants the admin role at each login.
  */
@@ -158,7 +158,7 @@ export async function getUserInfoAnswer(ctx: AppContext, user: UserRow): Promise
   );
 }
 
-/** SPEC.md §3 User for the caller: team name or 'None', completions and what they rated. */
+/** docs/product.md §3 User for the caller: team name or 'None', completions and what they rated. */
 export async function getUserInfo(ctx: AppContext, user: UserRow): Promise<User> {
   const db = ctx.database.db;
   const [team, completions, rated, divisions, awards] = await Promise.all([
@@ -178,7 +178,7 @@ export async function getUserInfo(ctx: AppContext, user: UserRow): Promise<User>
 }
 
 /**
- * Every user of one role (the admin panel's Users and Admins lists) in SPEC.md's User shape, in
+ * Every user of one role (the admin panel's Users and Admins lists) in docs/product.md's User shape, in
  * three queries however many users there are.
  */
 export async function listUsersOfRole(ctx: AppContext, role: 'participants' | 'admins'): Promise<User[]> {
