@@ -86,6 +86,10 @@ const TABLE: ReadonlyArray<readonly [Route, readonly Exclude<StaffRole, 'admin'>
   [I.getSignals, MONITOR],
   [ROUTES.instances.adminInstances, MONITOR],
   [ROUTES.instances.adminStopInstance, ADMIN_ONLY],
+  // Awards (bonus points and penalties): a monitor reads them, an admin gives and deletes them.
+  [ROUTES.awards.listAwards, MONITOR],
+  [ROUTES.awards.giveAward, ADMIN_ONLY],
+  [ROUTES.awards.deleteAward, ADMIN_ONLY],
   // After the event
   [A.exportScoreboardCsv, MONITOR],
   [A.exportSolvesCsv, MONITOR],

@@ -178,7 +178,7 @@ export async function setRole(
   return role === 'admin' ? ack(message) : adminsNote(ctx, target, message);
 }
 
-/** Create Challenge is refused while the event runs (SPEC.md §4); otherwise it creates. */
+/** Create Challenge is refused while the event runs (docs/product.md §4); otherwise it creates. */
 export async function createChallengeOutsideEvent(
   ctx: AppContext,
   caller: AuditActor,

@@ -87,7 +87,7 @@ export async function updateProfile(
     .execute();
 }
 
-/** The user's solves with challenge names, oldest first: their completions (SPEC.md §3). */
+/** The user's solves with challenge names, oldest first: their completions (docs/product.md §3). */
 export async function listUserCompletions(
   db: Executor,
   userId: number,

@@ -19,6 +19,7 @@ const baseUser: User = {
   is_admin: false,
   role: 'player',
   completions: [],
+  awards: [],
   user_rates: [],
 };
 
