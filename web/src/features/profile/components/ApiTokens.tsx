@@ -135,10 +135,10 @@ export function ApiTokens() {
             <code className="text-break user-select-all" data-testid="new-api-token">
               {created.token}
             </code>
-            <Button size="sm" variant="outline-success" onClick={() => void copy(created.token)}>
+            <Button size="sm" variant="success" onClick={() => void copy(created.token)}>
               {copied ? 'Copied!' : 'Copy'}
             </Button>
-            <Button size="sm" variant="link" onClick={() => setCreated(null)}>
+            <Button size="sm" variant="secondary" onClick={() => setCreated(null)}>
               Done
             </Button>
           </div>
