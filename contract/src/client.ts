@@ -13,6 +13,7 @@ import type * as challenges from './api/challenges.js';
 import type * as integrity from './api/integrity.js';
 import type * as announcements from './api/announcements.js';
 import type * as webhook from './api/webhook.js';
+import type * as awards from './api/awards.js';
 import type * as instances from './api/instances.js';
 import type * as leaderboard from './api/leaderboard.js';
 import type * as settings from './api/settings.js';
@@ -84,6 +85,7 @@ export const divisionsApi: ClientApi<typeof divisions> = {
 };
 export const announcementsApi: ClientApi<typeof announcements> = ROUTES.announcements;
 export const webhookApi: ClientApi<typeof webhook> = ROUTES.webhook;
+export const awardsApi: ClientApi<typeof awards> = ROUTES.awards;
 /** Per-team challenge instances (issue 30). */
 export const instancesApi: ClientApi<typeof instances> = ROUTES.instances;
 export type { AckResponse, MessageResponse } from './api/common.js';

@@ -12,6 +12,7 @@ export * as divisionsApi from './api/divisions.js';
 export * as integrityApi from './api/integrity.js';
 export * as announcementsApi from './api/announcements.js';
 export * as webhookApi from './api/webhook.js';
+export * as awardsApi from './api/awards.js';
 export * as instancesApi from './api/instances.js';
 export { flagsOf } from './api/admin.js';
 export { ROUTES, type Route } from './api/routes.js';

@@ -14,6 +14,7 @@ export {
   type LogoType,
 } from './api/settings-rules.js';
 export type { WebhookStatus } from './api/webhook.js';
+export type { Award, AdminAward } from './api/awards.js';
 export type {
   AdminInstance,
   InstanceDefinition,

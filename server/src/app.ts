@@ -29,6 +29,7 @@ import { registerModerationRoutes } from './modules/moderation/moderation.routes
 import { registerSubmissionLogRoutes } from './modules/submission-log/submission-log.routes.js';
 import { registerRatingRoutes } from './modules/ratings/ratings.routes.js';
 import { registerScoreboardRoutes } from './modules/scoreboard/scoreboard.routes.js';
+import { registerAwardRoutes } from './modules/awards/awards.routes.js';
 import { registerSettingsRoutes } from './modules/settings/settings.routes.js';
 import { registerDivisionRoutes } from './modules/divisions/divisions.routes.js';
 import { registerSiteRoutes } from './modules/site/site.routes.js';
@@ -158,6 +159,7 @@ export async function buildApp(
   registerRatingRoutes(app, ctx);
   registerLeaderboardRoutes(app, ctx);
   registerScoreboardRoutes(app, ctx);
+  registerAwardRoutes(app, ctx);
   registerEventRoutes(app, ctx);
   registerAnnouncementRoutes(app, ctx);
   registerWebhookRoutes(app, ctx);

@@ -21,6 +21,7 @@ import * as teams from './teams.js';
 import * as tokens from './tokens.js';
 import * as users from './users.js';
 import * as webhook from './webhook.js';
+import * as awards from './awards.js';
 
 /**
  * Who may call a route: 'anonymous' (anyone; the same answer for all), 'public' (anyone; the
@@ -140,6 +141,11 @@ const SUMMARIES: Summaries = {
     deleteAnnouncement: 'Deletes an announcement.',
     adminAnnouncements: 'Every announcement with its Markdown, for editing.',
   },
+  awards: {
+    giveAward: 'Gives a user or a team points (negative: a penalty) with a reason; answers its id.',
+    listAwards: 'Every award, newest first, with who got it.',
+    deleteAward: 'Deletes an award: it stops counting everywhere.',
+  },
   webhook: {
     webhookStatus: "The Discord webhook's state and its latest deliveries.",
   },
@@ -177,7 +183,7 @@ export interface ReferenceEntry {
 }
 
 const AREA_MODULES = [admin, announcements, auth, challenges, divisions, integrity, leaderboard];
-const MORE_MODULES = [settings, site, teams, tokens, users, webhook, instances];
+const MORE_MODULES = [settings, site, teams, tokens, users, webhook, instances, awards];
 
 function isEndpoint(value: unknown): value is Endpoint {
   return (

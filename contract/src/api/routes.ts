@@ -125,6 +125,11 @@ export const ROUTES = {
   webhook: {
     webhookStatus: get('/api/admin/webhook/status'),
   },
+  awards: {
+    giveAward: post('/api/admin/awards'),
+    listAwards: get('/api/admin/awards'),
+    deleteAward: post('/api/admin/awards/delete'),
+  },
   instances: {
     startInstance: post('/api/ctf/instance/start'),
     getInstance: get('/api/ctf/instance'),

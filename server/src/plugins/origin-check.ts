@@ -23,7 +23,7 @@ function originOf(url: string | undefined): string | null {
 }
 
 /**
- * A GET that acts (logout and force_update, kept GETs by the spec; exports, downloads the browser
+ * A GET that acts (logout and force_update, kept GETs by the API of docs/product.md §7; exports, downloads the browser
  * navigates to) answers only a fetch from our own pages or a top-level navigation, as the
  * browser's Fetch Metadata tells: not an `<img>` in a description (`Sec-Fetch-Dest: image`), a
  * frame, or any request another site starts (a cross-site link too, since SameSite=Lax cookies
@@ -52,7 +52,7 @@ function checkActingGet(request: FastifyRequest, publicOrigin: string): void {
 
 /**
  * Every state-changing request must come from our own pages: its Origin (or, failing that, its
- * Referer) must be PUBLIC_URL's origin (DESIGN.md §3). This is the CSRF defence on top of
+ * Referer) must be PUBLIC_URL's origin (docs/product.md §11). This is the CSRF defence on top of
  * SameSite=Lax cookies; a request with a personal API token and no cookie needs none. GETs change nothing, except the few the contract marks as acting, which
  * checkActingGet holds to our own pages and top-level navigations.
  */
