@@ -1,4 +1,4 @@
-// Imports flow one way (STYLE.md rule 7; drawn in docs/architecture.md, "Layers and the module
+// Imports flow one way (CONTRIBUTING.md, "Dependency rules"; drawn in docs/architecture.md, "Layers and the module
 // order"). `npm run lint` runs these rules over server/src and web/src; scripts/dependency-rules.test.ts
 // proves that a cycle, an upward import and a reach into another module's repository fail them.
 
@@ -13,6 +13,7 @@ const SERVER_MODULE_ORDER = [
   'audit',
   'divisions',
   'hints',
+  'awards',
   'scoreboard',
   'users',
   'auth',

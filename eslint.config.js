@@ -16,7 +16,7 @@ export default tseslint.config(
     },
   },
   {
-    // Imports flow one way (STYLE.md): the contract is pure, and the web never reaches into the server.
+    // Imports flow one way (CONTRIBUTING.md): the contract is pure, and the web never reaches into the server.
     files: ['contract/src/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: ['node:*', '../../server/*', '../../web/*'] }],

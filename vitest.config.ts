@@ -26,7 +26,8 @@ export default defineConfig({
             'server/src/**/*.test.ts',
             'server/test/**/*.test.ts',
             'bench/**/*.test.ts',
-            // Checks of the repository itself (the release's version and licence).
+            // Checks of the repository itself: the release's version and licence, and no citation of a file
+            // outside it.
             'scripts/**/*.test.ts',
           ],
           // Names the run's template databases and removes them when the run ends.

@@ -14,7 +14,7 @@ const run = browserAvailable();
 const ADMIN_TABS = ['Users', 'Teams', 'Admins', 'Solvers', 'View Challenges', 'Create Challenge', 'Upload'];
 
 /**
- * Every page of SPEC.md §2 in every state (visitor, participant without and with a team, leader,
+ * Every page of docs/product.md §2 in every state (visitor, participant without and with a team, leader,
  * admin; an empty event and a full one) has no serious or critical axe-core violation.
  */
 describe.runIf(run)('accessibility in Chromium (axe-core)', { timeout: 180_000 }, () => {

@@ -10,7 +10,7 @@ import { createPostgresDatabase } from './support/services.js';
 import { seededRandom } from '../server/test/seeded-random.js';
 
 /**
- * Every acknowledged write survives a kill -9 (DESIGN.md §6). A write load (solves, ratings and
+ * Every acknowledged write survives a kill -9 (docs/product.md §14). A write load (solves, ratings and
  * team changes) runs against the real server process, which is killed with SIGKILL at a random
  * moment and started again on the same data. Every write answered 2xx before the kill is there;
  * the SQLite file passes integrity_check; and the leaderboard after the restart, and after an
@@ -39,7 +39,7 @@ interface Player {
 }
 type Entry = { name: string; points: number };
 
-/** The leaderboard the given solves make (DESIGN.md §4): each challenge once per competitor. */
+/** The leaderboard the given solves make (docs/product.md §12): each challenge once per competitor. */
 function leaderboardOf(solves: readonly { player: Player; challenge: Challenge }[]): Entry[] {
   const seen = new Map<string, Set<string>>();
   const points = new Map<string, number>();

@@ -1,23 +1,17 @@
 import { readFile } from 'node:fs/promises';
 import { MESSAGES } from '@ctf/contract';
-import type { Browser, BrowserContext, Dialog, Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seriousViolations } from './support/a11y.js';
-import { browserAvailable, launchBrowser } from './support/browser.js';
+import { settledTabViolations, tableCells } from './support/admin-panel.js';
+import { browserAvailable } from './support/browser.js';
 import { HttpClient } from './support/http.js';
-import { startServer, type RunningServer } from './support/server.js';
-import { localSignIn } from './support/session.js';
+import { buildIntegrityWorld, INTEGRITY_CHALLENGES, type IntegrityWorld } from './support/integrity-world.js';
 
 const run = browserAvailable();
 
 /** Every browser here, like every player in a lecture hall behind one NAT, comes from one address. */
 const ADDRESS = '127.0.0.1';
 const LEAKED = 'flag{leaked-in-discord-7731}';
-const CHALLENGES = [
-  { name: 'Warm Up', flag: 'flag{warm-up}' },
-  { name: 'Cipher Wheel', flag: 'flag{cipher-wheel}' },
-  { name: 'Twin Peaks', flag: 'flag{twin-peaks}' },
-];
 /** Wrong guesses of a teamless player seeded over HTTP, so the Submissions tab has two pages. */
 const FILLER_ATTEMPTS = 60;
 const CSV_HEADER = 'id,time,username,team,challenge,result,submitted,address';
@@ -25,130 +19,28 @@ const CSV_HEADER = 'id,time,username,team,challenge,result,submitted,address';
 /**
  * Issue 18 in a real browser, on one server: the Submissions tab (filters, server pages, CSV),
  * a same-address signal followed to its rows, hiding a team from the leaderboard, banning a
- * logged-in user, and the read-only Audit tab holding all of it.
+ * logged-in user, and the read-only Audit tab holding all of it. The scenarios run in order and
+ * build on each other: the Audit tab lists what the earlier ones did.
  */
 describe.runIf(run)('integrity and moderation in Chromium', { timeout: 240_000 }, () => {
-  let server: RunningServer;
-  let browser: Browser;
-  let organiser: HttpClient;
-  const ids = new Map<string, string>();
-  const contexts = new Map<string, BrowserContext>();
-  /** The admin's page, kept open across the scenarios like an organiser's tab on event day. */
-  let admin: Page;
-  /** Answers for the admin page's reason prompts, used in order; every confirm is accepted. */
-  const reasons: string[] = [];
-  const prompts: string[] = [];
+  /** Alice (Red Rockets), bob (Blue Barons), teamless mallory, and the organiser's admin page. */
+  let world: IntegrityWorld;
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    organiser = await new HttpClient(server.url).signIn(server.url, 'organiser', true);
-    for (const c of CHALLENGES) {
-      const r = await organiser.post(server.url, '/api/admin/ctf/create_challenge', {
-        ...c,
-        description: `<p>${c.name}</p>`,
-        category: 'General',
-        difficulty: 'Easy',
-        written_by: 'club',
-        files: [],
-      });
-      expect(r.status, r.text).toBe(200);
-    }
-    const listed = (await organiser.get(server.url, '/api/admin/ctf/fetch_challenges')).body as {
-      _id: string;
-      name: string;
-    }[];
-    for (const c of listed) ids.set(c.name, c._id);
-    const opened = await organiser.post(server.url, '/api/admin/update_site_info', { activated: true });
-    expect(opened.status, opened.text).toBe(200);
-
-    for (const [user, team] of [
-      ['alice', 'Red Rockets'],
-      ['bob', 'Blue Barons'],
-      ['mallory', null],
-    ] as const) {
-      const c = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-      contexts.set(user, c);
-      await localSignIn(c, server.url, user);
-      if (team) {
-        const r = await c.request.post(`${server.url}/api/team/create`, {
-          data: { team_name: team },
-          headers: { origin: server.url },
-        });
-        expect(r.status(), await r.text()).toBe(200);
-      }
-    }
-    const adminContext = await browser.newContext({
-      acceptDownloads: true,
-      // The axe checker's script needs the CSP bypass; the site's own scripts do not.
-      bypassCSP: true,
-      // No tab fade: axe reads colours, and a pane half faded in has too little contrast.
-      reducedMotion: 'reduce',
-      viewport: { width: 1400, height: 900 },
-    });
-    contexts.set('organiser', adminContext);
-    await localSignIn(adminContext, server.url, 'organiser', true);
-    admin = await adminContext.newPage();
-    admin.on('dialog', (d: Dialog) => {
-      prompts.push(d.message());
-      void (d.type() === 'prompt' ? d.accept(reasons.shift() ?? '') : d.accept());
-    });
+    world = await buildIntegrityWorld();
   });
   afterAll(async () => {
-    for (const c of contexts.values()) await c.close();
-    await browser?.close();
-    await server?.stop();
+    await world?.close();
   });
-
-  const challengeId = (name: string) => ids.get(name)!;
-
-  /** Opens a challenge in the player's page and sends a flag through its form; answers the message shown. */
-  async function submitFlag(page: Page, challenge: string, flag: string, expected: string) {
-    const url = `${server.url}/challenge?id=${challengeId(challenge)}`;
-    if (page.url() !== url) await page.goto(url);
-    await page.locator('#flag-input').fill(flag);
-    const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/ctf/submit-flag');
-    await page.getByRole('button', { name: 'Submit Flag' }).click();
-    await answered;
-    // The form clears its message when it sends, so the text seen here is this answer's.
-    await expect.poll(() => page.getByTestId('flag-message').textContent()).toBe(expected);
-  }
-
-  /** The rows of an admin table as the cells' texts. */
-  async function cells(table: Locator): Promise<string[][]> {
-    return table
-      .locator('tbody tr')
-      .evaluateAll((rows) =>
-        rows.map((r) => Array.from(r.querySelectorAll('td')).map((td) => (td.textContent ?? '').trim())),
-      );
-  }
 
   /** A Submissions row without its id and time: user, team, challenge, result, text, address. */
   const visible = (row: string[]) => row.slice(2);
-
-  /** Waits until the log (written in batches within a second) holds this many rows. */
-  async function logHolds(count: number) {
-    await expect
-      .poll(async () => {
-        const r = await organiser.get(server.url, '/api/admin/submissions?limit=200');
-        return (r.body as { rows: unknown[] }).rows.length;
-      })
-      .toBe(count);
-  }
-
-  /** axe on the admin page once the open tab's pane is fully shown (no fade in progress). */
-  async function axe(): Promise<string[]> {
-    await admin.waitForFunction(() => {
-      const pane = document.querySelector('.tab-pane.active');
-      return !!pane && getComputedStyle(pane).opacity === '1' && !/Loading/.test(pane.textContent ?? '');
-    });
-    return seriousViolations(admin);
-  }
-
-  const tab = (name: string) => admin.getByRole('tab', { name, exact: true }).click();
-  const adminMessage = () => admin.getByTestId('admin-message').textContent();
+  const axe = () => settledTabViolations(world.admin);
+  const tab = (name: string) => world.admin.getByRole('tab', { name, exact: true }).click();
+  const adminMessage = () => world.admin.getByTestId('admin-message').textContent();
 
   it('lists every attempt newest first with result and address, filters, pages, and exports the CSV', async () => {
+    const { server, admin, pageOf, challengeId, submitFlag, logHolds } = world;
     // A teamless player hammers one challenge: 10 wrong answers, then the limiter's refusals.
     const filler = await new HttpClient(server.url).signIn(server.url, 'filler');
     for (let i = 0; i < FILLER_ATTEMPTS; i++) {
@@ -159,11 +51,11 @@ describe.runIf(run)('integrity and moderation in Chromium', { timeout: 240_000 }
       expect([200, 429]).toContain(r.status);
     }
 
-    const alice = await contexts.get('alice')!.newPage();
+    const alice = await pageOf('alice');
     await submitFlag(alice, 'Warm Up', 'flag{warm-down}', MESSAGES.incorrectFlag);
     await submitFlag(alice, 'Warm Up', LEAKED, MESSAGES.incorrectFlag);
     await submitFlag(alice, 'Warm Up', 'flag{warm-up}', MESSAGES.correctFlag);
-    const bob = await contexts.get('bob')!.newPage();
+    const bob = await pageOf('bob');
     await submitFlag(bob, 'Warm Up', 'flag{warm}', MESSAGES.incorrectFlag);
     await submitFlag(bob, 'Cipher Wheel', 'flag{cipher-wheel}', MESSAGES.correctFlag);
     await alice.close();
@@ -173,8 +65,8 @@ describe.runIf(run)('integrity and moderation in Chromium', { timeout: 240_000 }
     await admin.goto(`${server.url}/admin/panel`);
     await tab('Submissions');
     const table = admin.getByRole('table', { name: 'Submissions' });
-    await expect.poll(async () => (await cells(table)).length).toBe(50);
-    const first = await cells(table);
+    await expect.poll(async () => (await tableCells(table)).length).toBe(50);
+    const first = await tableCells(table);
     expect(first.slice(0, 5).map(visible)).toEqual([
       ['bob', 'Blue Barons', 'Cipher Wheel', 'correct', '', ADDRESS],
       ['bob', 'Blue Barons', 'Warm Up', 'wrong', 'flag{warm}', ADDRESS],
@@ -191,31 +83,33 @@ describe.runIf(run)('integrity and moderation in Chromium', { timeout: 240_000 }
     // Server-side pages: the second page holds the oldest rows, ending with the filler's first guess.
     const pager = admin.getByRole('navigation', { name: 'Submissions pages' });
     await pager.getByRole('button', { name: /next/i }).click();
-    await expect.poll(async () => (await cells(table)).length).toBe(FILLER_ATTEMPTS + 5 - 50);
-    const second = await cells(table);
+    await expect.poll(async () => (await tableCells(table)).length).toBe(FILLER_ATTEMPTS + 5 - 50);
+    const second = await tableCells(table);
     expect(visible(second.at(-1)!)).toEqual(['filler', 'None', 'Cipher Wheel', 'wrong', 'filler-0', ADDRESS]);
     expect(second.filter((r) => r[5] === 'rate_limited').length).toBeGreaterThan(0);
     expect(second.some((r) => first.some((f) => f[0] === r[0]))).toBe(false);
     await pager.getByRole('button', { name: /prev/i }).click();
-    await expect.poll(async () => visible((await cells(table))[0]!)[0]).toBe('bob');
+    await expect.poll(async () => visible((await tableCells(table))[0]!)[0]).toBe('bob');
 
     // Filters narrow the list: by user, then by user and result, then by the text of a guess.
     const form = admin.getByRole('form', { name: 'Submission filters' });
     await form.getByLabel('User').fill('alice');
     await form.getByRole('button', { name: 'Filter' }).click();
     await expect
-      .poll(async () => (await cells(table)).map((r) => r[5]))
+      .poll(async () => (await tableCells(table)).map((r) => r[5]))
       .toEqual(['correct', 'wrong', 'wrong']);
     expect(await admin.getByRole('navigation', { name: 'Submissions pages' }).count()).toBe(0);
     await form.getByLabel('Result').selectOption('wrong');
     await form.getByRole('button', { name: 'Filter' }).click();
-    await expect.poll(async () => (await cells(table)).map((r) => r[6])).toEqual([LEAKED, 'flag{warm-down}']);
+    await expect
+      .poll(async () => (await tableCells(table)).map((r) => r[6]))
+      .toEqual([LEAKED, 'flag{warm-down}']);
     await form.getByRole('button', { name: 'Clear' }).click();
-    await expect.poll(async () => (await cells(table)).length).toBe(50);
+    await expect.poll(async () => (await tableCells(table)).length).toBe(50);
     await form.getByLabel('Text contains').fill('leaked-in-discord');
     await form.getByRole('button', { name: 'Filter' }).click();
     await expect
-      .poll(async () => (await cells(table)).map(visible))
+      .poll(async () => (await tableCells(table)).map(visible))
       .toEqual([['alice', 'Red Rockets', 'Warm Up', 'wrong', LEAKED, ADDRESS]]);
 
     // The CSV export downloads the rows of the filters applied (here the one leaked guess)...
@@ -236,7 +130,7 @@ describe.runIf(run)('integrity and moderation in Chromium', { timeout: 240_000 }
     );
     // ...and, with the filters cleared, every row of the log (not just the page shown).
     await form.getByRole('button', { name: 'Clear' }).click();
-    await expect.poll(async () => (await cells(table)).length).toBe(50);
+    await expect.poll(async () => (await tableCells(table)).length).toBe(50);
     const everything = await download();
     expect(everything[0]).toBe(CSV_HEADER);
     expect(everything).toHaveLength(1 + FILLER_ATTEMPTS + 5);
@@ -245,9 +139,10 @@ describe.runIf(run)('integrity and moderation in Chromium', { timeout: 240_000 }
   });
 
   it('names both teams that solved one challenge minutes apart from one address, and leads to the rows', async () => {
-    const alice = await contexts.get('alice')!.newPage();
+    const { admin, pageOf, submitFlag } = world;
+    const alice = await pageOf('alice');
     await submitFlag(alice, 'Twin Peaks', 'flag{twin-peaks}', MESSAGES.correctFlag);
-    const bob = await contexts.get('bob')!.newPage();
+    const bob = await pageOf('bob');
     await submitFlag(bob, 'Twin Peaks', 'flag{twin-peaks}', MESSAGES.correctFlag);
     await alice.close();
     await bob.close();
@@ -278,19 +173,20 @@ describe.runIf(run)('integrity and moderation in Chromium', { timeout: 240_000 }
       .toContain(`Showing the evidence of a signal: rows ${evidenceIds.join(', ')}.`);
     const table = admin.getByRole('table', { name: 'Submissions' });
     await expect
-      .poll(async () => (await cells(table)).map((r) => [r[0], ...visible(r)]))
+      .poll(async () => (await tableCells(table)).map((r) => [r[0], ...visible(r)]))
       .toEqual([
         [evidenceIds[1], 'bob', 'Blue Barons', 'Twin Peaks', 'correct', '', ADDRESS],
         [evidenceIds[0], 'alice', 'Red Rockets', 'Twin Peaks', 'correct', '', ADDRESS],
       ]);
     expect(await axe()).toEqual([]);
     await admin.getByRole('button', { name: 'Show all submissions' }).click();
-    await expect.poll(async () => (await cells(table)).length).toBe(50);
+    await expect.poll(async () => (await tableCells(table)).length).toBe(50);
     expect(await admin.getByTestId('evidence-note').count()).toBe(0);
   });
 
   it('hides a team from the leaderboard and shows it again; a ban ends an open session and login says why', async () => {
-    const bob = await contexts.get('bob')!.newPage();
+    const { server, admin, reasons, prompts, pageOf, submitFlag } = world;
+    const bob = await pageOf('bob');
     const board = bob.getByTestId('leaderboard-entry');
     const names = async () => (await board.allTextContents()).join(' | ');
     await bob.goto(`${server.url}/leaderboard`);
@@ -316,7 +212,7 @@ describe.runIf(run)('integrity and moderation in Chromium', { timeout: 240_000 }
     await bob.close();
 
     // Mallory is mid-game with a challenge open when the ban lands.
-    const mallory = await contexts.get('mallory')!.newPage();
+    const mallory = await pageOf('mallory');
     await submitFlag(mallory, 'Warm Up', 'flag{maybe}', MESSAGES.incorrectFlag);
     await tab('Users');
     reasons.push('Flag sharing');
@@ -351,6 +247,7 @@ describe.runIf(run)('integrity and moderation in Chromium', { timeout: 240_000 }
   });
 
   it('the Audit tab lists those actions with who and what, filters by action, and offers no edit or delete', async () => {
+    const { server, organiser, admin, challengeId } = world;
     // One more admin action, in the panel: a challenge edit that also changes the flag.
     await tab('View Challenges');
     await admin.getByRole('button', { name: 'Edit Twin Peaks' }).click();
@@ -364,9 +261,9 @@ describe.runIf(run)('integrity and moderation in Chromium', { timeout: 240_000 }
     const table = admin.getByRole('table', { name: 'Audit log' });
     const twinPeaks = `challenge 'Twin Peaks Revisited' (#${challengeId('Twin Peaks')})`;
     await expect
-      .poll(async () => (await cells(table))[0]?.slice(1, 4))
+      .poll(async () => (await tableCells(table))[0]?.slice(1, 4))
       .toEqual(['organiser', 'challenge.update', twinPeaks]);
-    const rows = await cells(table);
+    const rows = await tableCells(table);
     const actions = rows.map((r) => `${r[2]} ${r[3]!.replace(/ \(#\d+\)$/, '')}`);
     expect(actions).toEqual([
       "challenge.update challenge 'Twin Peaks Revisited'",
@@ -375,7 +272,7 @@ describe.runIf(run)('integrity and moderation in Chromium', { timeout: 240_000 }
       "moderation.unhide team 'Red Rockets'",
       "moderation.hide team 'Red Rockets'",
       'site.switch site',
-      ...CHALLENGES.map((c) => `challenge.create challenge '${c.name}'`).reverse(),
+      ...INTEGRITY_CHALLENGES.map((c) => `challenge.create challenge '${c.name}'`).reverse(),
     ]);
     expect(rows.every((r) => r[1] === 'organiser')).toBe(true);
     const details = rows[0]![4]!;
@@ -390,11 +287,11 @@ describe.runIf(run)('integrity and moderation in Chromium', { timeout: 240_000 }
     await form.getByLabel('Action').selectOption('moderation.ban');
     await form.getByRole('button', { name: 'Filter' }).click();
     await expect
-      .poll(async () => (await cells(table)).map((r) => [r[1], r[2], r[3]!.replace(/ \(#\d+\)$/, '')]))
+      .poll(async () => (await tableCells(table)).map((r) => [r[1], r[2], r[3]!.replace(/ \(#\d+\)$/, '')]))
       .toEqual([['organiser', 'moderation.ban', "user 'mallory'"]]);
     await form.getByLabel('Action').selectOption('challenge.update');
     await form.getByRole('button', { name: 'Filter' }).click();
-    await expect.poll(async () => (await cells(table)).map((r) => r[3])).toEqual([twinPeaks]);
+    await expect.poll(async () => (await tableCells(table)).map((r) => r[3])).toEqual([twinPeaks]);
 
     // Read-only: the tab holds only its filter form, and the table no control at all.
     const panel = admin.getByRole('tabpanel', { name: 'Audit' });
@@ -411,6 +308,7 @@ describe.runIf(run)('integrity and moderation in Chromium', { timeout: 240_000 }
   });
 
   it("per-team flags: each team sees its own, an admin reads one on demand, and another team's is certain evidence", async () => {
+    const { server, organiser, admin, ids, pageOf, challengeId, submitFlag } = world;
     await tab('Create Challenge');
     const form = admin.getByRole('form', { name: 'Create Challenge' });
     await form.getByLabel('Name').fill('Relay');
@@ -436,8 +334,8 @@ describe.runIf(run)('integrity and moderation in Chromium', { timeout: 240_000 }
       await expect.poll(() => panel.getByRole('heading').textContent()).toBe('Your own flag');
       return ((await panel.getByTestId('team-flag').textContent()) ?? '').trim();
     };
-    const alice = await contexts.get('alice')!.newPage();
-    const bob = await contexts.get('bob')!.newPage();
+    const alice = await pageOf('alice');
+    const bob = await pageOf('bob');
     const red = await ownFlag(alice);
     const blue = await ownFlag(bob);
     expect(red).toMatch(/^flag\{relay_[0-9a-f]{16}\}$/);
@@ -481,7 +379,7 @@ describe.runIf(run)('integrity and moderation in Chromium', { timeout: 240_000 }
     await signal.getByRole('button', { name: 'Show row in Submissions' }).click();
     const table = admin.getByRole('table', { name: 'Submissions' });
     await expect
-      .poll(async () => (await cells(table)).map(visible))
+      .poll(async () => (await tableCells(table)).map(visible))
       .toEqual([['bob', 'Blue Barons', 'Relay', 'wrong', red, ADDRESS]]);
     // The read is in the audit log, naming the competitor and never the flag.
     const audit = await organiser.get(server.url, '/api/admin/audit?action=challenge.reveal_team_flag');

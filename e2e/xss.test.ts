@@ -1,15 +1,13 @@
 import Database from 'better-sqlite3';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
+import type { Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FakeOAuthProvider } from '../server/test/fake-oauth-provider.js';
-import { browserAvailable, launchBrowser } from './support/browser.js';
-import type { HttpClient } from './support/http.js';
-import { oauthClient, sessionValue } from './support/oauth-http.js';
-import { startServer, type RunningServer } from './support/server.js';
+import { browserAvailable } from './support/browser.js';
+import { DESCRIPTIONS, SOLO_TEAMLESS, TEAM_NAME, USERNAMES } from './support/hostile-content.js';
+import { buildHostileWorld, type HostileWorld } from './support/xss-world.js';
 
 /**
- * Hostile content in a real browser (DESIGN.md §6). Challenge HTML with scripts, event handlers,
+ * Hostile content in a real browser (docs/security.md). Challenge HTML with scripts, event handlers,
  * javascript: URLs, SVG, style and mutation tricks is created through the admin API and must come
  * out inert from the API and on /compete and /challenge; the same HTML written straight into the
  * database (past the server's sanitiser) must still render inert (the browser's DOMPurify); an
@@ -20,194 +18,18 @@ import { startServer, type RunningServer } from './support/server.js';
 
 const run = browserAvailable();
 
-/** Every payload, when it runs, sets window.__xss or opens a dialog. */
-const DESCRIPTIONS: Record<string, string> = {
-  script:
-    '<p>a</p><script>window.__xss="script"</script><script src="data:text/javascript,window.__xss=1"></script>',
-  'img onerror': '<img src="/nope.png" onerror="window.__xss=\'img\'"><img src=x onerror=alert(1)>',
-  'event handlers':
-    '<div onmouseover="alert(2)" onclick="alert(2)">hover</div><details open ontoggle="window.__xss=\'details\'"><summary>s</summary></details><body onload="alert(3)">',
-  'javascript: links':
-    '<a href="javascript:window.__xss=\'link\'">x</a><a href="jav&#x09;ascript:alert(4)">y</a><a href="&#106;avascript:alert(5)">z</a><a href=" javascript:alert(6)">w</a>',
-  svg: '<svg onload="window.__xss=\'svg\'"><script>alert(7)</script><animate onbegin="alert(8)" attributeName="x"/><a xlink:href="javascript:alert(9)"><text>t</text></a><foreignObject><img src=x onerror=alert(10)></foreignObject></svg>',
-  'svg set href':
-    '<svg><a><set attributeName="href" to="javascript:alert(11)"/><text y="20">click</text></a></svg>',
-  'style tricks':
-    '<style>@import "javascript:alert(12)"; body{background:url("javascript:alert(13)")}</style><p style="position:fixed;top:0;left:0;width:100%;height:100%;background:red">overlay</p><link rel="stylesheet" href="data:text/css,body{}">',
-  'frames and objects':
-    '<iframe src="javascript:alert(14)"></iframe><iframe srcdoc="<script>parent.__xss=1</script>"></iframe><object data="javascript:alert(15)"></object><embed src="javascript:alert(16)">',
-  'forms and meta':
-    '<form action="javascript:alert(17)"><button>go</button></form><meta http-equiv="refresh" content="0;url=javascript:alert(18)"><base href="javascript:alert(19)//">',
-  'mutation (math/mglyph)': '<math><mtext><table><mglyph><style><img src=x onerror=alert(20)>',
-  'mutation (noscript)': '<noscript><p title="</noscript><img src=x onerror=alert(21)>">',
-  'mutation (template)':
-    '<template><img src=x onerror=alert(22)></template><select><template><img src=x onerror=alert(23)></template></select>',
-  'dom clobbering': '<img name="__xss"><form id="__xss"></form><a id="__xss" name="__xss" href="x">c</a>',
-};
-
-const USERNAMES = ['<img src=x onerror=alert(31)>', '<svg/onload=alert(32)>', '"><b onmouseover=alert(33)>b'];
-const TEAM_NAME = '<img src=x onerror=alert(34)>';
-const SOLO_TEAMLESS = '<script>alert(35)</script>';
-
-/** No element that runs code, no handler, no script URL in the app's DOM; none of the styling tricks in descriptions. */
-async function dangerousDom(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const found: string[] = [];
-    const root = document.getElementById('root')!;
-    for (const el of Array.from(root.querySelectorAll('*'))) {
-      const tag = el.tagName.toLowerCase();
-      if (
-        [
-          'script',
-          'iframe',
-          'object',
-          'embed',
-          'base',
-          'meta',
-          'link',
-          'style',
-          'frame',
-          'frameset',
-          'template',
-        ].includes(tag)
-      )
-        found.push(tag);
-      for (const attr of Array.from(el.attributes)) {
-        if (/^on/i.test(attr.name)) found.push(`${tag}[${attr.name}]`);
-        if (
-          /^(href|src|action|formaction|xlink:href|data)$/i.test(attr.name) &&
-          /^\s*(javascript|vbscript|data:text\/html)/i.test(attr.value)
-        ) {
-          found.push(`${tag}[${attr.name}=${attr.value}]`);
-        }
-      }
-    }
-    for (const el of Array.from(document.querySelectorAll('[data-testid="challenge-description"] *'))) {
-      const tag = el.tagName.toLowerCase();
-      if (
-        ['svg', 'math', 'form', 'input', 'button', 'select', 'textarea', 'details', 'noscript'].includes(tag)
-      )
-        found.push(`description ${tag}`);
-      if (
-        el.hasAttribute('style') ||
-        el.hasAttribute('class') ||
-        el.hasAttribute('id') ||
-        el.hasAttribute('name')
-      )
-        found.push(`description ${tag} styled or named`);
-    }
-    return found;
-  });
-}
-
 describe.runIf(run)('hostile content in Chromium', () => {
-  const fake = new FakeOAuthProvider();
-  let server: RunningServer;
-  let browser: Browser;
-  let admin: HttpClient;
-  const ids = new Map<string, string>();
-  const players: HttpClient[] = [];
-  let leader: HttpClient;
-  let solo: HttpClient;
-  const dialogs: string[] = [];
-
-  async function contextOf(client: HttpClient): Promise<BrowserContext> {
-    const context = await browser.newContext();
-    await context.addCookies([
-      { name: 'ctf_session', value: sessionValue(client), url: server.url, httpOnly: true, sameSite: 'Lax' },
-    ]);
-    return context;
-  }
-
-  /** Opens a page that records every dialog (and dismisses it) and waits for the app to settle. */
-  async function open(
-    context: BrowserContext,
-    url: string,
-    settle = true,
-  ): Promise<{ page: Page; response: Response | null }> {
-    const page = await context.newPage();
-    page.on('dialog', (d) => {
-      dialogs.push(`${page.url()}: ${d.message()}`);
-      void d.dismiss();
-    });
-    const response = await page.goto(`${server.url}${url}`);
-    if (settle) await page.waitForLoadState('networkidle');
-    return { page, response };
-  }
-
-  async function expectInert(page: Page, where: string) {
-    // Give handlers and timers that might have slipped through a moment to fire.
-    await page.waitForTimeout(150);
-    expect(
-      await page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss),
-      where,
-    ).toBeUndefined();
-    expect(await dangerousDom(page), where).toEqual([]);
-    expect(dialogs, where).toEqual([]);
-  }
+  let world: HostileWorld;
 
   beforeAll(async () => {
-    await fake.start();
-    server = await startServer({ ...fake.env(), ADMINS: 'github:xss-admin' });
-    browser = await launchBrowser();
-    admin = await oauthClient(server.url, fake, { id: '1', login: 'xss-admin' });
-    expect((await admin.post(server.url, '/api/admin/update_site_info', { activated: true })).status).toBe(
-      200,
-    );
-    let n = 0;
-    for (const [what, description] of Object.entries(DESCRIPTIONS)) {
-      n += 1;
-      const res = await admin.post(server.url, '/api/admin/ctf/create_challenge', {
-        name: `${what} <img src=x onerror=alert(${n})>`,
-        description,
-        category: 'Web Exploitation',
-        difficulty: 'Easy',
-        written_by: `<b onclick=alert(${n})>author</b>`,
-        flag: `flag{xss-${n}}`,
-      });
-      expect(res.status, `${what}: ${res.text}`).toBe(200);
-    }
-    const listed = (await admin.get(server.url, '/api/admin/ctf/fetch_challenges')).body as {
-      _id: string;
-      name: string;
-      flag: string;
-    }[];
-    for (const c of listed) ids.set(c.name, c._id);
-    for (const [i, login] of USERNAMES.entries())
-      players.push(await oauthClient(server.url, fake, { id: `${100 + i}`, login }));
-    leader = players[0]!;
-    solo = await oauthClient(server.url, fake, { id: '200', login: SOLO_TEAMLESS });
-    expect((await leader.post(server.url, '/api/team/create', { team_name: TEAM_NAME })).status).toBe(200);
-    for (const p of players.slice(1))
-      expect((await p.post(server.url, '/api/team/request', { team_name: TEAM_NAME })).status).toBe(200);
-    const requests = (await leader.get(server.url, '/api/team/info')).body.join_requests as {
-      _id: string;
-      checksum: string;
-    }[];
-    expect(
-      (
-        await leader.post(server.url, '/api/team/add-member', {
-          request_id: requests[0]!._id,
-          checksum: requests[0]!.checksum,
-        })
-      ).status,
-    ).toBe(200);
-    // Points for the team and the teamless player, so both show on the leaderboard.
-    for (const [i, c] of listed.slice(0, 2).entries()) {
-      const who = i === 0 ? leader : solo;
-      expect(
-        (await who.post(server.url, '/api/ctf/submit-flag', { challenge_id: c._id, flag: c.flag })).body
-          .message,
-      ).toBe('Correct Flag!');
-    }
+    world = await buildHostileWorld();
   });
   afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await fake.stop();
+    await world?.close();
   });
 
   it('the API hands out challenge HTML already inert', async () => {
+    const { server, admin, ids, solo } = world;
     const pub = (await solo.get(server.url, '/api/ctf/challenges')).body as {
       _id: string;
       description: string;
@@ -232,6 +54,7 @@ describe.runIf(run)('hostile content in Chromium', () => {
   });
 
   it('renders every hostile description inert on /compete and /challenge', async () => {
+    const { server, ids, solo, contextOf, open, expectInert } = world;
     const context = await contextOf(solo);
     const compete = await open(context, '/compete');
     await expect.poll(() => compete.page.getByTestId('challenge-card').count()).toBeGreaterThan(0);
@@ -249,6 +72,7 @@ describe.runIf(run)('hostile content in Chromium', () => {
   });
 
   it("renders HTML stored past the server's sanitiser inert too (the browser's own DOMPurify)", async () => {
+    const { server, admin, ids, solo, contextOf, open, expectInert } = world;
     const db = new Database(path.join(server.dataDir, 'ctf.sqlite'));
     try {
       db.pragma('busy_timeout = 5000');
@@ -273,6 +97,7 @@ describe.runIf(run)('hostile content in Chromium', () => {
   });
 
   it('blocks inline script injected into a page (the CSP), and reports it', async () => {
+    const { solo, contextOf, open } = world;
     const context = await contextOf(solo);
     const { page } = await open(context, '/compete');
     const violations = await page.evaluate(async () => {
@@ -297,6 +122,7 @@ describe.runIf(run)('hostile content in Chromium', () => {
   });
 
   it('shows HTML usernames and team names as text on the leaderboard, the team page and the profile', async () => {
+    const { leader, contextOf, open, expectInert } = world;
     const context = await contextOf(leader);
     const board = await open(context, '/leaderboard');
     await expect.poll(() => board.page.getByTestId('leaderboard-entry').count()).toBe(2);
@@ -318,6 +144,7 @@ describe.runIf(run)('hostile content in Chromium', () => {
   });
 
   it('shows them as text in every tab of the admin panel', async () => {
+    const { admin, contextOf, open, expectInert } = world;
     const context = await contextOf(admin);
     const { page } = await open(context, '/admin/panel');
     for (const tab of ['Users', 'Teams', 'Admins', 'Solvers', 'View Challenges']) {
@@ -335,6 +162,7 @@ describe.runIf(run)('hostile content in Chromium', () => {
   });
 
   it('sends the CSP, nosniff, frame-ancestors and COOP headers on every page, and cannot be framed', async () => {
+    const { server, ids, solo, contextOf, open } = world;
     const context = await contextOf(solo);
     for (const url of [
       '/',
@@ -373,6 +201,7 @@ describe.runIf(run)('hostile content in Chromium', () => {
   });
 
   it('logs in through the popup under those headers', async () => {
+    const { fake, server, browser } = world;
     const context = await browser.newContext();
     const page = await context.newPage();
     fake.nextProfile = { id: '300', login: 'popup-user' };
@@ -392,6 +221,7 @@ describe.runIf(run)('hostile content in Chromium', () => {
   });
 
   it("the callback page's message reaches our own origin only", async () => {
+    const { server, browser } = world;
     const context = await browser.newContext();
     const listen = async (origin: string) => {
       const page = await context.newPage();

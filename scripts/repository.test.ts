@@ -1,4 +1,7 @@
-import { readFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const root = new URL('../', import.meta.url);
@@ -45,5 +48,71 @@ describe('the release', () => {
     expect(license).toContain('Apache License');
     expect(license).toContain('Version 2.0, January 2004');
     expect(license).toContain('END OF TERMS AND CONDITIONS');
+  });
+});
+
+/** Folders that hold what the tools make, never what the repository says. */
+const GENERATED = new Set(['.git', 'node_modules', 'dist', 'data', 'coverage', 'test-results', '.runs']);
+
+/** The repository's files: git's list (tracked, and new files not ignored), or the tree without git. */
+async function repositoryFiles(): Promise<string[]> {
+  const cwd = fileURLToPath(root);
+  try {
+    const out = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+      cwd,
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    return out.split('\0').filter((f) => f !== '');
+  } catch {
+    const entries = await readdir(cwd, { recursive: true, withFileTypes: true });
+    return entries
+      .filter((e) => e.isFile())
+      .map((e) => path.relative(cwd, path.join(e.parentPath, e.name)))
+      .filter((f) => !f.split(path.sep).some((part) => GENERATED.has(part)));
+  }
+}
+
+describe('the repository describes itself', () => {
+  // Written in pieces, so that this file does not name what it looks for.
+  const outside = new RegExp(
+    [
+      ...['SPEC', 'DESIGN', 'STYLE', 'STACK-NOTES'].map((name) => `\\b${name}\\.md\\b`),
+      ...['SPEC', 'DESIGN'].map((word) => `\\b${word}\\b`),
+      ['\\.\\.', 'shared\\b'].join('/'),
+      ['', 'work', 'shared\\b'].join('/'),
+    ].join('|'),
+  );
+  const self = path.relative(fileURLToPath(root), fileURLToPath(import.meta.url));
+
+  it('cites only its own documents (docs/product.md, docs/architecture.md, ...), never a file outside it', async () => {
+    const files = await repositoryFiles();
+    expect(files).toContain('docs/product.md');
+    const found: string[] = [];
+    for (const file of files) {
+      if (file === self || file === 'package-lock.json') continue;
+      let bytes: Buffer;
+      try {
+        bytes = await readFile(new URL(file, root));
+      } catch {
+        continue; // listed by git but deleted in the working tree
+      }
+      if (bytes.includes(0)) continue; // images and other binary files
+      bytes
+        .toString('utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          if (outside.test(line)) found.push(`${file}:${i + 1}: ${line.trim()}`);
+        });
+    }
+    expect(found).toEqual([]);
+  });
+
+  it('recognises a citation of a file outside it', () => {
+    const cited = ['(', 'SPEC', '.md §8)'].join('');
+    expect(outside.test(`/** Colours of ${cited}. */`)).toBe(true);
+    expect(outside.test(['see ../', 'shared/', 'DESIGN', '.md'].join(''))).toBe(true);
+    expect(outside.test('/** Colours of docs/product.md §8. */')).toBe(false);
   });
 });

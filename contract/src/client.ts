@@ -13,12 +13,14 @@ import type * as challenges from './api/challenges.js';
 import type * as integrity from './api/integrity.js';
 import type * as announcements from './api/announcements.js';
 import type * as webhook from './api/webhook.js';
+import type * as awards from './api/awards.js';
 import type * as instances from './api/instances.js';
 import type * as leaderboard from './api/leaderboard.js';
 import type * as settings from './api/settings.js';
 import type * as site from './api/site.js';
 import type * as teams from './api/teams.js';
 import type * as users from './api/users.js';
+import type * as tokens from './api/tokens.js';
 import type * as divisions from './api/divisions.js';
 import { DOWNLOAD_PATH_PREFIX, LOGO_PATH, ROUTES, type Route } from './api/routes.js';
 import { confirmDeleteText, looksLikeZip, uploadSummaryText } from './api/admin-rules.js';
@@ -48,6 +50,8 @@ type ClientApi<Area> = {
 export const authApi: ClientApi<typeof auth> = ROUTES.auth;
 export const siteApi: ClientApi<typeof site> = ROUTES.site;
 export const usersApi: ClientApi<typeof users> = ROUTES.users;
+/** Personal API tokens (issue 31). */
+export const tokensApi: ClientApi<typeof tokens> = ROUTES.tokens;
 export const teamsApi: ClientApi<typeof teams> = ROUTES.teams;
 export const challengesApi: ClientApi<typeof challenges> & { DOWNLOAD_PATH_PREFIX: string } = {
   ...ROUTES.challenges,
@@ -81,6 +85,7 @@ export const divisionsApi: ClientApi<typeof divisions> = {
 };
 export const announcementsApi: ClientApi<typeof announcements> = ROUTES.announcements;
 export const webhookApi: ClientApi<typeof webhook> = ROUTES.webhook;
+export const awardsApi: ClientApi<typeof awards> = ROUTES.awards;
 /** Per-team challenge instances (issue 30). */
 export const instancesApi: ClientApi<typeof instances> = ROUTES.instances;
 export type { AckResponse, MessageResponse } from './api/common.js';

@@ -14,6 +14,7 @@ export {
   type LogoType,
 } from './api/settings-rules.js';
 export type { WebhookStatus } from './api/webhook.js';
+export type { Award, AdminAward } from './api/awards.js';
 export type {
   AdminInstance,
   InstanceDefinition,
@@ -36,6 +37,8 @@ export type { Announcement, AdminAnnouncement, AnnouncementInput } from './api/a
 export type { OAuthProvider, OAuthMessage } from './api/oauth.js';
 export { OAUTH_PROVIDERS, OAUTH_BROADCAST_CHANNEL } from './api/oauth.js';
 export type { User, UserCompletion } from './api/users.js';
+export type { ApiToken } from './api/tokens.js';
+export { API_TOKEN_LIMITS, API_TOKEN_PREFIX } from './api/tokens-rules.js';
 export type { Team, TeamListEntry, JoinRequest, TeamCompletion } from './api/teams.js';
 export type { PublicChallenge, ChallengeDetail, ChallengeHint } from './api/challenges.js';
 export type {

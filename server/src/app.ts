@@ -16,6 +16,7 @@ import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.js';
 import { registerInstanceRoutes } from './modules/instances/instances.routes.js';
 import { registerAuditRoutes } from './modules/audit/audit.routes.js';
 import { registerAuthRoutes } from './modules/auth/auth.routes.js';
+import { registerApiTokenRoutes } from './modules/auth/api-tokens.routes.js';
 import { registerChallengeRoutes } from './modules/challenges/challenges.routes.js';
 import { registerEventRoutes } from './modules/events/events.routes.js';
 import { liveChangesOf, subscribeLiveStream } from './modules/events/events.service.js';
@@ -28,6 +29,7 @@ import { registerModerationRoutes } from './modules/moderation/moderation.routes
 import { registerSubmissionLogRoutes } from './modules/submission-log/submission-log.routes.js';
 import { registerRatingRoutes } from './modules/ratings/ratings.routes.js';
 import { registerScoreboardRoutes } from './modules/scoreboard/scoreboard.routes.js';
+import { registerAwardRoutes } from './modules/awards/awards.routes.js';
 import { registerSettingsRoutes } from './modules/settings/settings.routes.js';
 import { registerDivisionRoutes } from './modules/divisions/divisions.routes.js';
 import { registerSiteRoutes } from './modules/site/site.routes.js';
@@ -140,6 +142,7 @@ export async function buildApp(
   await registerSessions(app, ctx);
 
   registerAuthRoutes(app, ctx);
+  registerApiTokenRoutes(app, ctx);
   registerUserRoutes(app, ctx);
   registerSiteRoutes(app, ctx);
   registerSettingsRoutes(app, ctx);
@@ -156,6 +159,7 @@ export async function buildApp(
   registerRatingRoutes(app, ctx);
   registerLeaderboardRoutes(app, ctx);
   registerScoreboardRoutes(app, ctx);
+  registerAwardRoutes(app, ctx);
   registerEventRoutes(app, ctx);
   registerAnnouncementRoutes(app, ctx);
   registerWebhookRoutes(app, ctx);

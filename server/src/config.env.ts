@@ -22,7 +22,7 @@ const optionalNonEmpty = z
   .optional()
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
 
-/** The environment, one variable a line; every one optional (DESIGN.md §2). */
+/** The environment, one variable a line; every one optional (docs/product.md §10). */
 export const EnvSchema = z.object({
   /** TCP port to listen on. */
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),

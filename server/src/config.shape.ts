@@ -30,7 +30,7 @@ export interface Config {
   redisPrefix: string;
   sessionSecret: string;
   oauth: { discord: OAuthProviderConfig | null; github: OAuthProviderConfig | null };
-  /** Local sign-in: only with no OAuth provider and a loopback PUBLIC_URL (DESIGN.md §3). */
+  /** Local sign-in: only with no OAuth provider and a loopback PUBLIC_URL (docs/product.md §11). */
   localLogin: boolean;
   admins: AdminSpec[];
   /** EVENT_START and EVENT_END, or null: a new database makes its own window at its first start. */

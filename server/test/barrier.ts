@@ -24,7 +24,7 @@ export async function releasedTogether<T>(tasks: readonly (() => Promise<T>)[]):
 }
 
 /**
- * The team invariants of DESIGN.md §6, read straight from the rows: every team has 1..4 members,
+ * The team invariants of docs/product.md §14, read straight from the rows: every team has 1..4 members,
  * its member_count is the number of users pointing at it, its leader is one of them, and no user
  * points at a team that does not exist.
  */

@@ -9,6 +9,7 @@ const TABLES = [
   'users',
   'identities',
   'sessions',
+  'api_tokens',
   'oauth_states',
   'teams',
   'join_requests',

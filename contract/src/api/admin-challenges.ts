@@ -72,7 +72,7 @@ export type AdminHint = z.infer<typeof AdminHint>;
 
 /**
  * The admin view adds what only admins may read: the flags (`flag` is the first one, for the
- * single-flag form of SPEC.md), the attempt limit, the hints with their content, the release time
+ * single-flag form of docs/product.md), the attempt limit, the hints with their content, the release time
  * and the prerequisites.
  */
 export const AdminChallenge = PublicChallenge.extend({
@@ -128,7 +128,7 @@ const ChallengeFields = z.object({
   category: Category,
   difficulty: Difficulty,
   written_by: required('Author', CHALLENGE_AUTHOR_MAX_LENGTH),
-  /** SPEC.md's single flag: one static flag (used when `flags` is absent). */
+  /** docs/product.md's single flag: one static flag (used when `flags` is absent). */
   flag: z
     .string()
     .trim()
@@ -176,7 +176,7 @@ const atLeastOneFlag = (body: z.infer<typeof ChallengeFields>, ctx: z.Refinement
 };
 
 /**
- * The challenge form (SPEC.md §5): points are accepted but ignored; the server derives them.
+ * The challenge form (docs/product.md §5): points are accepted but ignored; the server derives them.
  * At least one flag, as `flag` or `flags`.
  */
 export const ChallengeInput = ChallengeFields.superRefine(atLeastOneFlag);

@@ -13,7 +13,7 @@ export const ZIP_MIME_TYPES: readonly string[] = [
   'multipart/x-zip',
 ];
 
-/** SPEC.md §5: a chosen file counts as a ZIP by its MIME type or a .zip name (the server also checks its bytes). */
+/** docs/product.md §5: a chosen file counts as a ZIP by its MIME type or a .zip name (the server also checks its bytes). */
 export function looksLikeZip(name: string, type: string): boolean {
   return name.toLowerCase().endsWith('.zip') || ZIP_MIME_TYPES.includes(type.toLowerCase());
 }
@@ -38,11 +38,11 @@ export function fileNameProblem(name: string): string | null {
   return null;
 }
 
-/** SPEC.md §5 delete confirmations of the admin panel. */
+/** docs/product.md §5 delete confirmations of the admin panel. */
 export type DeletableThing = 'user' | 'team' | 'admin' | 'challenge' | 'file';
 export const confirmDeleteText = (thing: DeletableThing): string =>
   `Are you sure you want to delete this ${thing}?`;
 
-/** SPEC.md §8 upload summary, e.g. 'Uploaded 1 of 2 files successfully.' */
+/** docs/product.md §8 upload summary, e.g. 'Uploaded 1 of 2 files successfully.' */
 export const uploadSummaryText = (succeeded: number, total: number): string =>
   `Uploaded ${succeeded} of ${total} files successfully.`;

@@ -7,6 +7,7 @@ import { SETTINGS_ENDPOINTS } from './settings.js';
 import { INTEGRITY_ENDPOINTS } from './integrity.js';
 import { ANNOUNCEMENT_ADMIN_ENDPOINTS } from './announcements.js';
 import { WEBHOOK_ADMIN_ENDPOINTS } from './webhook.js';
+import { AWARD_ADMIN_ENDPOINTS } from './awards.js';
 import { INSTANCE_ADMIN_ENDPOINTS } from './instances.js';
 import { DIVISION_ADMIN_ENDPOINTS, DivisionFilter } from './divisions.js';
 import { FILE_NAME_MAX_LENGTH } from '../rules/constants.js';
@@ -319,5 +320,6 @@ export const ADMIN_ENDPOINTS = [
   ...INTEGRITY_ENDPOINTS,
   ...ANNOUNCEMENT_ADMIN_ENDPOINTS,
   ...WEBHOOK_ADMIN_ENDPOINTS,
+  ...AWARD_ADMIN_ENDPOINTS,
   ...INSTANCE_ADMIN_ENDPOINTS,
 ] as const;

@@ -23,7 +23,7 @@ export const logout = endpoint({
   response: MessageResponse,
 });
 
-/** Local sign-in for a trial on a loopback origin with no OAuth provider (DESIGN.md §3). */
+/** Local sign-in for a trial on a loopback origin with no OAuth provider (docs/product.md §11). */
 export const LocalLoginBody = z.object({
   username: z
     .string()

@@ -5,10 +5,10 @@ import { CATEGORIES, DIFFICULTIES, FLAG_MAX_LENGTH } from '../rules/constants.js
 
 export const Category = z.enum(CATEGORIES);
 export const Difficulty = z.enum(DIFFICULTIES);
-/** 'dynamic' when the challenge's value falls as it is solved (DESIGN.md §8). */
+/** 'dynamic' when the challenge's value falls as it is solved (docs/product.md §15). */
 export const ScoringType = z.enum(['static', 'dynamic']);
 
-/** SPEC.md §3 Challenge as every participant sees it: never a flag. */
+/** docs/product.md §3 Challenge as every participant sees it: never a flag. */
 export const PublicChallenge = z.object({
   _id: IdString,
   name: z.string(),
@@ -104,7 +104,7 @@ const RATING_RANGE = 'rating must be a whole number from 1 to 5';
 
 /**
  * Integer 1..5; a numeric string is accepted (the rating page sends the select's value). The
- * server puts 'Error: ' in front of every refusal of the rating call (SPEC.md §8).
+ * server puts 'Error: ' in front of every refusal of the rating call (docs/product.md §8).
  */
 export const RatingInput = z
   .union(

@@ -75,7 +75,7 @@ export const AckResponse = z.object({
 });
 export type AckResponse = z.infer<typeof AckResponse>;
 
-/** Error bodies keep SPEC.md's shapes; `code` is the stable outcome the client may act on. */
+/** Error bodies keep docs/product.md's shapes; `code` is the stable outcome the client may act on. */
 export const ErrorResponse = z.object({
   message: z.string(),
   code: z.string().optional(),

@@ -35,6 +35,8 @@ export const AUDIT_ACTIONS = [
   'instance.renew',
   'instance.stop',
   'instance.expire',
+  'award.give',
+  'award.delete',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

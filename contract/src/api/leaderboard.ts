@@ -33,7 +33,7 @@ function wholeNumber(min: number, max: number) {
 
 /**
  * The leaderboard's query, one object so that other filters (a division) compose with paging.
- * With none of these the answer is the whole board, exactly as SPEC.md lists it; with any of
+ * With none of these the answer is the whole board, exactly as docs/product.md lists it; with any of
  * them, a page of `LeaderboardRow`s and the headers of LEADERBOARD_PAGE:
  * - `limit` (1..500, 100 when absent) and `offset` (0 when absent): that slice of the board;
  * - `around=me`: the page of `limit` rows with the caller's competitor in its middle (the top
@@ -75,7 +75,7 @@ export function isPagedQuery(query: LeaderboardQuery): boolean {
 }
 
 /**
- * The whole board (no parameters: byte-for-byte the answer SPEC.md describes, the same for
+ * The whole board (no parameters: byte-for-byte the answer docs/product.md describes, the same for
  * every caller) or one page of it (see LeaderboardQuery).
  */
 const LeaderboardAnswer = z.union([z.array(LeaderboardEntry), z.array(LeaderboardRow)]);

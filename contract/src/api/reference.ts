@@ -18,8 +18,10 @@ import { DOWNLOAD_PATH_PREFIX, LOGO_PATH, ROUTES } from './routes.js';
 import * as settings from './settings.js';
 import * as site from './site.js';
 import * as teams from './teams.js';
+import * as tokens from './tokens.js';
 import * as users from './users.js';
 import * as webhook from './webhook.js';
+import * as awards from './awards.js';
 
 /**
  * Who may call a route: 'anonymous' (anyone; the same answer for all), 'public' (anyone; the
@@ -51,6 +53,11 @@ const SUMMARIES: Summaries = {
     userInfo: "The caller's profile: team, points, solves.",
     practiceSolves: "The caller's practice solves (after the event, never scored).",
     pickDivision: 'The caller picks a division (null: none), until their first solve.',
+  },
+  tokens: {
+    createToken: 'Creates a personal API token (`ctf_...`): the answer is the only time it is shown.',
+    listTokens: "The caller's API tokens: name, creation, expiry and last use (never the token).",
+    deleteToken: "Revokes one of the caller's API tokens: refused at once on every process.",
   },
   teams: {
     teamInfo: "The caller's team with its members (and join requests, for the leader).",
@@ -134,6 +141,11 @@ const SUMMARIES: Summaries = {
     deleteAnnouncement: 'Deletes an announcement.',
     adminAnnouncements: 'Every announcement with its Markdown, for editing.',
   },
+  awards: {
+    giveAward: 'Gives a user or a team points (negative: a penalty) with a reason; answers its id.',
+    listAwards: 'Every award, newest first, with who got it.',
+    deleteAward: 'Deletes an award: it stops counting everywhere.',
+  },
   webhook: {
     webhookStatus: "The Discord webhook's state and its latest deliveries.",
   },
@@ -171,7 +183,7 @@ export interface ReferenceEntry {
 }
 
 const AREA_MODULES = [admin, announcements, auth, challenges, divisions, integrity, leaderboard];
-const MORE_MODULES = [settings, site, teams, users, webhook, instances];
+const MORE_MODULES = [settings, site, teams, tokens, users, webhook, instances, awards];
 
 function isEndpoint(value: unknown): value is Endpoint {
   return (

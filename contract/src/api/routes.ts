@@ -34,6 +34,12 @@ export const ROUTES = {
     practiceSolves: get('/api/user/practice'),
     pickDivision: post('/api/user/division'),
   },
+  /** Personal API tokens (issue 31): under /api/user, the caller's own. */
+  tokens: {
+    createToken: post('/api/user/tokens'),
+    listTokens: get('/api/user/tokens'),
+    deleteToken: post('/api/user/tokens/delete'),
+  },
   teams: {
     teamInfo: get('/api/team/info'),
     teamList: get('/api/team/list'),
@@ -118,6 +124,11 @@ export const ROUTES = {
   },
   webhook: {
     webhookStatus: get('/api/admin/webhook/status'),
+  },
+  awards: {
+    giveAward: post('/api/admin/awards'),
+    listAwards: get('/api/admin/awards'),
+    deleteAward: post('/api/admin/awards/delete'),
   },
   instances: {
     startInstance: post('/api/ctf/instance/start'),

@@ -1,7 +1,7 @@
 /**
  * The settings' pure rules (no zod), shared by the server and the web's entry of the contract.
  */
-/** What play does once the end time has passed (DESIGN.md §8: decided from the clock at read time). */
+/** What play does once the end time has passed (docs/product.md §15: decided from the clock at read time). */
 export const AFTER_END_MODES = ['open', 'closed', 'practice'] as const;
 export type AfterEnd = (typeof AFTER_END_MODES)[number];
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { IdInput, IdString, MessageResponse, Timestamp, endpoint } from './common.js';
 import { ROUTES } from './routes.js';
+import { Award } from './awards.js';
 import { TEAM_NAME_MAX_LENGTH } from '../rules/constants.js';
 
 export const TeamName = z
@@ -12,7 +13,7 @@ export const TeamName = z
 
 /**
  * Server texts of the team calls. The web keys its colours on MESSAGES.requestSent,
- * MESSAGES.teamCreated and an update message containing 'success' (SPEC.md §8); these others are
+ * MESSAGES.teamCreated and an update message containing 'success' (docs/product.md §8); these others are
  * shown as they come.
  */
 export const TEAM_MESSAGES = {
@@ -51,7 +52,7 @@ export const TeamCompletion = z.object({
 });
 export type TeamCompletion = z.infer<typeof TeamCompletion>;
 
-/** SPEC.md §3 Team. join_requests is filled for the leader only. */
+/** docs/product.md §3 Team. join_requests is filled for the leader only. */
 export const Team = z.object({
   _id: IdString,
   name: z.string(),
@@ -59,6 +60,8 @@ export const Team = z.object({
   members: z.array(z.string()),
   join_requests: z.array(JoinRequest),
   completions: z.array(TeamCompletion),
+  /** Awards that count for this team (issue 31: given to it, or to a member while on it), oldest first. */
+  awards: z.array(Award),
   memberCount: z.number(),
   spotsLeft: z.number(),
 });

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { IdString, Timestamp, endpoint } from './common.js';
 import { ROUTES } from './routes.js';
+import { Award } from './awards.js';
 
 export const UserCompletion = z.object({ id: IdString, name: z.string(), time: Timestamp });
 export type UserCompletion = z.infer<typeof UserCompletion>;
 
-/** SPEC.md §3 User. `team` is the team's name or the string 'None'. */
+/** docs/product.md §3 User. `team` is the team's name or the string 'None'. */
 export const User = z.object({
   _id: IdString,
   username: z.string(),
@@ -17,6 +18,8 @@ export const User = z.object({
   is_admin: z.boolean(),
   completions: z.array(UserCompletion),
   user_rates: z.array(IdString),
+  /** Awards given to this user (issue 31), oldest first. */
+  awards: z.array(Award),
   /** The user's division (issue 19), null when none; present only while the site has divisions. */
   division: z.string().nullable().optional(),
 });

@@ -1,4 +1,4 @@
-/** Business constants of SPEC.md §9 and DESIGN.md §4/§6: the one place each number lives. */
+/** Business constants of docs/product.md §9 and §12/§14: the one place each number lives. */
 
 export const MAX_TEAM_SIZE = 4;
 export const CHALLENGE_PAGE_SIZE = 20;
@@ -48,7 +48,7 @@ export const MIN_RATING_FILTER_OPTIONS = [
   { value: 0, label: '0.0 Any' },
 ] as const;
 
-/** Wrong flags allowed per user and challenge within WRONG_FLAG_WINDOW_MS (DESIGN.md §6). */
+/** Wrong flags allowed per user and challenge within WRONG_FLAG_WINDOW_MS (docs/product.md §14). */
 export const WRONG_FLAG_LIMIT = 10;
 export const WRONG_FLAG_WINDOW_MS = 60_000;
 
@@ -57,6 +57,10 @@ export const TEAM_NAME_MAX_LENGTH = 32;
 export const CHALLENGE_NAME_MAX_LENGTH = 100;
 /** Announcements (issue 15): a title and a Markdown body. */
 export const ANNOUNCEMENT_TITLE_MAX_LENGTH = 120;
+/** An award (issue 31): a whole number of points, not 0, at most this far from 0 either way. */
+export const AWARD_POINTS_MAX = 100_000;
+/** An award's reason, shown to the player: 1 to this many characters. */
+export const AWARD_REASON_MAX_LENGTH = 200;
 export const ANNOUNCEMENT_BODY_MAX_LENGTH = 10_000;
 export const CHALLENGE_AUTHOR_MAX_LENGTH = 100;
 export const CHALLENGE_DESCRIPTION_MAX_LENGTH = 20_000;
@@ -111,7 +115,7 @@ export const CHALLENGE_ARCHIVE_LIMITS = {
   maxDepth: 16,
 } as const;
 
-/** SPEC.md §9 UI constants. */
+/** docs/product.md §9 UI constants. */
 export const LOGIN_POPUP = { width: 500, height: 600 } as const;
 export const CHALLENGE_HELP_PORT = 2530;
 export const DELAYS_MS = {

@@ -1,4 +1,4 @@
-/** The home page countdown (SPEC.md §4): which label, and the remaining time broken down. */
+/** The home page countdown (docs/product.md §4): which label, and the remaining time broken down. */
 export type Countdown =
   | { phase: 'before' | 'during'; days: number; hours: number; minutes: number; seconds: number }
   | { phase: 'ended' };

@@ -1,5 +1,5 @@
 /**
- * Today's texts, the settings' defaults: with nothing saved every page reads as SPEC.md says.
+ * Today's texts, the settings' defaults: with nothing saved every page reads as docs/product.md says.
  * The server serves them (server/src/modules/settings/settings.defaults.ts); web tests use them as
  * the site info a fresh site answers.
  */

@@ -1,5 +1,5 @@
 /**
- * A challenge's current value (DESIGN.md §8, issue 16). Static: the points of its difficulty.
+ * A challenge's current value (docs/product.md §15, issue 16). Static: the points of its difficulty.
  * Dynamic: CTFd's published formulas, so authors can carry their numbers over. With n the number of
  * solves of the challenge by users who count (not admins, not hidden) and n' = max(n - 1, 0):
  * - linear: max(minimum, ceil(initial - decay * n'))

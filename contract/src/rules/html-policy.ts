@@ -9,7 +9,7 @@ function uriWithSchemes(schemes: readonly string[]): RegExp {
 }
 
 /**
- * What a challenge description may contain (DESIGN.md §6), as DOMPurify options. One policy for
+ * What a challenge description may contain (docs/product.md §14), as DOMPurify options. One policy for
  * both passes: the server cleans with it when a description is saved (sanitize-html, given the
  * same tags, attributes and schemes: server/src/lib/sanitize-html.ts), and the browser cleans with
  * it again (DOMPurify) before showing one, so HTML that got into the database some other way is held to the

@@ -1,5 +1,5 @@
 /**
- * Texts the web keys on (SPEC.md §8, DESIGN.md §5). Server and web import them from here so a
+ * Texts the web keys on (docs/product.md §8, §13). Server and web import them from here so a
  * changed word cannot silently break the colour or flow that depends on it.
  */
 export const MESSAGES = {
@@ -27,7 +27,7 @@ export const MESSAGES = {
     'The site cannot reach its database right now, so this was not saved. Please try again in a moment.',
 } as const;
 
-/** Client-side texts of SPEC.md §2/§5/§8. */
+/** Client-side texts of docs/product.md §2/§5/§8. */
 export const UI_TEXT = {
   pageLoading: 'Page Loading. . .',
   noCompletions: 'No completions yet',

@@ -1,5 +1,5 @@
 /**
- * The scoring model of DESIGN.md §4 as a pure reference: the server computes the same ranking with
+ * The scoring model of docs/product.md §12 as a pure reference: the server computes the same ranking with
  * set-based SQL, and its tests compare the two on generated events.
  *
  * - A solve records (user, challenge, the user's team at that moment or null, time) and never moves.
@@ -10,6 +10,10 @@
  *   exists counts for nobody; a removed user's solves are gone.
  * - A hint unlock (issue 17) belongs to a competitor like a solve (the user's team at that moment,
  *   or the user with no team) and never moves; its cost is taken from that competitor's points.
+ * - An award (issue 31) belongs to a competitor like a solve: one given to a team is the team's;
+ *   one given to a user is recorded with the user's team at that moment (or none) and never moves.
+ *   Its points (negative for a penalty) join that competitor's, and its time counts as a solve's
+ *   in the tie-break. An admin's awards count nowhere.
  * - Only points above 0 are listed: points descending, then the competitor whose last scoring
  *   solve came first, then the name.
  * - A challenge is worth its current value (dynamic-scoring.ts) for every solver: its difficulty's
@@ -50,6 +54,36 @@ export interface ScoringInput {
   scorings?: ReadonlyMap<number, ChallengeScoring>;
   /** ISO 8601 UTC: solves at or after it are left out (the public view of a frozen board). */
   cutoff?: string | null;
+  /** Awards (issue 31); absent means none. */
+  awards?: readonly ScoringAward[];
+}
+
+/** Points an admin gave: to a team (userId null), or to a user with the team they were on, or none. */
+export interface ScoringAward {
+  userId: number | null;
+  teamId: number | null;
+  points: number;
+  /** ISO 8601 UTC; with a cutoff, awards at or after it are left out. */
+  time: string;
+}
+
+/** The awards that count for a competitor (its points and times). */
+export function awardsOf(
+  input: ScoringInput,
+  competitor: { kind: 'team' | 'user'; id: number },
+): ScoringAward[] {
+  const users = new Map(input.users.map((u) => [u.id, u]));
+  const c = cutoff(input);
+  return (input.awards ?? []).filter((a) => {
+    if (c !== null && a.time >= c) return false;
+    if (a.userId !== null) {
+      const user = users.get(a.userId);
+      if (!user || user.isAdmin) return false;
+    }
+    return competitor.kind === 'team'
+      ? a.teamId === competitor.id
+      : a.teamId === null && a.userId === competitor.id;
+  });
 }
 
 /** Solves of each challenge by users who count (not admins), before the cutoff. */
@@ -202,10 +236,13 @@ export function rankCompetitors(event: ScoringInput): RankedCompetitor[] {
 
   for (const team of input.teams) {
     const credits = teamCredits(input, team.id);
+    const awards = awardsOf(event, { kind: 'team', id: team.id });
     const points =
-      credits.reduce((sum, c) => sum + c.points, 0) - unlockCosts(input, { kind: 'team', id: team.id });
+      credits.reduce((sum, c) => sum + c.points, 0) +
+      awards.reduce((sum, a) => sum + a.points, 0) -
+      unlockCosts(input, { kind: 'team', id: team.id });
     if (points <= 0) continue;
-    const lastSolveAt = credits.reduce((last, c) => (c.time > last ? c.time : last), '');
+    const lastSolveAt = [...credits, ...awards].reduce((last, c) => (c.time > last ? c.time : last), '');
     ranked.push({ kind: 'team', id: team.id, name: team.name, points, lastSolveAt });
   }
 
@@ -221,7 +258,11 @@ export function rankCompetitors(event: ScoringInput): RankedCompetitor[] {
       points += p;
       if (s.time > lastSolveAt) lastSolveAt = s.time;
     }
-    // A competitor without a solve has no points to lose: unlocks alone never list anyone.
+    for (const a of awardsOf(event, { kind: 'user', id: user.id })) {
+      points += a.points;
+      if (a.time > lastSolveAt) lastSolveAt = a.time;
+    }
+    // A competitor without a solve or award has no points to lose: unlocks alone never list anyone.
     if (lastSolveAt === '') continue;
     points -= unlockCosts(input, { kind: 'user', id: user.id });
     if (points > 0) ranked.push({ kind: 'user', id: user.id, name: user.name, points, lastSolveAt });
@@ -230,7 +271,7 @@ export function rankCompetitors(event: ScoringInput): RankedCompetitor[] {
   return ranked.sort(compareCompetitors);
 }
 
-/** The public leaderboard (SPEC.md §3): name and points. */
+/** The public leaderboard (docs/product.md §3): name and points. */
 export function leaderboardOf(input: ScoringInput): { name: string; points: number }[] {
   return rankCompetitors(input).map(({ name, points }) => ({ name, points }));
 }

@@ -1,6 +1,6 @@
 /**
  * Usernames and team names are unique case-insensitively after trimming and NFKC normalisation
- * (DESIGN.md §3), so look-alikes such as full-width letters collide with their plain form.
+ * (docs/product.md §11), so look-alikes such as full-width letters collide with their plain form.
  */
 export function nameKey(name: string): string {
   return name.normalize('NFKC').trim().toLowerCase();

@@ -17,7 +17,7 @@ const HIDDEN_TEAMS = sub
   .where((t) => t.or([t('teams.hidden', '=', 1), t('teams.banned', '=', 1)]));
 
 /**
- * THE filter of what counts in public (DESIGN.md §8): a solve counts when its solver is neither an
+ * THE filter of what counts in public (docs/product.md §15): a solve counts when its solver is neither an
  * admin nor hidden nor banned, and the team it was credited to (if any) is neither hidden nor
  * banned (issue 29: a banned competitor is in no public list either). Every public figure
  * (leaderboard, solve counts, team completions, and the views built on them) reads solves through
@@ -35,7 +35,7 @@ export function countedSolve(eb: ExpressionBuilder<Database, 'solves'>) {
 }
 
 /**
- * The same filter for hint unlocks, which belong to a competitor like solves (DESIGN.md §8): an
+ * The same filter for hint unlocks, which belong to a competitor like solves (docs/product.md §15): an
  * unlock costs its competitor only when the unlocker is neither an admin nor hidden and its team
  * (if any) is not hidden, so a hidden competitor's unlocks leave the board with its solves.
  */

@@ -21,6 +21,8 @@ import * as m0012d from './migrations/0012_d_held_first_bloods.js';
 import * as m0013 from './migrations/0013_submission_log_write_cost.js';
 import * as m0014i from './migrations/0014_i_instances.js';
 import * as m0015h from './migrations/0015_h_outbox_refs.js';
+import * as m0016a from './migrations/0016_a_awards.js';
+import * as m0016t from './migrations/0016_t_api_tokens.js';
 
 /** Append-only, numbered. Kysely's migrator takes a lock, so one process migrates and others wait. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -46,6 +48,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '0013_submission_log_write_cost': m0013,
   '0014_i_instances': m0014i,
   '0015_h_outbox_refs': m0015h,
+  '0016_a_awards': m0016a,
+  '0016_t_api_tokens': m0016t,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

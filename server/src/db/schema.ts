@@ -7,7 +7,7 @@ import type { Generated, Insertable, Kysely, Selectable, Transaction } from 'kys
 export interface UsersTable {
   id: Generated<number>;
   username: string;
-  /** nameKey(username): unique, so look-alike names collide (DESIGN.md §3). */
+  /** nameKey(username): unique, so look-alike names collide (docs/product.md §11). */
   username_key: string;
   avatar_url: string;
   email: string;
@@ -42,6 +42,20 @@ export interface SessionsTable {
   created_at: string;
 }
 
+/** Personal API tokens (issue 31): like a session, a hash and a user; named, and listed to its owner. */
+export interface ApiTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  /** sha256 of the token (`ctf_...`); the token itself is never stored. */
+  token_hash: string;
+  created_at: string;
+  /** null: never expires. */
+  expires_at: string | null;
+  /** Written at most once a minute per token (not at every request). */
+  last_used_at: string | null;
+}
+
 export interface OAuthStatesTable {
   /** sha256 of the state value; single use. */
   state_hash: string;
@@ -55,7 +69,7 @@ export interface TeamsTable {
   name: string;
   name_key: string;
   leader_id: number;
-  /** The cap is claimed here with a conditional update (DESIGN.md §6). */
+  /** The cap is claimed here with a conditional update (docs/product.md §14). */
   member_count: number;
   created_at: string;
   /** Left out of every public view with the solves credited to it (issue 18). */
@@ -135,6 +149,18 @@ export interface HintUnlocksTable {
   team_id: number | null;
   /** 't<team id>' or 'u<user id>': unique per hint, so a competitor pays once. */
   competitor: string;
+  created_at: string;
+}
+
+/** Points an admin gave (issue 31), positive or negative; migration 0016_a. */
+export interface AwardsTable {
+  id: Generated<number>;
+  /** The user who got it, or null for an award to a team. */
+  user_id: number | null;
+  /** The team it counts for: the team given it, or the user's team at that moment (never moves). */
+  team_id: number | null;
+  points: number;
+  reason: string;
   created_at: string;
 }
 
@@ -335,6 +361,7 @@ export interface Database {
   users: UsersTable;
   identities: IdentitiesTable;
   sessions: SessionsTable;
+  api_tokens: ApiTokensTable;
   oauth_states: OAuthStatesTable;
   teams: TeamsTable;
   join_requests: JoinRequestsTable;
@@ -345,6 +372,7 @@ export interface Database {
   challenge_attempts: ChallengeAttemptsTable;
   hints: HintsTable;
   hint_unlocks: HintUnlocksTable;
+  awards: AwardsTable;
   challenge_prerequisites: ChallengePrerequisitesTable;
   solves: SolvesTable;
   ratings: RatingsTable;

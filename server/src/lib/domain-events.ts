@@ -10,6 +10,8 @@ export interface DomainEventMap {
   'flag.correct': { userId: number; challengeId: number };
   /** A competitor unlocked a hint (its cost leaves their score). */
   'hint.unlocked': { hintId: number; userId: number };
+  /** An admin gave or deleted an award (issue 31): scores moved. */
+  'award.changed': { awardId: number };
   /** A challenge's first blood is announced: at its solve, or when a freeze that held it lifts. */
   'first-blood': { challenge: string; competitor: string };
   /** A scheduled challenge's release time came: the public list turned over by itself. */

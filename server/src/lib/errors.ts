@@ -1,6 +1,6 @@
 /**
  * A refusal a service makes on purpose. The one error handler turns it into the status and the
- * SPEC.md body shape ({message} or {acknowledge, message}) with its stable code.
+ * docs/product.md body shape ({message} or {acknowledge, message}) with its stable code.
  */
 export type DomainErrorCode =
   | 'bad_input'

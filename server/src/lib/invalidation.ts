@@ -9,6 +9,8 @@ export const ALL_TOPICS = [
   'solves',
   'solves-added',
   'unlocks-added',
+  'awards',
+  'awards-added',
   'ratings',
   'teams',
   'users',
@@ -23,6 +25,7 @@ export type Topic = (typeof ALL_TOPICS)[number];
 // 'solves': solves changed in any way; 'solves-added': new solves were recorded and nothing else
 // changed (a correct flag), which a cache may apply without reading everything again.
 // 'unlocks-added': a competitor unlocked a hint (its cost leaves its score), applied the same way.
+// 'awards-added': an admin gave an award (issue 31), applied the same way; 'awards': one was deleted.
 // 'live-events': rows were added to the live event log (modules/events); every process sends them.
 // 'live-events-withdrawn': rows were removed from it (a deleted announcement, a hidden or banned
 // competitor's first blood); every process drops them from its replay window.
@@ -211,7 +214,7 @@ export class IncrementalValue<T> {
   async get(): Promise<T> {
     if (this.hasValue && this.expiry && !this.needsBuild) {
       // A value that depends on the clock (a scheduled release) is built again at its next
-      // transition, with no write to announce it (DESIGN.md §8: time is a read-time input).
+      // transition, with no write to announce it (docs/product.md §15: time is a read-time input).
       const at = this.expiry.at(this.value as T);
       if (at !== null && this.expiry.now() >= at) this.invalidate();
     }

@@ -4,7 +4,7 @@ import { badInput } from './errors.js';
 import { sanitizeHtml } from './sanitize-html.js';
 
 /**
- * The one Markdown path (DESIGN.md §8): hints, announcements, settings texts and imported
+ * The one Markdown path (docs/product.md §15): hints, announcements, settings texts and imported
  * descriptions are rendered by marked and then cleaned by the same policy as challenge HTML
  * (marked passes raw HTML through, so its output is never trusted as it is). The browser sanitises
  * the stored HTML again when it shows it.

@@ -10,7 +10,7 @@ import sanitize from 'sanitize-html';
 /**
  * Challenge descriptions are HTML written by admins and shown to every participant, so they are
  * cleaned when saved, and again in the browser when shown with the same policy
- * (DESCRIPTION_HTML_POLICY in the contract; DESIGN.md §6).
+ * (DESCRIPTION_HTML_POLICY in the contract; docs/product.md §14).
  *
  * NOTE: the server cleans with sanitize-html (an HTML parser and an allowlist, ~10 MB), not with
  * DOMPurify, which needs a whole DOM here (jsdom: ~100 MB and a second to load): every process an

@@ -8,13 +8,13 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /**
      * Put in front of every error message of the route that lacks the word 'Error' (the rating
-     * call: the web colours its answer by that word; SPEC.md §8).
+     * call: the web colours its answer by that word; docs/product.md §8).
      */
     errorMessagePrefix?: string;
   }
 }
 
-/** Admin calls answer {acknowledge, message}; every other call answers {message} (SPEC.md §7). */
+/** Admin calls answer {acknowledge, message}; every other call answers {message} (docs/product.md §7). */
 function isAdminPath(url: string): boolean {
   return url.startsWith('/api/admin/') && url !== '/api/admin/authenticated';
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DomainError } from '../lib/errors.js';
+import { personalApiToken } from './session.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -22,7 +23,7 @@ function originOf(url: string | undefined): string | null {
 }
 
 /**
- * A GET that acts (logout and force_update, kept GETs by the spec; exports, downloads the browser
+ * A GET that acts (logout and force_update, kept GETs by the API of docs/product.md §7; exports, downloads the browser
  * navigates to) answers only a fetch from our own pages or a top-level navigation, as the
  * browser's Fetch Metadata tells: not an `<img>` in a description (`Sec-Fetch-Dest: image`), a
  * frame, or any request another site starts (a cross-site link too, since SameSite=Lax cookies
@@ -39,7 +40,8 @@ function checkActingGet(request: FastifyRequest, publicOrigin: string): void {
   if (site !== undefined || dest !== undefined) {
     const mode = header('sec-fetch-mode');
     const ownFetch = site === 'same-origin' && (dest === 'empty' || dest === 'document');
-    const navigation = (site === 'none' || site === 'same-origin') && mode === 'navigate' && dest === 'document';
+    const navigation =
+      (site === 'none' || site === 'same-origin') && mode === 'navigate' && dest === 'document';
     if (ownFetch || navigation) return;
     throw new DomainError('forbidden', ACTING_GET_REFUSED);
   }
@@ -50,8 +52,8 @@ function checkActingGet(request: FastifyRequest, publicOrigin: string): void {
 
 /**
  * Every state-changing request must come from our own pages: its Origin (or, failing that, its
- * Referer) must be PUBLIC_URL's origin (DESIGN.md §3). This is the CSRF defence on top of
- * SameSite=Lax cookies. GETs change nothing, except the few the contract marks as acting, which
+ * Referer) must be PUBLIC_URL's origin (docs/product.md §11). This is the CSRF defence on top of
+ * SameSite=Lax cookies; a request with a personal API token and no cookie needs none. GETs change nothing, except the few the contract marks as acting, which
  * checkActingGet holds to our own pages and top-level navigations.
  */
 export function registerOriginCheck(app: FastifyInstance, publicOrigin: string): void {
@@ -61,6 +63,11 @@ export function registerOriginCheck(app: FastifyInstance, publicOrigin: string):
       return;
     }
     if (request.method === 'OPTIONS') return;
+    // A script with a personal API token and no cookie cannot be a forged browser request: a page
+    // of another site can neither read the token nor add an Authorization header without a CORS
+    // preflight, which this site never grants. With a cookie beside it the check stays (a
+    // browser's request then looks like any other, whatever the session plugin makes of it).
+    if (request.headers.cookie === undefined && personalApiToken(request) !== undefined) return;
     const origin = request.headers.origin;
     let source: string | undefined;
     if (typeof origin === 'string' && origin !== 'null') {

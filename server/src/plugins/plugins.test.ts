@@ -95,7 +95,7 @@ describe('cross-cutting plugins', () => {
     expect(wrongType.status).toBe(415);
   });
 
-  it('serves the web routes of SPEC.md and redirects only to configured targets', async () => {
+  it('serves the web routes of docs/product.md and redirects only to configured targets', async () => {
     t = await buildTestApp('sqlite', {
       TOOLS_URL: 'https://tools.example.org/',
       COMMUNITY_URL: 'https://chat.example.org/x',

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 
 /**
- * Security headers on every answer (DESIGN.md §6). COOP is same-origin-allow-popups: helmet's
+ * Security headers on every answer (docs/product.md §14). COOP is same-origin-allow-popups: helmet's
  * default same-origin would sever window.opener for the login popup.
  */
 const HELMET_OPTIONS: HelmetOptions = {

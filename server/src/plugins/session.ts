@@ -2,15 +2,17 @@ import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { DomainError } from '../lib/errors.js';
-import { MESSAGES } from '@ctf/contract';
+import { API_TOKEN_PREFIX, MESSAGES } from '@ctf/contract';
+import { findTokenUser } from '../modules/auth/api-tokens.service.js';
 import { findSessionUser } from '../modules/auth/sessions.service.js';
 import type { UserRow } from '../db/schema.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /**
-     * The logged-in user, loaded once per request from the session cookie; null for visitors, and
-     * always null on 'anonymous' routes (plugins/route.ts), which never look.
+     * The logged-in user, loaded once per request from the session cookie or a personal API token
+     * (Authorization: Bearer ctf_...); null for visitors, and always null on 'anonymous' routes
+     * (plugins/route.ts), which never look.
      */
     user: UserRow | null;
   }
@@ -21,15 +23,51 @@ export function sessionCookieName(ctx: AppContext): string {
   return ctx.config.secureCookies ? '__Host-ctf_session' : 'ctf_session';
 }
 
+const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+
+/**
+ * The personal API token a request bears (`Authorization: Bearer ctf_...`), or undefined. Other
+ * bearer tokens (ADMIN_API_TOKEN, METRICS_TOKEN) are their own routes' business, not a user's.
+ */
+export function personalApiToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (typeof header !== 'string') return undefined;
+  const token = BEARER.exec(header)?.[1];
+  return token?.startsWith(API_TOKEN_PREFIX) ? token : undefined;
+}
+
+/**
+ * The caller: a personal API token decides alone when one is sent (a cookie beside it is not
+ * read, and a token that does not work is a 401 rather than a fall-back to the cookie, so a
+ * script learns at once that its token was revoked); otherwise the session cookie.
+ */
+async function lookUpCaller(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply?: FastifyReply,
+): Promise<UserRow | null> {
+  const apiToken = personalApiToken(request);
+  if (apiToken !== undefined) {
+    const user = await findTokenUser(ctx, apiToken);
+    if (!user) {
+      void reply?.header('www-authenticate', 'Bearer error="invalid_token"');
+      throw new DomainError('unauthenticated', API_TOKEN_REFUSED);
+    }
+    return user;
+  }
+  const token = request.cookies[sessionCookieName(ctx)];
+  return token ? findSessionUser(ctx, token) : null;
+}
+
+export const API_TOKEN_REFUSED =
+  'This API token is not valid: it was revoked, it expired, or its user may not sign in.';
+
 export async function registerSessions(app: FastifyInstance, ctx: AppContext): Promise<void> {
   await app.register(cookie);
   app.decorateRequest('user', null);
-  const name = sessionCookieName(ctx);
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     if (request.routeOptions.config.anonymous) return;
-    const token = request.cookies[name];
-    if (!token) return;
-    request.user = await findSessionUser(ctx, token);
+    request.user = await lookUpCaller(ctx, request, reply);
   });
 }
 
@@ -39,9 +77,7 @@ export async function registerSessions(app: FastifyInstance, ctx: AppContext): P
  */
 export async function sessionUser(ctx: AppContext, request: FastifyRequest): Promise<UserRow | null> {
   if (request.user) return request.user;
-  const token = request.cookies[sessionCookieName(ctx)];
-  if (!token) return null;
-  request.user = await findSessionUser(ctx, token);
+  request.user = await lookUpCaller(ctx, request);
   return request.user;
 }
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { acceptedCodings } from '../lib/cached-json.js';
 
-/** Every route of SPEC.md §2 that the web app renders, and the announcements page (issue 15). */
+/** Every route of docs/product.md §2 that the web app renders, and the announcements page (issue 15). */
 export const WEB_ROUTES = [
   '/',
   '/login',

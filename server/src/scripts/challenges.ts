@@ -4,9 +4,12 @@ import type { AppContext } from '../context.js';
 import { exportChallengesTo } from '../modules/challenge-archive/archive-export.js';
 import { importChallengePath } from '../modules/challenge-archive/archive.service.js';
 import { isEntryPoint, withApp } from './cli.js';
+import { TOKEN_VARIABLE, importRemote } from './remote-import.js';
 
 const USAGE =
-  'Usage: npm run challenges -- import PATH [--dry-run]\n       npm run challenges -- export DIR\n';
+  'Usage: npm run challenges -- import PATH [--dry-run]\n' +
+  `       npm run challenges -- import PATH --remote URL [--dry-run]   (token in ${TOKEN_VARIABLE})\n` +
+  '       npm run challenges -- export DIR\n';
 
 /** The import's report as lines: what was (or would be) done, then warnings and errors with file:line. */
 export function formatImportResult(result: ImportResult, dryRun = false): string {
@@ -42,9 +45,32 @@ export async function runChallengesCommand(
   return { code: 2, out: USAGE };
 }
 
-/** `npm run challenges -- import PATH [--dry-run]` / `export DIR` (README, docs/challenge-archives.md). */
+/**
+ * `import PATH --remote URL [--dry-run]`: the site at URL imports PATH (remote-import.ts); null
+ * when the arguments ask for something else.
+ */
+export function remoteImportCommand(
+  args: readonly string[],
+  token: string | undefined,
+): Promise<{ code: number; out: string }> | null {
+  const [command, target, ...rest] = args;
+  const at = rest.indexOf('--remote');
+  if (command !== 'import' || !target || at === -1) return null;
+  const site = rest[at + 1];
+  const others = rest.filter((_, i) => i !== at && i !== at + 1);
+  if (!site || !others.every((a) => a === '--dry-run')) return Promise.resolve({ code: 2, out: USAGE });
+  return importRemote(target, site, token, others.includes('--dry-run'), formatImportResult);
+}
+
+/**
+ * `npm run challenges -- import PATH [--dry-run] [--remote URL]` / `export DIR` (README,
+ * docs/challenge-archives.md). A remote import needs no database: it only talks to the site.
+ */
 async function main(): Promise<void> {
-  const { code, out } = await withApp((ctx) => runChallengesCommand(ctx, process.argv.slice(2)));
+  const args = process.argv.slice(2);
+  // The author's token, read here: it is this command's input, not the server's configuration.
+  const remote = remoteImportCommand(args, process.env[TOKEN_VARIABLE]);
+  const { code, out } = await (remote ?? withApp((ctx) => runChallengesCommand(ctx, args)));
   (code === 0 ? process.stdout : process.stderr).write(out);
   process.exitCode = code;
 }

@@ -11,7 +11,7 @@ import { makeZip } from '../lib/zip.js';
 import { WEB_ROUTES } from '../plugins/web-app.js';
 
 /**
- * Cross-site defences (DESIGN.md §3, §6): every POST needs our Origin (or Referer), cookies are
+ * Cross-site defences (docs/product.md §11, §14): every POST needs our Origin (or Referer), cookies are
  * HttpOnly and SameSite (Secure and __Host- on https), and every HTML answer carries the CSP,
  * nosniff, frame-ancestors and COOP headers the login popup is built to live with.
  */
@@ -70,6 +70,8 @@ function validBody(w: World, path: string): { payload: unknown; headers?: Record
     '/api/ctf/instance/renew': { challenge_id: w.ids.active },
     '/api/ctf/instance/stop': { challenge_id: w.ids.active },
     '/api/admin/instances/stop': { instance_id: '1' },
+    '/api/user/tokens': { name: 'csrf' },
+    '/api/user/tokens/delete': { token_id: '1' },
     '/api/admin/sample_challenges': {},
   };
   if (path === settingsApi.uploadLogo.path) {

@@ -7,7 +7,7 @@ import { testDatabaseKinds } from '../../test/databases.js';
 import { logins, makeTeam, teamInfo } from '../../test/team-fixtures.js';
 
 /**
- * Races the database must settle (DESIGN.md §6), with the requests released together from a
+ * Races the database must settle (docs/product.md §14), with the requests released together from a
  * barrier and the rows counted afterwards. The races of one module live beside it
  * (teams.race.test.ts: six accepts for three spots, one name created twice, one user accepted by
  * two teams, everyone leaving at once; submissions.test.ts: twenty copies of the right flag);

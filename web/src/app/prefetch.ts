@@ -6,7 +6,7 @@ import { completionsQuery } from '../features/challenges/api/completions';
 import { leaderboardPageQuery } from '../features/leaderboard/api/leaderboard';
 import { siteInfoQuery } from '../lib/site-info';
 
-/** Pages behind the session check (SPEC.md §2). */
+/** Pages behind the session check (docs/product.md §2). */
 const USER_PAGES = new Set(['/profile', '/compete', '/challenge', '/rate-challenge', '/leaderboard']);
 /** Pages that show the public site info (event window, links, login methods, challenge host). */
 const SITE_INFO_PAGES = new Set(['/', '/login', '/challenge_help', '/compete', '/rules']);

@@ -28,7 +28,7 @@ function lazyPage(load: () => Promise<PageModule>) {
 
 const HOME = lazyPage(() => import('./routes/home'));
 const NOT_FOUND = lazyPage(() => import('./routes/not-found'));
-/** The routes of SPEC.md §2 (the server redirects /admin, /tools and /discord itself). */
+/** The routes of docs/product.md §2 (the server redirects /admin, /tools and /discord itself). */
 const PAGES: Record<string, ReturnType<typeof lazyPage>> = {
   login: lazyPage(() => import('./routes/login')),
   profile: lazyPage(() => import('./routes/profile')),

@@ -9,7 +9,7 @@ import { useSiteInfo } from '../lib/site-info';
 import { useAccent, useTheme } from '../lib/theme';
 import { DEFAULT_SITE_NAME } from './page-title';
 
-/** SPEC.md §2 navigation bar: links by session and role; Tools and Community open a new tab. */
+/** docs/product.md §2 navigation bar: links by session and role; Tools and Community open a new tab. */
 export function NavBar() {
   const me = useCurrentUser();
   const site = useSiteInfo().data;

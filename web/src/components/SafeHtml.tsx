@@ -3,7 +3,7 @@ import { sanitizeHtml } from '../lib/sanitize';
 
 /**
  * HTML the server rendered and sanitised (challenge descriptions, announcements' Markdown),
- * sanitised again here with the same policy before it is shown (DESIGN.md §6, §8).
+ * sanitised again here with the same policy before it is shown (docs/product.md §14, §15).
  */
 export default function SafeHtml({
   html,

@@ -1,6 +1,6 @@
 import type { ClientEndpoint } from '@ctf/contract';
 
-/** A call's outcome: the response body when 2xx, else the server's message (SPEC.md §8). */
+/** A call's outcome: the response body when 2xx, else the server's message (docs/product.md §8). */
 export type ApiResult<T> =
   | { ok: true; status: number; data: T }
   | { ok: false; status: number; message: string; code?: string };
@@ -15,7 +15,7 @@ export class NetworkError extends Error {}
 /**
  * Calls one endpoint of the contract. Session calls send credentials; a 4xx/5xx with a JSON body
  * becomes {ok: false, message}; an empty body becomes {ok: false, message: ''} so the caller can
- * show SPEC.md's "empty response" text.
+ * show docs/product.md's "empty response" text.
  */
 export async function callApi<E extends ClientEndpoint>(
   ep: E,

@@ -4,7 +4,7 @@ import { useCallback } from 'react';
 import { callApi, fetchData } from './api';
 import { queryKeys } from './query';
 
-/** A failed or refused check counts as not authorized (SPEC.md §8). */
+/** A failed or refused check counts as not authorized (docs/product.md §8). */
 async function check(ep: typeof authApi.authenticated | typeof authApi.adminAuthenticated): Promise<boolean> {
   try {
     const r = await callApi(ep);

@@ -23,6 +23,7 @@ export function makeUser(overrides: Partial<User> = {}): User {
     is_admin: false,
     completions: [],
     user_rates: [],
+    awards: [],
     ...overrides,
   };
 }
@@ -35,6 +36,7 @@ export function makeTeam(overrides: Partial<Team> = {}): Team {
     members: ['alice', 'bob'],
     join_requests: [{ _id: '31', checksum: 'sum-31', sender_name: 'carol' }],
     completions: [],
+    awards: [],
     memberCount: 2,
     spotsLeft: 2,
     ...overrides,

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { withId } from './helpers.js';
 
-/** The whole schema of SPEC.md §3 with the uniqueness rules of DESIGN.md §6. */
+/** The whole schema of docs/product.md §3 with the uniqueness rules of docs/product.md §14. */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await withId(db, db.schema.createTable('users'))
     .addColumn('username', 'text', (c) => c.notNull())

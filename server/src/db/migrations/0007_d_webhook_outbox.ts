@@ -2,7 +2,7 @@ import { type Kysely } from 'kysely';
 import { withId } from './helpers.js';
 
 /**
- * The Discord webhook's outbox (DESIGN.md §8): a message is written here in the same transaction
+ * The Discord webhook's outbox (docs/product.md §15): a message is written here in the same transaction
  * as its cause (an announcement, a first blood, the site switch), then claimed by exactly one
  * process (a lease: claimed_until), sent, and deleted. Times are milliseconds since the epoch.
  * webhook_state (one row) keeps what the admin panel shows: the last success and the last error.

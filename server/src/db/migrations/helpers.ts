@@ -6,7 +6,7 @@ export function isPostgres(db: Kysely<unknown>): boolean {
 
 /**
  * An auto-numbered primary key. SQLite's AUTOINCREMENT never reuses an id, so a deleted team's
- * id can never be handed to a new team (solves keep their team id; DESIGN.md §4).
+ * id can never be handed to a new team (solves keep their team id; docs/product.md §12).
  */
 export function withId<T extends string>(
   db: Kysely<unknown>,

@@ -5,6 +5,8 @@ import { addChallenge, addFileRow, makeTeam } from '../../../test/compete.js';
 import { testDatabaseKinds } from '../../../test/databases.js';
 import { makeZip } from '../../lib/zip.js';
 import { createAnnouncement } from '../announcements/announcements.service.js';
+import { giveAward } from '../awards/awards.service.js';
+import { SYSTEM_ACTOR } from '../audit/audit.service.js';
 
 /**
  * The authorization matrix of every admin endpoint, generated from the contract's ADMIN_ENDPOINTS:
@@ -61,6 +63,9 @@ interface Fixtures {
   doomedAnnouncementId: string;
   /** A failed instance start (no container): an admin dismisses it without an engine. */
   failedInstanceId: number;
+  /** An award the delete call removes. */
+  doomedAwardId: string;
+  playerId: number;
 }
 
 /** A valid request for each POST endpoint, so a refusal can only come from the guard. */
@@ -120,6 +125,8 @@ function sampleRequest(
     },
     '/api/admin/settings': { payload: { name: 'Authz CTF' } },
     '/api/admin/instances/stop': { payload: { instance_id: String(f.failedInstanceId) } },
+    '/api/admin/awards': { payload: { user_id: String(f.playerId), points: 5, reason: 'authz' } },
+    '/api/admin/awards/delete': { payload: { award_id: f.doomedAwardId } },
     '/api/admin/divisions': { payload: { divisions: [{ name: 'Open', emailDomains: [] }] } },
     '/api/admin/settings/logo': {
       payload: LOGO_BODY,
@@ -199,7 +206,14 @@ for (const kind of testDatabaseKinds()) {
         })
         .returning('id')
         .executeTakeFirstOrThrow();
+      const doomedAward = await giveAward(
+        t.ctx,
+        { user_id: player.user!.id, points: 1, reason: 'doomed' },
+        SYSTEM_ACTOR,
+      );
       fixtures = {
+        doomedAwardId: doomedAward,
+        playerId: player.user!.id,
         failedInstanceId: failed.id,
         perTeamChallengeId: perTeam.id,
         victimId: victim.user!.id,
@@ -219,15 +233,16 @@ for (const kind of testDatabaseKinds()) {
     /** What a refused call must not have changed. */
     async function snapshot() {
       const db = t.ctx.database.db;
-      const [users, teams, challenges, files, settings, announcements] = await Promise.all([
+      const [users, teams, challenges, files, settings, announcements, awards] = await Promise.all([
         db.selectFrom('users').select(['id', 'is_admin', 'team_id']).orderBy('id').execute(),
         db.selectFrom('teams').select(['id', 'name', 'member_count']).orderBy('id').execute(),
         db.selectFrom('challenges').select(['id', 'name', 'is_active']).orderBy('id').execute(),
         db.selectFrom('files').select(['id', 'name']).orderBy('id').execute(),
         db.selectFrom('settings').select(['key', 'value']).orderBy('key').execute(),
         db.selectFrom('announcements').select(['id', 'title', 'pinned']).orderBy('id').execute(),
+        db.selectFrom('awards').select(['id', 'points']).orderBy('id').execute(),
       ]);
-      return { users, teams, challenges, files, settings, announcements };
+      return { users, teams, challenges, files, settings, announcements, awards };
     }
 
     for (const ep of GUARDED) {

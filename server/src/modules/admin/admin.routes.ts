@@ -26,8 +26,8 @@ import {
 } from './admin.service.js';
 
 /**
- * SPEC.md §7 Admin calls. Each is guarded as 'admin' (a visitor gets 401, a participant 403 before
- * anything runs) and answers {acknowledge, message} unless SPEC.md names another shape. The file
+ * docs/product.md §7 Admin calls. Each is guarded as 'admin' (a visitor gets 401, a participant 403 before
+ * anything runs) and answers {acknowledge, message} unless docs/product.md names another shape. The file
  * calls (upload, get_uploads, delete_file) live in the files module.
  */
 export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void {

@@ -129,7 +129,7 @@ export async function promoteToAdmin(
   return ack(`'${target.username}' is now an admin.`);
 }
 
-/** Create Challenge is refused while the event runs (SPEC.md §4); otherwise it creates. */
+/** Create Challenge is refused while the event runs (docs/product.md §4); otherwise it creates. */
 export async function createChallengeOutsideEvent(
   ctx: AppContext,
   caller: AuditActor,

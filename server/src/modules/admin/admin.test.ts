@@ -23,7 +23,7 @@ for (const kind of testDatabaseKinds()) {
     });
 
     describe('users and admins', () => {
-      it('lists participants only, in the SPEC User shape with team and completions', async () => {
+      it('lists participants only, in the User shape of docs/product.md §3 with team and completions', async () => {
         const alice = await t.login('alice');
         const bob = await t.login('bob');
         await t.login('second-admin', { admin: true });

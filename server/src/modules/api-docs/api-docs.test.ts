@@ -66,7 +66,7 @@ function referenceMismatches(
       }
     }
     if (r.access === 'user' || r.access === 'admin') {
-      if (!op.responses['401'] || JSON.stringify(op.security) !== '[{"session":[]}]') {
+      if (!op.responses['401'] || JSON.stringify(op.security) !== '[{"session":[]},{"apiToken":[]}]') {
         problems.push(`${at}: needs a session but the document does not say so`);
       }
     }
@@ -125,7 +125,14 @@ describe('API reference (GET /api/openapi.json, GET /api/docs)', () => {
 
   it('describes bodies, queries, answers, access and refusals as the contract does', () => {
     const submit = doc.paths['/api/ctf/submit-flag']!.post!;
-    expect(submit.security).toEqual([{ session: [] }]);
+    expect(submit.security).toEqual([{ session: [] }, { apiToken: [] }]);
+    expect(doc.components.securitySchemes.apiToken).toMatchObject({ type: 'http', scheme: 'bearer' });
+    const tokens = doc.paths['/api/user/tokens']!;
+    expect(tokens.post!.requestBody!.content['application/json']!.schema).toMatchObject({
+      required: ['name'],
+    });
+    expect(tokens.get!.security).toEqual([{ session: [] }, { apiToken: [] }]);
+    expect(doc.paths['/api/user/tokens/delete']!.post).toBeDefined();
     expect(submit.requestBody!.content['application/json']!.schema).toMatchObject({
       type: 'object',
       required: expect.arrayContaining(['challenge_id', 'flag']),

@@ -85,8 +85,8 @@ const ERROR_REF = { $ref: '#/components/schemas/Error' };
 const WHO: Record<Access, string> = {
   anonymous: 'Anyone; the same answer for every caller (no session is read).',
   public: 'Anyone; the answer may depend on the session.',
-  user: 'A signed-in user (session cookie).',
-  admin: 'An admin (session cookie).',
+  user: 'A signed-in user (session cookie, or a personal API token).',
+  admin: 'An admin (session cookie, or an admin’s personal API token).',
   token: 'A bearer token from the configuration, not a session.',
 };
 
@@ -104,8 +104,8 @@ function errorBody(path: string, message: string, code: string): Record<string, 
 }
 
 function security(access: Access, path: string): Record<string, string[]>[] | undefined {
-  if (access === 'user' || access === 'admin') return [{ session: [] }];
-  if (access === 'public') return [{}, { session: [] }];
+  if (access === 'user' || access === 'admin') return [{ session: [] }, { apiToken: [] }];
+  if (access === 'public') return [{}, { session: [] }, { apiToken: [] }];
   if (access === 'token') return [{ [path === '/metrics' ? 'metricsToken' : 'adminApiToken']: [] }];
   return undefined;
 }
@@ -232,9 +232,9 @@ function description(sessionCookie: string): string {
   return [
     'The JSON API of the CTF site, generated from the zod schemas of its contract package (`contract/src/api`).',
     '',
-    `**Sessions.** Users sign in through the site (Discord or GitHub; a local trial by name); the session is the \`${sessionCookie}\` cookie. A script reuses a signed-in browser's cookie.`,
+    `**Sessions.** Users sign in through the site (Discord or GitHub; a local trial by name); the session is the \`${sessionCookie}\` cookie. A script sends a personal API token instead (\`Authorization: Bearer ctf_...\`, made on the profile page): it acts as its user, with that user's role and rate limits, until it is revoked or expires.`,
     '',
-    '**POST requests** must carry an `Origin` (or `Referer`) header of the site itself, else they are refused with 403.',
+    '**POST requests** must carry an `Origin` (or `Referer`) header of the site itself, else they are refused with 403; a request with a personal API token and no cookie needs none.',
     '',
     '**Errors** answer `{"message", "code"}`; calls under `/api/admin/` answer `{"acknowledge": false, "message", "code"}`. A refusal that may be retried later carries `Retry-After`. The codes and their statuses:',
     '',
@@ -284,6 +284,11 @@ export function buildOpenApiDocument(options: DocumentOptions): OpenApiDocument 
       },
       securitySchemes: {
         session: { type: 'apiKey', in: 'cookie', name: options.sessionCookie },
+        apiToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'A personal API token (ctf_...), made on the profile page (POST /api/user/tokens).',
+        },
         adminApiToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_API_TOKEN' },
         metricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN' },
       },

@@ -55,7 +55,7 @@ export function redactSecrets(value: unknown): unknown {
 }
 
 /**
- * Writes one audit entry. Call it with the action's own transaction (DESIGN.md §8: every admin
+ * Writes one audit entry. Call it with the action's own transaction (docs/product.md §15: every admin
  * action writes one audit row in the same transaction), so an action and its entry commit or
  * roll back together. The site never edits or deletes entries.
  */

@@ -10,7 +10,7 @@ import { POPUP_SCRIPT, callbackPage } from './callback-page.js';
 import { SESSION_TTL_MS } from './sessions.service.js';
 
 /**
- * Attacks on login and sessions (DESIGN.md §3), beyond the happy paths of auth.test.ts: forged,
+ * Attacks on login and sessions (docs/product.md §11), beyond the happy paths of auth.test.ts: forged,
  * expired and orphaned cookies, fixation, server-side logout, and the callback page's postMessage
  * target. The attacks on the OAuth flow itself: oauth.attacks.test.ts.
  */

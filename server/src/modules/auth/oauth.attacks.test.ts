@@ -6,7 +6,7 @@ import { authenticatedWith, sessionOf } from '../../../test/sessions.js';
 import { randomToken } from '../../lib/crypto.js';
 
 /**
- * Attacks on the OAuth login (DESIGN.md §3): state abuse (missing, wrong, swapped, replayed, mixed
+ * Attacks on the OAuth login (docs/product.md §11): state abuse (missing, wrong, swapped, replayed, mixed
  * up between providers), a stolen code redeemed without its PKCE verifier, a session planted
  * before the login, reflected provider errors, and look-alike names for admins and accounts.
  */

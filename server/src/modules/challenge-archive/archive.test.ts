@@ -211,7 +211,7 @@ hints:
       expect(uploads(t)).toEqual(['falling-star.zip']);
     });
 
-    it('inside the event window updates but creates nothing, naming SPEC.md message', async () => {
+    it('inside the event window updates but creates nothing, naming docs/product.md message', async () => {
       await t.close();
       t = await buildTestApp(kind, {
         EVENT_START: '2026-03-01T00:00:00Z',

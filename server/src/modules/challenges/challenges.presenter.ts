@@ -12,7 +12,7 @@ import { toApiId } from '../../lib/ids.js';
 import { scoringFromColumns, type ScoringColumns } from '../scoreboard/scoring-columns.js';
 import type { ChallengeSummaryRow } from './challenge-solves.repo.js';
 
-/** SPEC.md §3 Challenge as every participant sees it: never a flag. */
+/** docs/product.md §3 Challenge as every participant sees it: never a flag. */
 export function presentPublicChallenge(
   row: ChallengeSummaryRow,
   files: readonly string[],
@@ -66,7 +66,7 @@ export function presentAdminChallenge(challenge: PublicChallenge, extra: AdminOn
   };
 }
 
-/** The challenge page (SPEC.md §7: name, category, difficulty, description, rating, and more). */
+/** The challenge page (docs/product.md §7: name, category, difficulty, description, rating, and more). */
 export function presentChallengeDetail(
   c: PublicChallenge,
   play: {

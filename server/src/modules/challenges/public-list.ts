@@ -192,7 +192,7 @@ export function listCache(ctx: AppContext): IncrementalValue<PublicChallengeList
   if (!cache) {
     // Names, flags' absence, solve counts, ratings, attached files and who counts as an admin all
     // show in the list, so any of those writes drops it; a correct flag only moves solve counts.
-    // A scheduled release turns it over at that time, with no write (DESIGN.md §8).
+    // A scheduled release turns it over at that time, with no write (docs/product.md §15).
     cache = new IncrementalValue(
       ctx.bus,
       // 'teams': a first blood names the team (a rename, a hidden team).

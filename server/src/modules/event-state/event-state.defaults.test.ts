@@ -11,7 +11,7 @@ describe('default settings texts', () => {
     }).toEqual(DEFAULT_HTML);
   });
 
-  it('ask the five questions of SPEC.md §2 as headings, with the setup guide link', async () => {
+  it('ask the five questions of docs/product.md §2 as headings, with the setup guide link', async () => {
     const headings = [...DEFAULT_FAQ_MD.matchAll(/^### (.+)$/gm)].map((m) => m[1]);
     expect(headings).toEqual([
       'What is a CTF?',

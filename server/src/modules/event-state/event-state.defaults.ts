@@ -29,7 +29,7 @@ export function firstRunWindow(now: Date): { start: Date; end: Date } {
 }
 
 /**
- * The settings a new site starts with: the environment's values where it has them (DESIGN.md §2),
+ * The settings a new site starts with: the environment's values where it has them (docs/product.md §10),
  * and today's texts for the rest (contract/src/rules/default-texts.ts). Without EVENT_START and
  * EVENT_END the window is stored at the first start (ensureEventWindow), so `now` only matters
  * before that.

@@ -32,7 +32,7 @@ import {
  * after-end mode, the freeze time, the settings). The bottom of the server's modules: it imports
  * none of them. Kept in memory until a write publishes 'site' (in this process at once, in the
  * others through the bus), so the hot paths (the flag gate, the challenge list, site info) read
- * it without a query. Time is a read-time input (DESIGN.md §8): whether the window is open, the
+ * it without a query. Time is a read-time input (docs/product.md §15): whether the window is open, the
  * freeze in force or a timed switch due is decided from the clock at each read.
  */
 
@@ -48,7 +48,7 @@ export interface EventState {
   settings: EventSettings;
   html: Record<MarkdownKey, string>;
   logo: { type: LogoType; hash: string } | null;
-  /** The admin's site switch (DESIGN.md §4), as the timed transitions left it. */
+  /** The admin's site switch (docs/product.md §12), as the timed transitions left it. */
   activated: boolean;
   startMs: number;
   endMs: number;
@@ -105,7 +105,7 @@ async function buildEventState(ctx: AppContext): Promise<EventState> {
     settings: s,
     html,
     logo,
-    // A new database starts inactive so nothing leaks while a club prepares (DESIGN.md §4).
+    // A new database starts inactive so nothing leaks while a club prepares (docs/product.md §12).
     activated: rows.get(ACTIVATED_KEY) === 'true',
     startMs,
     endMs,

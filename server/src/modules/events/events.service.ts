@@ -68,7 +68,7 @@ export async function publishLiveEvent<T extends LiveEventType>(
 
 /**
  * Which "changed" events a locally published topic means. A correct flag and a hint unlock are
- * told through the port instead ('flag.correct', 'hint.unlocked'): they keep quiet during a freeze.
+ * told through the port instead ('flag.correct', 'hint.unlocked', 'award.changed'): they keep quiet during a freeze.
  */
 const CHANGES: Partial<Record<Topic, ('leaderboard' | 'challenges')[]>> = {
   solves: ['leaderboard', 'challenges'],
@@ -140,6 +140,7 @@ export function subscribeLiveStream(ctx: AppContext): void {
   const priority = LISTENER_PRIORITY.stream;
   on.on('flag.correct', () => signalUnlessFrozen(ctx, ['leaderboard', 'challenges']), { priority });
   on.on('hint.unlocked', () => signalUnlessFrozen(ctx, ['leaderboard']), { priority });
+  on.on('award.changed', () => signalUnlessFrozen(ctx, ['leaderboard']), { priority });
   on.on('challenges.released', () => signalLiveChange(ctx, 'challenges'), { priority });
   on.on('first-blood', (blood) => publishLiveEvent(ctx, 'first-blood', blood), { priority });
   on.on('site.switched', ({ activated }) => publishLiveEvent(ctx, 'site', { activated }), { priority });
@@ -164,9 +165,13 @@ export function subscribeLiveStream(ctx: AppContext): void {
   );
   // A deleted announcement is never replayed: its events leave the log with it (in its
   // transaction), and the one that tells pages to drop it carries no title.
-  on.on('announcement.deleted', ({ id }, trx) => withdrawLiveEvents(ctx, trx, 'announcement', (d) => d._id === String(id)), {
-    phase: 'transaction',
-  });
+  on.on(
+    'announcement.deleted',
+    ({ id }, trx) => withdrawLiveEvents(ctx, trx, 'announcement', (d) => d._id === String(id)),
+    {
+      phase: 'transaction',
+    },
+  );
   on.on(
     'announcement.deleted',
     async ({ id }) => {

@@ -14,7 +14,7 @@ import { createChallenge } from '../challenges/challenges.service.js';
 import { setSiteActive } from '../site/site.service.js';
 
 /**
- * Attacks on uploads and downloads (DESIGN.md §6), beyond files.test.ts: content that lies about
+ * Attacks on uploads and downloads (docs/product.md §14), beyond files.test.ts: content that lies about
  * its type, names that try to leave the upload folder (path parts, absolute paths, NUL, Unicode
  * look-alikes of dots and slashes, RFC 5987 encoded names, header injection), racing uploads of
  * one name, and download names encoded every way, generated. A canary file planted beside the

@@ -20,7 +20,7 @@ const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 const STALE_TEMP_MS = 24 * 60 * 60 * 1000;
 
 export function registerFilesRoutes(app: FastifyInstance, ctx: AppContext): void {
-  // Multipart parsing exists only inside this scope, for the upload route (DESIGN.md §6).
+  // Multipart parsing exists only inside this scope, for the upload route (docs/product.md §14).
   void app.register(async (scope) => {
     await scope.register(multipart, { throwFileSizeLimit: false });
     route(scope, adminApi.upload, 'admin', async (request) => {

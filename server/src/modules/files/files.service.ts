@@ -78,7 +78,7 @@ async function checkNewName(ctx: AppContext, file: IncomingFile): Promise<string
 }
 
 /**
- * Stores one uploaded ZIP (DESIGN.md §6): checks the name, streams the bytes to a temporary file
+ * Stores one uploaded ZIP (docs/product.md §14): checks the name, streams the bytes to a temporary file
  * (never whole in memory) up to UPLOAD_MAX_BYTES, checks the ZIP signature, claims the name in the
  * database (unique, so two racing uploads of one name cannot both win) and only then renames the
  * file into place.
@@ -136,7 +136,7 @@ export async function saveUpload(
   return { name, size: temp.size };
 }
 
-/** Stored file names, alphabetically (SPEC.md §3 Upload). */
+/** Stored file names, alphabetically (docs/product.md §3 Upload). */
 export async function listUploads(ctx: AppContext): Promise<string[]> {
   return listFileNames(ctx.database.db);
 }

@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream/promises';
 
 /**
  * The upload folder on disk. Only this file touches it. Every path it builds comes from a name the
- * files table already holds, and is checked to stay inside the folder (DESIGN.md §6).
+ * files table already holds, and is checked to stay inside the folder (docs/product.md §14).
  */
 
 /** Temporary uploads start with a dot, which no stored name may, so the two can never collide. */

@@ -1,6 +1,11 @@
 import { INSTANCE_LIMITS, INSTANCE_MESSAGES } from '@ctf/contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp, type TestClient } from '../../../test/build-test-app.js';
+import {
+  buildTestApp,
+  type TestApp,
+  type TestClient,
+  type TestResponse,
+} from '../../../test/build-test-app.js';
 import { addChallenge, makeTeam, openSite } from '../../../test/compete.js';
 import { testDatabaseKinds } from '../../../test/databases.js';
 import { instanceDefinition, until } from '../../../test/instance-fixtures.js';
@@ -105,7 +110,7 @@ for (const kind of testDatabaseKinds()) {
       // finds itself alone on the database moves its counts into memory once, which may give one
       // more window's worth (plugins/shared-state/lone-process-rate-limiter.ts): so up to twice.
       let allowed = 1;
-      let limited: Awaited<ReturnType<typeof alice.post>> | null = null;
+      let limited: TestResponse | null = null;
       while (!limited && allowed <= 2 * INSTANCE_LIMITS.startsPerWindow) {
         const again = await alice.post('/api/ctf/instance/start', { challenge_id: box.id });
         if (again.status === 429) limited = again;

@@ -28,7 +28,7 @@ export interface LeaderboardAnswer {
 }
 
 /**
- * The leaderboard (DESIGN.md §4, §8): teams and teamless users with points, best first, read from
+ * The leaderboard (docs/product.md §12, §15): teams and teamless users with points, best first, read from
  * the one score board (scoreboard module), which a correct flag updates in O(what changed).
  * Everyone but admins (live: true) sees it as of the freeze from the freeze time on. With
  * `division` (issue 19, a resolved division's id) only that division's competitors, ranked
@@ -100,7 +100,7 @@ export async function getLeaderboardPage(
 }
 
 /**
- * The caller's own completions, whatever a request body claims (DESIGN.md §5). Team completions
+ * The caller's own completions, whatever a request body claims (docs/product.md §13). Team completions
  * show each challenge's current value as the caller's board has it (as of the freeze for players).
  */
 export async function getOwnCompletions(

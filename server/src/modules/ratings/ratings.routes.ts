@@ -5,7 +5,7 @@ import { route } from '../../plugins/route.js';
 import { rateChallenge } from './ratings.service.js';
 
 export function registerRatingRoutes(app: FastifyInstance, ctx: AppContext): void {
-  // The challenge page shows an answer in danger style when it contains 'Error' (SPEC.md §8), so
+  // The challenge page shows an answer in danger style when it contains 'Error' (docs/product.md §8), so
   // every refusal of this call, the guard's and the schema's included, carries the word.
   route(
     app,

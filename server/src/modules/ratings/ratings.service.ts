@@ -10,8 +10,8 @@ import { insertRating } from './ratings.repo.js';
 export const RATING_THANKS = 'Thank you for rating!';
 
 /**
- * Rates a solved challenge once, 1..5 (DESIGN.md §4). Every refusal says 'Error' because the
- * challenge page colours the answer by that word (SPEC.md §8).
+ * Rates a solved challenge once, 1..5 (docs/product.md §12). Every refusal says 'Error' because the
+ * challenge page colours the answer by that word (docs/product.md §8).
  */
 export async function rateChallenge(
   ctx: AppContext,

@@ -22,7 +22,7 @@ for (const kind of testDatabaseKinds()) {
       await t.close();
     });
 
-    /** The challenge page shows any answer containing 'Error' as a failure (SPEC.md §8). */
+    /** The challenge page shows any answer containing 'Error' as a failure (docs/product.md §8). */
     function expectError(res: { status: number; body: { message: string } }, status: number) {
       expect(res.status).toBe(status);
       expect(res.body.message).toContain('Error');

@@ -1,7 +1,13 @@
 import { rankCompetitors, type ChallengeScoring, type ScoringInput } from '@ctf/contract';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ScoreBoard, type BoardSnapshot, type BoardSolve, type BoardUnlock } from './score-board.js';
+import {
+  ScoreBoard,
+  type BoardAward,
+  type BoardSnapshot,
+  type BoardSolve,
+  type BoardUnlock,
+} from './score-board.js';
 import {
   ctftimeFeed,
   graphSeries,
@@ -11,7 +17,7 @@ import {
 } from './scoreboard.views.js';
 
 /**
- * Property tests of the one scoring function (issue 16): after random solves, unlocks, removals and
+ * Property tests of the one scoring function (issue 16): after random solves, unlocks, awards, removals and
  * changes of scoring parameters, the board (built at once, or kept up to date batch by batch), the
  * graph's last points, the CTFtime feed and the exports agree with each other and with the
  * from-scratch reference model of contract/src/rules/scoring.ts, live and with a freeze cutoff.
@@ -73,6 +79,16 @@ const eventArb = fc
       }),
       { maxLength: 10 },
     ),
+    awards: fc.array(
+      fc.record({
+        // -1: an award to a team (no user).
+        user: fc.integer({ min: -1, max: 20 }),
+        team: fc.integer({ min: -1, max: 4 }),
+        points: fc.integer({ min: -300, max: 300 }).filter((n) => n !== 0),
+        minute: fc.integer({ min: 0, max: 31 }),
+      }),
+      { maxLength: 8 },
+    ),
     removed: fc.array(fc.nat(), { maxLength: 3 }),
     rescored: fc.array(fc.record({ challenge: fc.nat(), scoring: scoringArb }), { maxLength: 2 }),
     cut: fc.integer({ min: 0, max: 31 }),
@@ -116,12 +132,23 @@ const eventArb = fc
       cost: u.cost,
       created_at: at(u.minute),
     }));
+    const awards: (BoardAward & { reason: string })[] = e.awards
+      .map((a, i) => ({
+        id: i + 1,
+        user_id: a.user < 0 ? null : users[a.user % users.length]!.id,
+        team_id: a.team < 0 ? null : a.team + 1,
+        points: a.points,
+        created_at: at(a.minute),
+        reason: `award ${i + 1}`,
+      }))
+      .filter((a) => a.user_id !== null || a.team_id !== null);
     return {
       challenges,
       teams,
       users,
       solves,
       unlocks,
+      awards,
       removed: e.removed,
       rescored: e.rescored,
       cut: e.cut,
@@ -147,6 +174,12 @@ function reference(snapshot: BoardSnapshot, cutoff: string | null): ScoringInput
       cost: u.cost,
       time: u.created_at,
     })),
+    awards: (snapshot.awards ?? []).map((a) => ({
+      userId: a.user_id,
+      teamId: a.team_id,
+      points: a.points,
+      time: a.created_at,
+    })),
     cutoff,
   };
 }
@@ -166,20 +199,25 @@ function checkBoard(board: ScoreBoard, snapshot: BoardSnapshot, cutoff: string |
   // The graph's last points are the scores.
   const graph = graphSeries(board, expected.length);
   expect(graph.map((s) => s.points.at(-1)?.score)).toEqual(expected.map((c) => c.points));
-  // CTFtime: same order and scores; a competitor's task points add up to its score plus its costs.
+  // CTFtime: same order and scores; a competitor's task points and awards add up to its score plus its costs.
   const feed = ctftimeFeed(board, []);
   expect(feed.standings.map((s) => [s.pos, s.team, s.score])).toEqual(
     expected.map((c, i) => [i + 1, c.name, c.points]),
   );
   board.ranked.forEach((c, i) => {
     const tasks = Object.values(feed.standings[i]!.taskStats).reduce((sum, t) => sum + t.points, 0);
-    expect(tasks - c.costs).toBe(c.points);
+    expect(tasks + c.bonus - c.costs).toBe(c.points);
   });
   // Exports: the scoreboard rows are the board; each competitor's solve rows add up to its score.
   expect(scoreboardRows(board).map((r) => [r.pos, r.name, r.points])).toEqual(
     expected.map((c, i) => [i + 1, c.name, c.points]),
   );
-  const rows = solveRows(board, snapshot.solves);
+  const rows = solveRows(
+    board,
+    snapshot.solves,
+    undefined,
+    (snapshot.awards ?? []) as (BoardAward & { reason: string })[],
+  );
   for (const c of board.ranked) {
     const mine = rows.filter((r) =>
       c.kind === 'team' ? r.team === c.name : r.team === '' && r.user === c.name,
@@ -198,19 +236,22 @@ describe('the score board against the reference model (property)', () => {
           teams: e.teams,
           solves: e.solves,
           unlocks: e.unlocks,
+          awards: e.awards,
         };
         for (const cutoff of [null, at(e.cut)]) {
           // Built from scratch.
           checkBoard(new ScoreBoard(full, cutoff), full, cutoff);
           // Kept up to date: an empty start, then the solves and unlocks in batches (some twice).
-          const board = new ScoreBoard({ ...full, solves: [], unlocks: [] }, cutoff);
+          const board = new ScoreBoard({ ...full, solves: [], unlocks: [], awards: [] }, cutoff);
           const size = Math.ceil(e.solves.length / e.batches) || 1;
           for (let i = 0; i < e.solves.length; i += size) {
-            expect(board.apply(e.solves.slice(Math.max(0, i - 1), i + size), i === 0 ? e.unlocks : [])).toBe(
-              true,
-            );
+            // The awards come with the first batch and again with the second (applied once).
+            const awards = i <= size ? e.awards : [];
+            expect(
+              board.apply(e.solves.slice(Math.max(0, i - 1), i + size), i === 0 ? e.unlocks : [], awards),
+            ).toBe(true);
           }
-          if (e.solves.length === 0) board.apply([], e.unlocks);
+          if (e.solves.length === 0) board.apply([], e.unlocks, e.awards);
           checkBoard(board, full, cutoff);
         }
         // Removals (a user and their solves) and parameter changes rebuild: still the reference.
@@ -225,6 +266,7 @@ describe('the score board against the reference model (property)', () => {
           teams: e.teams,
           solves: e.solves.filter((s) => !gone.has(s.user_id)),
           unlocks: e.unlocks.filter((u) => !gone.has(u.user_id)),
+          awards: e.awards.filter((a) => a.user_id === null || !gone.has(a.user_id)),
         };
         checkBoard(new ScoreBoard(after, null), after, null);
       }),

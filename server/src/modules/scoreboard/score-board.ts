@@ -1,89 +1,37 @@
-import { challengeValue, compareCompetitors, type ChallengeScoring } from '@ctf/contract';
+import { challengeValue, compareCompetitors } from '@ctf/contract';
+import type {
+  BoardAward,
+  BoardChallenge,
+  BoardSnapshot,
+  BoardSolve,
+  BoardUnlock,
+  BoardUser,
+  Competitor,
+} from './score-board.types.js';
 
 /**
- * The one scoring function (DESIGN.md §8) held in memory: every credited solve, every challenge's
+ * The one scoring function (docs/product.md §15) held in memory: every credited solve, every challenge's
  * solve count and current value, every competitor's points, and the ranked board. Built once from
  * the stored rows (one read of each table) and then kept up to date from the solve feed: a new
  * solve changes its competitor's row and, when it moves a dynamic challenge's value, the rows of
  * that challenge's other solvers, and nothing else (O(what changed), never a rebuild).
  *
+ * Awards (issue 31) go through the same path: a new one changes its competitor's row only.
+ *
  * The same structure, built with a cutoff, is the public board during a freeze: solves at or after
  * the cutoff do not exist for it (counts, values, scores and times alike).
  */
 
-export interface BoardChallenge {
-  id: number;
-  name: string;
-  /** The difficulty's points (what a static challenge is worth). */
-  points: number;
-  scoring: ChallengeScoring;
-  /** ISO 8601 UTC when it is released (issue 17), or null: public lists name it only from then. */
-  releaseAt: string | null;
-}
-
-export interface BoardUser {
-  id: number;
-  name: string;
-  /** Left out of every count and score (admins; hidden users share this filter). */
-  excluded: boolean;
-  teamId: number | null;
-  /** The user's division (issue 19); null or absent: none. */
-  divisionId?: number | null;
-}
-
-export interface BoardSolve {
-  id: number;
-  user_id: number;
-  team_id: number | null;
-  challenge_id: number;
-  /** ISO 8601 UTC. */
-  created_at: string;
-}
-
-/** What a competitor scores a challenge for: the first solve credited to it. */
-export interface Credit {
-  challengeId: number;
-  userId: number;
-  time: string;
-  solveId: number;
-}
-
-export interface Competitor {
-  kind: 'team' | 'user';
-  id: number;
-  name: string;
-  credits: Map<number, Credit>;
-  /** What its hint unlocks cost, and each unlock counted (by id: applying one twice is harmless). */
-  costs: number;
-  unlocks: Map<number, { time: string; cost: number }>;
-  points: number;
-  lastSolveAt: string;
-  /** A team's is its leader's, a user's their own (issue 19); null: none. */
-  divisionId: number | null;
-}
-
-/** A hint unlock: its cost leaves the score of the competitor it was recorded for (issue 17). */
-export interface BoardUnlock {
-  id: number;
-  user_id: number;
-  team_id: number | null;
-  cost: number;
-  /** ISO 8601 UTC. */
-  created_at: string;
-}
-
-export interface BoardSnapshot {
-  challenges: readonly BoardChallenge[];
-  users: readonly BoardUser[];
-  /** Teams; a hidden team's solves and unlocks count nowhere (db/counted.ts). */
-  teams: readonly { id: number; name: string; hidden?: boolean; leaderId?: number }[];
-  /** The site's divisions (issue 19), in order; empty or absent: none defined. */
-  divisions?: readonly { id: number; name: string }[];
-  /** Every solve (before the cutoff, when there is one), in id order. */
-  solves: readonly BoardSolve[];
-  /** Every hint unlock (before the cutoff, when there is one). */
-  unlocks: readonly BoardUnlock[];
-}
+export type {
+  BoardAward,
+  BoardChallenge,
+  BoardSnapshot,
+  BoardSolve,
+  BoardUnlock,
+  BoardUser,
+  Competitor,
+  Credit,
+} from './score-board.types.js';
 
 type Key = string;
 const teamKey = (id: number): Key => `t${id}`;
@@ -140,6 +88,7 @@ export class ScoreBoard {
     const before = (r: { created_at: string }) => cutoff === null || r.created_at < cutoff;
     for (const s of snapshot.solves) if (before(s)) this.record(s);
     for (const u of snapshot.unlocks) if (before(u)) this.recordUnlock(u);
+    for (const a of snapshot.awards ?? []) if (before(a)) this.recordAward(a);
     for (const c of snapshot.challenges) this.values.set(c.id, this.valueOf(c.id));
     for (const comp of this.competitors.values()) this.total(comp);
     this.rankedRows = [...this.competitors.values()].filter((c) => c.points > 0).sort(byRank);
@@ -197,13 +146,30 @@ export class ScoreBoard {
     return this.competitors.get(key)?.credits.get(s.challenge_id)?.solveId === s.id;
   }
 
+  /** The competitor an award counts for on this board, or null (an admin's, a hidden team's, after the cutoff). */
+  awardCompetitor(a: BoardAward): Competitor | null {
+    const key = this.awardKey(a);
+    const comp = key === null ? undefined : this.competitors.get(key);
+    return comp?.awards.has(a.id) ? comp : null;
+  }
+
   /**
    * Applies solves recorded since the board was read. Answers false when a solve names a user the
    * board does not know (a race with an account created meanwhile): the caller builds it again.
    */
-  apply(solves: readonly BoardSolve[], unlocks: readonly BoardUnlock[] = []): boolean {
+  apply(
+    solves: readonly BoardSolve[],
+    unlocks: readonly BoardUnlock[] = [],
+    awards: readonly BoardAward[] = [],
+  ): boolean {
     const touched = new Set<Key>();
     const counted = new Set<number>();
+    for (const a of awards) {
+      if (this.cutoff !== null && a.created_at >= this.cutoff) continue;
+      if (a.user_id !== null && !this.users.has(a.user_id)) return false;
+      const key = this.recordAward(a);
+      if (key) touched.add(key);
+    }
     for (const u of unlocks) {
       if (this.cutoff !== null && u.created_at >= this.cutoff) continue;
       if (!this.users.has(u.user_id)) return false;
@@ -294,12 +260,34 @@ export class ScoreBoard {
     return key;
   }
 
+  /** Adds an award to its competitor's points (once per id); answers its key. */
+  private recordAward(a: BoardAward): Key | null {
+    const key = this.awardKey(a);
+    if (key === null) return null;
+    const comp = this.competitorFor(key);
+    if (comp.awards.has(a.id)) return null;
+    comp.awards.set(a.id, { time: a.created_at, points: a.points });
+    comp.bonus += a.points;
+    return key;
+  }
+
+  /**
+   * An award's competitor, as a solve recorded with the same ids would have it: a team award's
+   * team; a user's award follows the team they were on then, or them while they have none.
+   */
+  private awardKey(a: BoardAward): Key | null {
+    if (this.cutoff !== null && a.created_at >= this.cutoff) return null;
+    if (a.team_id !== null && this.hiddenTeams.has(a.team_id)) return null;
+    if (a.user_id !== null) return this.competitorKey({ user_id: a.user_id, team_id: a.team_id });
+    return a.team_id !== null && this.teams.has(a.team_id) ? teamKey(a.team_id) : null;
+  }
+
   /** The competitor a solve or unlock recorded by this user (with this team) belongs to, if any. */
   private competitorKey(r: { user_id: number; team_id: number | null }): Key | null {
     const user = this.users.get(r.user_id);
     if (!user || user.excluded) return null;
     if (r.team_id !== null) return this.teams.has(r.team_id) ? teamKey(r.team_id) : null;
-    // A user's teamless solves count only while they are not on a team (DESIGN.md §4).
+    // A user's teamless solves count only while they are not on a team (docs/product.md §12).
     if (user.teamId !== null && this.teams.has(user.teamId)) return null;
     return userKey(user.id);
   }
@@ -316,6 +304,8 @@ export class ScoreBoard {
         credits: new Map(),
         costs: 0,
         unlocks: new Map(),
+        awards: new Map(),
+        bonus: 0,
         points: 0,
         lastSolveAt: '',
         divisionId: this.divisionOfKey(key),
@@ -344,8 +334,10 @@ export class ScoreBoard {
       points += this.values.get(credit.challengeId) ?? 0;
       if (credit.time > last) last = credit.time;
     }
-    // A competitor without a solve has no points to lose: unlocks alone never list anyone.
-    comp.points = comp.credits.size === 0 ? 0 : points - comp.costs;
+    // An award's time counts as a solve's in the tie-break (issue 31).
+    for (const award of comp.awards.values()) if (award.time > last) last = award.time;
+    // A competitor without a solve or an award has no points to lose: unlocks alone never list anyone.
+    comp.points = comp.credits.size === 0 && comp.awards.size === 0 ? 0 : points + comp.bonus - comp.costs;
     comp.lastSolveAt = last;
   }
 

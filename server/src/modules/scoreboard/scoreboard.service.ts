@@ -5,6 +5,13 @@ import { SYSTEM_ACTOR, recordAudit, type AuditActor } from '../audit/audit.servi
 import { IncrementalValue } from '../../lib/invalidation.js';
 import { currentSolvePosition, readSolvesSince, type SolveFeedPosition } from './solve-feed.js';
 import { currentUnlockFeed, readUnlockFeed, type UnlockFeedPosition } from '../hints/hints.service.js';
+import {
+  currentAwardFeed,
+  listAwardsForBoard,
+  listAwardsForExport,
+  readAwardFeed,
+  type AwardFeedPosition,
+} from '../awards/awards.service.js';
 import { activeFreeze, getFreezeAt, storeFreezeAt } from '../event-state/event-state.service.js';
 import { ScoreBoard } from './score-board.js';
 import { listSolvesForExport, readBoardSnapshot } from './scoreboard.repo.js';
@@ -19,7 +26,7 @@ import {
 
 /**
  * The scoreboard's one scoring function in memory (score-board.ts), kept live, and the public
- * board of a freeze (DESIGN.md §8: time is a read-time input). Which one a reader gets is decided
+ * board of a freeze (docs/product.md §15: time is a read-time input). Which one a reader gets is decided
  * from the clock when it asks: before the freeze time the live board, from it the board built
  * from the solves before it. Nothing rewrites rows at the freeze, and lifting it (or moving it)
  * switches every view at the next read.
@@ -29,6 +36,7 @@ interface BoardState {
   board: ScoreBoard;
   position: SolveFeedPosition;
   unlocks: UnlockFeedPosition;
+  awards: AwardFeedPosition;
   /** Updates of one board run one after another (each reads the feed from where the last stopped). */
   queue: Promise<unknown>;
 }
@@ -36,12 +44,17 @@ interface BoardState {
 async function buildState(ctx: AppContext, cutoff: string | null): Promise<BoardState> {
   // The position first: a solve landing in between is read again by the next update, which the
   // board ignores (a user counts once per challenge).
-  const [position, unlocks] = await Promise.all([
+  const [position, unlocks, awardPosition] = await Promise.all([
     currentSolvePosition(ctx.database.db, ctx.database.dialect),
     currentUnlockFeed(ctx),
+    currentAwardFeed(ctx),
   ]);
-  const board = new ScoreBoard(await readBoardSnapshot(ctx.database.db, cutoff), cutoff);
-  return { board, position, unlocks, queue: Promise.resolve() };
+  const [snapshot, awards] = await Promise.all([
+    readBoardSnapshot(ctx.database.db, cutoff),
+    listAwardsForBoard(ctx, cutoff),
+  ]);
+  const board = new ScoreBoard({ ...snapshot, awards }, cutoff);
+  return { board, position, unlocks, awards: awardPosition, queue: Promise.resolve() };
 }
 
 /**
@@ -51,14 +64,16 @@ async function buildState(ctx: AppContext, cutoff: string | null): Promise<Board
  */
 async function updateState(ctx: AppContext, kept: BoardState): Promise<BoardState> {
   const run = kept.queue.then(async () => {
-    const [feed, unlockFeed] = await Promise.all([
+    const [feed, unlockFeed, awardFeed] = await Promise.all([
       readSolvesSince(ctx.database.db, ctx.database.dialect, kept.position),
       readUnlockFeed(ctx, kept.unlocks),
+      readAwardFeed(ctx, kept.awards),
     ]);
-    if (!feed.consistent || !unlockFeed.consistent) return null;
-    if (!kept.board.apply(feed.solves, unlockFeed.unlocks)) return null;
+    if (!feed.consistent || !unlockFeed.consistent || !awardFeed.consistent) return null;
+    if (!kept.board.apply(feed.solves, unlockFeed.unlocks, awardFeed.awards)) return null;
     kept.position = feed.position;
     kept.unlocks = unlockFeed.position;
+    kept.awards = awardFeed.position;
     return kept;
   });
   kept.queue = run.catch(() => {});
@@ -67,9 +82,10 @@ async function updateState(ctx: AppContext, kept: BoardState): Promise<BoardStat
 
 // Challenge edits (scoring, names), removals and who is an admin or on which team change rows that
 // no solve names: those rebuild. A correct flag is applied.
-const FULL_TOPICS = ['challenges', 'solves', 'teams', 'users'] as const;
-// A correct flag or a hint unlock is applied to the kept board.
-const DELTA_TOPICS = ['solves-added', 'unlocks-added'] as const;
+// A deleted award ('awards') rebuilds too.
+const FULL_TOPICS = ['challenges', 'solves', 'teams', 'users', 'awards'] as const;
+// A correct flag, a hint unlock or a new award is applied to the kept board.
+const DELTA_TOPICS = ['solves-added', 'unlocks-added', 'awards-added'] as const;
 
 const liveBoards = new WeakMap<AppContext, IncrementalValue<BoardState>>();
 const frozenBoards = new WeakMap<AppContext, { cutoff: string; value: IncrementalValue<BoardState> }>();
@@ -159,13 +175,17 @@ export async function exportScoreboard(ctx: AppContext, divisionId?: number): Pr
   return board.memo(`export-scoreboard:${divisionId ?? ''}`, () => scoreboardRows(board, divisionId));
 }
 
-/** Every solve that counts (for one division's competitors), oldest first, with what it scores. */
+/**
+ * Every solve that counts (for one division's competitors), oldest first, with what it scores, and
+ * every award that counts, as a row named 'Award: <reason>' (so a competitor's rows add up).
+ */
 export async function exportSolves(ctx: AppContext, divisionId?: number): Promise<SolveExportRow[]> {
-  const [{ board }, solves] = await Promise.all([
+  const [{ board }, solves, awards] = await Promise.all([
     getScoreView(ctx, { live: true }),
     listSolvesForExport(ctx.database.db),
+    listAwardsForExport(ctx),
   ]);
-  return solveRows(board, solves, divisionId);
+  return solveRows(board, solves, divisionId, awards);
 }
 
 /** The score graph of the top competitors, as the caller's board has it. */

@@ -1,6 +1,6 @@
 import type { CtftimeFeed, GraphSeries, ScoreboardExportRow, SolveExportRow } from '@ctf/contract';
 import { compareCodePoints } from '@ctf/contract';
-import type { Competitor, ScoreBoard } from './score-board.js';
+import type { BoardAward, Competitor, ScoreBoard } from './score-board.js';
 
 /**
  * Answers derived from one board, so that the leaderboard, the graph, the CTFtime feed and the
@@ -15,7 +15,7 @@ export function rankedOf(board: ScoreBoard, divisionId: number | undefined): rea
 /**
  * The public leaderboard: name and points, best first; while the site has divisions (issue 19)
  * each entry also names its competitor's division (null: none). Without divisions the entries are
- * exactly SPEC.md's.
+ * exactly docs/product.md's.
  */
 export function leaderboardEntries(
   board: ScoreBoard,
@@ -38,32 +38,33 @@ function creditsInOrder(c: Competitor) {
 }
 
 /**
- * The top competitors' cumulative points at each credited solve and hint unlock, every solve worth
- * its challenge's current value and every unlock its cost (as the board counts them, so each series
+ * The top competitors' cumulative points at each credited solve, hint unlock and award, every solve
+ * worth its challenge's current value, every unlock its cost and every award its points (as the board counts them, so each series
  * ends at the competitor's score).
  */
 export function graphSeries(board: ScoreBoard, top: number, divisionId?: number): GraphSeries[] {
   return rankedOf(board, divisionId)
     .slice(0, top)
     .map((c) => {
-    const steps = [
-      ...creditsInOrder(c).map((credit) => ({
-        time: credit.time,
-        delta: board.values.get(credit.challengeId) ?? 0,
-      })),
-      ...[...c.unlocks.values()].map((u) => ({ time: u.time, delta: -u.cost })),
-    ].sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0));
-    let score = 0;
-    const points: { time: string; score: number }[] = [];
-    for (const step of steps) {
-      score += step.delta;
-      // Steps at one instant are one point.
-      if (points.length > 0 && points[points.length - 1]!.time === step.time)
-        points[points.length - 1]!.score = score;
-      else points.push({ time: step.time, score });
-    }
-    return { name: c.name, points };
-  });
+      const steps = [
+        ...creditsInOrder(c).map((credit) => ({
+          time: credit.time,
+          delta: board.values.get(credit.challengeId) ?? 0,
+        })),
+        ...[...c.unlocks.values()].map((u) => ({ time: u.time, delta: -u.cost })),
+        ...[...c.awards.values()].map((a) => ({ time: a.time, delta: a.points })),
+      ].sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0));
+      let score = 0;
+      const points: { time: string; score: number }[] = [];
+      for (const step of steps) {
+        score += step.delta;
+        // Steps at one instant are one point.
+        if (points.length > 0 && points[points.length - 1]!.time === step.time)
+          points[points.length - 1]!.score = score;
+        else points.push({ time: step.time, score });
+      }
+      return { name: c.name, points };
+    });
 }
 
 const unixSeconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
@@ -128,8 +129,22 @@ export function solveRows(
   }[],
   /** Only the solves that count for this division (their competitor's, issue 19). */
   divisionId?: number,
+  /** Awards (issue 31), oldest first: a row each, named 'Award: <reason>', when it counts. */
+  awards: readonly (BoardAward & { reason: string })[] = [],
 ): SolveExportRow[] {
   const rows: SolveExportRow[] = [];
+  for (const a of awards) {
+    const comp = board.awardCompetitor(a);
+    if (comp === null) continue;
+    if (divisionId !== undefined && comp.divisionId !== divisionId) continue;
+    rows.push({
+      time: a.created_at,
+      user: a.user_id === null ? '' : (board.userName(a.user_id) ?? ''),
+      team: a.team_id === null ? '' : (board.teamName(a.team_id) ?? ''),
+      challenge: `Award: ${a.reason}`,
+      points: a.points,
+    });
+  }
   for (const s of solves) {
     const credited = board.creditOf(s);
     if (credited === undefined) continue;
@@ -142,7 +157,8 @@ export function solveRows(
       points: credited ? (board.values.get(s.challenge_id) ?? 0) : 0,
     });
   }
-  return rows;
+  // Oldest first, awards among the solves (a stable sort keeps each list's own order).
+  return awards.length === 0 ? rows : rows.sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0));
 }
 
 /**

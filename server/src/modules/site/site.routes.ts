@@ -37,7 +37,7 @@ export function registerSiteRoutes(app: FastifyInstance, ctx: AppContext): void 
     };
   });
 
-  // SPEC.md §2 redirects: only to configured targets, never to anything a request names.
+  // docs/product.md §2 redirects: only to configured targets, never to anything a request names.
   app.get('/tools', async (_request, reply) =>
     reply.redirect((await readEventState(ctx)).settings.toolsUrl, 302),
   );

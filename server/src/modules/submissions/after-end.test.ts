@@ -4,7 +4,7 @@ import { buildTestApp, type TestApp } from '../../../test/build-test-app.js';
 import { addChallenge, openSite } from '../../../test/compete.js';
 import { testDatabaseKinds } from '../../../test/databases.js';
 
-/** The after-event setting, decided from the clock when a flag arrives (DESIGN.md §8). */
+/** The after-event setting, decided from the clock when a flag arrives (docs/product.md §15). */
 for (const kind of testDatabaseKinds()) {
   describe(`flags after the end (${kind})`, () => {
     let t: TestApp;

@@ -34,7 +34,7 @@ function rateLimited(seconds: number): DomainError {
 }
 
 /**
- * Checks a submitted flag (DESIGN.md §4, §6). Wrong attempts are limited per user and challenge,
+ * Checks a submitted flag (docs/product.md §12, §14). Wrong attempts are limited per user and challenge,
  * and the limit is checked before the comparison, so once it is reached even the right flag waits.
  * A wrong flag is an ordinary answer ('Incorrect Flag!'), not an HTTP error: the web keys on the
  * message. The submitted flag never reaches the server log; every attempt that reached a challenge
@@ -72,7 +72,7 @@ async function checkFlag(
   // refuse a second solve anyway).
   if (await hasSolvedChallenge(ctx, user.id, challenge.id)) throw alreadySolved();
 
-  // After the end time the after-event setting decides, from the clock (DESIGN.md §8): 'open'
+  // After the end time the after-event setting decides, from the clock (docs/product.md §15): 'open'
   // plays on as before, 'closed' refuses, 'practice' records apart. Admins play as before.
   const afterEnd = await afterEndFor(ctx, user);
   if (afterEnd === 'closed') throw new DomainError('forbidden', MESSAGES.eventClosed);

@@ -19,7 +19,7 @@ export interface Departure {
 /**
  * Takes a user out of one team inside the caller's transaction: frees the spot, hands leadership to
  * the longest-standing remaining member (join time, then id) when the leader goes, and deletes the
- * team when nobody is left. Solves keep their team_id (DESIGN.md §4). Answers null when the user
+ * team when nobody is left. Solves keep their team_id (docs/product.md §12). Answers null when the user
  * was not (or no longer) in that team.
  *
  * NOTE: the user row is written first and the team row second; releaseTeamSpot's RETURNING reads the

@@ -1,5 +1,6 @@
 import {
   MAX_TEAM_SIZE,
+  type Award,
   type JoinRequest,
   type Team,
   type TeamCompletion,
@@ -9,13 +10,14 @@ import type { TeamRow } from '../../db/schema.js';
 import { toApiId } from '../../lib/ids.js';
 import type { JoinRequestRow, MemberRow, TeamSolveRow } from './teams.repo.js';
 
-/** SPEC.md §3 Team. `members` are usernames, longest-standing first. */
+/** docs/product.md §3 Team. `members` are usernames, longest-standing first. */
 export function presentTeam(
   team: TeamRow,
   members: readonly MemberRow[],
   leaderName: string,
   joinRequests: readonly JoinRequest[],
   completions: readonly TeamCompletion[],
+  awards: readonly Award[],
 ): Team {
   return {
     _id: toApiId(team.id),
@@ -24,6 +26,7 @@ export function presentTeam(
     members: members.map((m) => m.username),
     join_requests: [...joinRequests],
     completions: [...completions],
+    awards: [...awards],
     memberCount: team.member_count,
     spotsLeft: Math.max(0, MAX_TEAM_SIZE - team.member_count),
   };
@@ -34,7 +37,7 @@ export function presentJoinRequest(row: JoinRequestRow, checksum: string): JoinR
 }
 
 /**
- * A team's completions (DESIGN.md §4): each challenge once, credited to the first solve recorded
+ * A team's completions (docs/product.md §12): each challenge once, credited to the first solve recorded
  * with the team. `solves` must be oldest first.
  */
 export function presentCompletions(solves: readonly TeamSolveRow[]): TeamCompletion[] {

@@ -280,7 +280,7 @@ export async function deleteJoinRequestsOfTeam(db: Executor, teamId: number): Pr
 
 /**
  * Every solve recorded with one of the given teams, oldest first (time, then id), with the
- * challenge and the solver. The service keeps the first per challenge (DESIGN.md §4).
+ * challenge and the solver. The service keeps the first per challenge (docs/product.md §12).
  */
 export async function listTeamSolves(db: Executor, teamIds: readonly number[]): Promise<TeamSolveRow[]> {
   if (teamIds.length === 0) return [];

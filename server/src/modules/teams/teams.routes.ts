@@ -14,7 +14,7 @@ import {
 } from './teams.service.js';
 import { getTeamInfoAnswer, listJoinableTeams } from './teams.views.js';
 
-/** SPEC.md §7 team calls; every rule lives in the service. */
+/** docs/product.md §7 team calls; every rule lives in the service. */
 export function registerTeamRoutes(app: FastifyInstance, ctx: AppContext): void {
   route(app, teamsApi.teamInfo, 'user', async (request, reply) =>
     sendCachedJson(request, reply, await getTeamInfoAnswer(ctx, requireUser(request)), 'private'),

@@ -142,7 +142,7 @@ export async function renameTeam(ctx: AppContext, user: UserRow, rawName: string
 }
 
 /**
- * Leave Team (SPEC.md's replace-leader call): any member may leave the team the body names, which
+ * Leave Team (docs/product.md's replace-leader call): any member may leave the team the body names, which
  * must be their own. Leadership passes on; an emptied team is deleted.
  */
 export async function leaveTeam(ctx: AppContext, user: UserRow, teamName: string): Promise<string> {

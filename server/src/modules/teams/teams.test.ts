@@ -59,7 +59,7 @@ for (const kind of testDatabaseKinds()) {
         ]);
       });
 
-      it('shows the team in SPEC shape; join requests with checksums to the leader only', async () => {
+      it('shows the team in the shape of docs/product.md §3; join requests with checksums to the leader only', async () => {
         const [lead, m1, asker] = [await t.login('lead'), await t.login('m1'), await t.login('asker')];
         await makeTeam(lead, 'Rooks', [m1]);
         await asker.post('/api/team/request', { team_name: 'rooks' });
@@ -89,7 +89,7 @@ for (const kind of testDatabaseKinds()) {
         const easy = await seedChallenge(t, 'Easy one', 100);
         const hard = await seedChallenge(t, 'Hard one', 300);
         const solo = await seedChallenge(t, 'Solo one', 50);
-        // m1 solved "Solo one" before joining: it stays theirs (DESIGN.md §4).
+        // m1 solved "Solo one" before joining: it stays theirs (docs/product.md §12).
         await seedSolve(t, m1.user!.id, solo, null, '2026-01-10T10:00:00.000Z');
         await makeTeam(lead, 'Rooks', [m1]);
         const teamId = Number((await teamInfo(lead))._id);

@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.js';
 import type { TeamRow, UserRow } from '../../db/schema.js';
 import { CachedJson } from '../../lib/cached-json.js';
 import { KeyedCache } from '../../lib/invalidation.js';
+import { listAwardsOfTeams } from '../awards/awards.service.js';
 import { getScoreView } from '../scoreboard/scoreboard.service.js';
 import { withBoardPoints } from '../scoreboard/scoreboard.views.js';
 import { followSolves } from '../scoreboard/solve-feed.js';
@@ -23,14 +24,15 @@ import { joinRequestChecksum } from './teams.service.js';
 // What the team calls answer (the caller's team, kept per user; the joinable list; the admin
 // list) and a team's completions. The writes that change them: teams.service.ts.
 
-/** Teams in SPEC.md's shape; checksums of join requests only when `checksums` says so. */
+/** Teams in docs/product.md's shape; checksums of join requests only when `checksums` says so. */
 async function buildTeams(ctx: AppContext, teams: readonly TeamRow[], checksums: boolean): Promise<Team[]> {
   const db = ctx.database.db;
   const ids = teams.map((t) => t.id);
-  const [members, requests, solves] = await Promise.all([
+  const [members, requests, solves, awards] = await Promise.all([
     listMembers(db, ids),
     listJoinRequests(db, ids),
     listTeamSolves(db, ids),
+    listAwardsOfTeams(ctx, ids),
   ]);
   const result: Team[] = [];
   for (const team of teams) {
@@ -43,13 +45,15 @@ async function buildTeams(ctx: AppContext, teams: readonly TeamRow[], checksums:
         presentJoinRequest(r, checksums ? joinRequestChecksum(ctx, r.id, r.team_id, r.user_id) : ''),
       );
     const completions = presentCompletions(solves.filter((s) => s.team_id === team.id));
-    result.push(presentTeam(team, own, leaderName ?? '', joinRequests, completions));
+    result.push(
+      presentTeam(team, own, leaderName ?? '', joinRequests, completions, awards.get(team.id) ?? []),
+    );
   }
   return result;
 }
 
 /**
- * A team's completions as the scoring counts them (DESIGN.md §4): each challenge once, credited
+ * A team's completions as the scoring counts them (docs/product.md §12): each challenge once, credited
  * to the member whose solve recorded with the team came first. Empty for a vanished team.
  */
 export async function listTeamCompletions(ctx: AppContext, teamId: number): Promise<TeamCompletion[]> {
@@ -80,7 +84,8 @@ export async function getTeamInfoAnswer(ctx: AppContext, user: UserRow): Promise
     const solvesSince = followSolves(ctx.database);
     cache = new KeyedCache<number, TeamInfoEntry>(
       ctx.bus,
-      ['teams', 'users', 'solves', 'challenges'],
+      // Awards are an admin's rare act: any of them drops every kept answer.
+      ['teams', 'users', 'solves', 'challenges', 'awards', 'awards-added'],
       USER_ANSWER_CACHE_SIZE,
       {
         // A correct flag changes the answers of its solver's team only.
@@ -117,7 +122,7 @@ async function withBoardValues(ctx: AppContext, team: Team, live: boolean): Prom
   return { ...team, completions: withBoardPoints(board, team.completions) };
 }
 
-/** The caller's team (SPEC.md §3), null when teamless; join requests are shown to the leader only. */
+/** The caller's team (docs/product.md §3), null when teamless; join requests are shown to the leader only. */
 export async function getTeamInfo(
   ctx: AppContext,
   user: UserRow,

@@ -1,7 +1,7 @@
-import type { User, UserCompletion } from '@ctf/contract';
+import type { Award, User, UserCompletion } from '@ctf/contract';
 import { toApiId } from '../../lib/ids.js';
 
-/** A user row with what SPEC.md's User shape shows of their team. */
+/** A user row with what docs/product.md's User shape shows of their team. */
 export interface UserWithTeam {
   id: number;
   username: string;
@@ -14,7 +14,7 @@ export interface UserWithTeam {
   division_id: number | null;
 }
 
-/** A solve as SPEC.md §3 shows it in a user's completions. */
+/** A solve as docs/product.md §3 shows it in a user's completions. */
 export function presentCompletion(solve: {
   challenge_id: number;
   name: string;
@@ -23,11 +23,12 @@ export function presentCompletion(solve: {
   return { id: toApiId(solve.challenge_id), name: solve.name, time: solve.created_at };
 }
 
-/** SPEC.md §3 User: the team's name or 'None', completions and the ids of rated challenges. */
+/** docs/product.md §3 User: the team's name or 'None', completions and the ids of rated challenges. */
 export function presentUser(
   u: UserWithTeam,
   completions: UserCompletion[],
   ratedChallengeIds: number[],
+  awards: Award[],
   /** The division's name (null: none); undefined while the site has no divisions (no field). */
   division?: string | null,
 ): User {
@@ -43,6 +44,7 @@ export function presentUser(
     is_admin: u.is_admin === 1,
     completions,
     user_rates: ratedChallengeIds.map(toApiId),
+    awards,
     ...(division === undefined ? {} : { division }),
   };
 }

@@ -79,7 +79,7 @@ export async function updateProfile(
   await db.updateTable('users').set(patch).where('id', '=', id).execute();
 }
 
-/** The user's solves with challenge names, oldest first: their completions (SPEC.md §3). */
+/** The user's solves with challenge names, oldest first: their completions (docs/product.md §3). */
 export async function listUserCompletions(
   db: Executor,
   userId: number,

@@ -11,6 +11,7 @@ import { isUniqueViolation } from '../../db/connect.js';
 import { CachedJson } from '../../lib/cached-json.js';
 import { KeyedCache } from '../../lib/invalidation.js';
 import { followSolves } from '../scoreboard/solve-feed.js';
+import { listAwardsOfUsers } from '../awards/awards.service.js';
 import type { Executor, UserRow } from '../../db/schema.js';
 import { presentCompletion, presentUser } from './users.presenter.js';
 import { divisionNameOf, getDivisionState } from '../divisions/divisions.service.js';
@@ -60,7 +61,7 @@ function candidateName(base: string, attempt: number): string {
 
 /**
  * Finds the user of a provider identity, or creates one. Accounts are found by (provider, provider
- * user id) only, never by name or email (DESIGN.md §3). A new user's name is the provider handle,
+ * user id) only, never by name or email (docs/product.md §11). A new user's name is the provider handle,
  * with a numeric suffix when its normalised form is taken. Later logins refresh avatar and email
  * but never the username; ADMINS grants the admin role at each login.
  */
@@ -136,7 +137,8 @@ export async function getUserInfoAnswer(ctx: AppContext, user: UserRow): Promise
     const solvesSince = followSolves(ctx.database);
     cache = new KeyedCache(
       ctx.bus,
-      ['users', 'teams', 'sessions', 'solves', 'ratings', 'challenges'],
+      // Awards are an admin's rare act: any of them drops every kept answer.
+      ['users', 'teams', 'sessions', 'solves', 'ratings', 'challenges', 'awards', 'awards-added'],
       USER_ANSWER_CACHE_SIZE,
       {
         // A correct flag changes its solver's answer only.
@@ -156,35 +158,39 @@ export async function getUserInfoAnswer(ctx: AppContext, user: UserRow): Promise
   );
 }
 
-/** SPEC.md §3 User for the caller: team name or 'None', completions and what they rated. */
+/** docs/product.md §3 User for the caller: team name or 'None', completions and what they rated. */
 export async function getUserInfo(ctx: AppContext, user: UserRow): Promise<User> {
   const db = ctx.database.db;
-  const [team, completions, rated, divisions] = await Promise.all([
+  const [team, completions, rated, divisions, awards] = await Promise.all([
     user.team_id === null ? Promise.resolve(null) : findTeamNameAndLeader(db, user.team_id),
     listUserCompletions(db, user.id),
     listUserRatedChallengeIds(db, user.id),
     getDivisionState(ctx),
+    listAwardsOfUsers(ctx, [user.id]),
   ]);
   return presentUser(
     { ...user, team_name: team?.name ?? null, team_leader_id: team?.leader_id ?? null },
     completions.map(presentCompletion),
     rated,
+    awards.get(user.id) ?? [],
     divisionNameOf(divisions, user.division_id),
   );
 }
 
 /**
- * Every user of one role (the admin panel's Users and Admins lists) in SPEC.md's User shape, in
+ * Every user of one role (the admin panel's Users and Admins lists) in docs/product.md's User shape, in
  * three queries however many users there are.
  */
 export async function listUsersOfRole(ctx: AppContext, role: 'participants' | 'admins'): Promise<User[]> {
   const db = ctx.database.db;
   const admins = role === 'admins';
-  const [users, solves, rated, divisions] = await Promise.all([
+  const [users, solves, rated, divisions, awards] = await Promise.all([
     listUsersByRole(db, admins),
     listSolvesByRole(db, admins),
     listRatedByRole(db, admins),
     getDivisionState(ctx),
+    // Awards are few: every user's, rather than a list of thousands of ids.
+    listAwardsOfUsers(ctx, 'all'),
   ]);
   const completions = new Map<number, UserCompletion[]>();
   for (const s of solves)
@@ -196,6 +202,7 @@ export async function listUsersOfRole(ctx: AppContext, role: 'participants' | 'a
       u,
       completions.get(u.id) ?? [],
       rates.get(u.id) ?? [],
+      awards.get(u.id) ?? [],
       divisionNameOf(divisions, u.division_id),
     ),
   );

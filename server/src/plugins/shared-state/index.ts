@@ -20,7 +20,7 @@ export interface SharedState {
 }
 
 /**
- * What several processes must share so they behave as one (DESIGN.md §1): cache invalidation
+ * What several processes must share so they behave as one (docs/architecture.md): cache invalidation
  * and attempt counting. With REDIS_URL both go through Redis; without it, through the database
  * itself (PostgreSQL LISTEN/NOTIFY or a SQLite events file beside the database, and a
  * rate_limits table), except that a process alone on its database counts attempts in memory.

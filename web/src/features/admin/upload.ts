@@ -9,7 +9,7 @@ export interface UploadResult {
   message: string;
 }
 
-/** Names of chosen files that are not ZIPs by MIME type or name (SPEC.md §5). */
+/** Names of chosen files that are not ZIPs by MIME type or name (docs/product.md §5). */
 export function nonZipNames(files: readonly File[]): string[] {
   return files.filter((f) => !adminApi.looksLikeZip(f.name, f.type)).map((f) => f.name);
 }
@@ -43,7 +43,7 @@ export async function uploadEach(
   return answered === 0 ? null : results;
 }
 
-/** SPEC.md §8: green when all succeeded, orange when some, red when none. */
+/** docs/product.md §8: green when all succeeded, orange when some, red when none. */
 export function summaryVariant(results: readonly UploadResult[]): 'success' | 'warning' | 'danger' {
   const ok = results.filter((r) => r.success).length;
   if (ok === results.length) return 'success';

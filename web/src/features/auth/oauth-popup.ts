@@ -1,6 +1,6 @@
 import { LOGIN_POPUP, OAUTH_BROADCAST_CHANNEL, type OAuthMessage, type OAuthProvider } from '@ctf/contract';
 
-/** Opens the provider login in a centred 500x600 popup (SPEC.md §2). */
+/** Opens the provider login in a centred 500x600 popup (docs/product.md §2). */
 export function openLoginPopup(provider: OAuthProvider): Window | null {
   const { width, height } = LOGIN_POPUP;
   const left = Math.max(0, Math.round(window.screenX + (window.outerWidth - width) / 2));
@@ -18,8 +18,8 @@ function isOAuthMessage(data: unknown): data is OAuthMessage {
 }
 
 /**
- * Waits for the popup's outcome (SPEC.md §4): postMessage from our own origin only (others are
- * ignored with a console note), or the same-origin BroadcastChannel fallback (DESIGN.md §3). The
+ * Waits for the popup's outcome (docs/product.md §4): postMessage from our own origin only (others are
+ * ignored with a console note), or the same-origin BroadcastChannel fallback (docs/product.md §11). The
  * listeners are removed after the first accepted message. Returns a function that stops listening.
  */
 export function listenForLoginResult(onResult: (message: OAuthMessage) => void): () => void {

@@ -5,7 +5,7 @@ import {
   type PublicChallenge,
 } from '@ctf/contract';
 
-/** The Compete page's filters (SPEC.md §2). Empty strings mean "any". */
+/** The Compete page's filters (docs/product.md §2). Empty strings mean "any". */
 export interface ChallengeFilters {
   search: string;
   category: string;

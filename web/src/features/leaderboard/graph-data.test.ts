@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { alignSeries, graphColor, GRAPH_COLORS, timeFormatter } from './graph-data';
+import { alignSeries, graphColor, GRAPH_COLORS, timeFormatter, timeSteps } from './graph-data';
 
 const at = (iso: string) => Date.parse(iso);
 
@@ -85,6 +85,16 @@ describe('graph labels and colours', () => {
         minute: '2-digit',
       }),
     );
+  });
+
+  it('never steps the time axis finer than its labels read', () => {
+    const steps = (span: number) => timeSteps(span);
+    expect(Math.min(...steps(59 * 60 * 1000))).toBe(1000);
+    expect(Math.min(...steps(6 * 24 * 3600 * 1000))).toBe(60 * 1000);
+    for (const span of [2000, 3600 * 1000, 6 * 24 * 3600 * 1000]) {
+      const s = steps(span);
+      expect([...s].sort((a, b) => a - b)).toEqual(s);
+    }
   });
 
   it('gives ten distinct colours, then starts again', () => {

@@ -59,7 +59,23 @@ export function alignSeries(series: readonly GraphSeries[]): {
   return { times, steps, scores };
 }
 
-const HOUR_MS = 60 * 60 * 1000;
+const SECOND_MS = 1000;
+const MINUTE_MS = 60 * SECOND_MS;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
+
+/**
+ * The time axis' possible tick steps (ms): never finer than its labels read (a second within an
+ * hour, a minute beyond), or two ticks would bear the same label.
+ */
+export function timeSteps(spanMs: number): number[] {
+  const minutes = [1, 2, 5, 10, 15, 30].map((m) => m * MINUTE_MS);
+  const hours = [1, 2, 3, 6, 12].map((h) => h * HOUR_MS);
+  const days = [1, 2, 7, 14, 28].map((d) => d * DAY_MS);
+  return spanMs < HOUR_MS
+    ? [1, 2, 5, 10, 15, 30].map((s) => s * SECOND_MS).concat(minutes, hours)
+    : [...minutes, ...hours, ...days];
+}
 
 /** An axis or tooltip time: day and minute; within an hour (an event's first minutes), the clock to the second. */
 export function timeFormatter(spanMs: number): (ms: number) => string {

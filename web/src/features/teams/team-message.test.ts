@@ -2,7 +2,7 @@ import { MESSAGES, UI_TEXT } from '@ctf/contract';
 import { describe, expect, it } from 'vitest';
 import { isGreen, teamMessageFor } from './team-message';
 
-describe('team page message colours (SPEC.md §8)', () => {
+describe('team page message colours (docs/product.md §8)', () => {
   it.each([
     ['create', MESSAGES.teamCreated, true],
     ['request', MESSAGES.requestSent, true],
@@ -31,7 +31,7 @@ describe('team page message colours (SPEC.md §8)', () => {
     });
   });
 
-  it('answers the SPEC texts for empty answers', () => {
+  it('answers the texts of docs/product.md §8 for empty answers', () => {
     const empty = { ok: false as const, status: 500, message: '' };
     expect(teamMessageFor('accept', empty).text).toBe(UI_TEXT.errorAddingMember);
     expect(teamMessageFor('leave', empty).text).toBe(UI_TEXT.errorAddingMember);

@@ -8,7 +8,7 @@ export interface TeamMessage {
   success: boolean;
 }
 
-/** SPEC.md §8: what an empty answer shows, per action. */
+/** docs/product.md §8: what an empty answer shows, per action. */
 function emptyAnswerText(action: TeamAction, status: number): string {
   if (action === 'accept' || action === 'leave') return UI_TEXT.errorAddingMember;
   if (action === 'remove') return UI_TEXT.errorRemovingMember;
@@ -16,7 +16,7 @@ function emptyAnswerText(action: TeamAction, status: number): string {
 }
 
 /**
- * SPEC.md §8 colours: 'Request Sent Successfully!' and 'Team created Successfully!' are green, an
+ * docs/product.md §8 colours: 'Request Sent Successfully!' and 'Team created Successfully!' are green, an
  * update message is green when it contains 'success', anything else is red.
  */
 export function isGreen(action: TeamAction, text: string): boolean {

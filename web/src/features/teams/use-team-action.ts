@@ -5,13 +5,13 @@ import type { ApiResult } from '../../lib/api';
 import { useRefreshTeam } from './api/refresh';
 import { teamMessageFor, type TeamAction, type TeamMessage } from './team-message';
 
-/** Actions after which the team page reloads its data (SPEC.md §4). */
+/** Actions after which the team page reloads its data (docs/product.md §4). */
 const RELOAD_AFTER: readonly TeamAction[] = ['leave', 'remove', 'accept', 'update'];
 
 /**
  * Runs one team action: shows the server's message, then reloads the team page after
  * DELAYS_MS.afterTeamAction, or after a successful creation goes to /profile?mode=1 after
- * DELAYS_MS.afterTeamCreate. A network failure is only logged (SPEC.md §8).
+ * DELAYS_MS.afterTeamCreate. A network failure is only logged (docs/product.md §8).
  */
 export function useTeamAction() {
   const [message, setMessage] = useState<TeamMessage | null>(null);

@@ -11,7 +11,7 @@ export interface AdminOutcome {
 }
 
 /**
- * SPEC.md §8 admin actions: acknowledge false shows the server's message in red, a network failure
+ * docs/product.md §8 admin actions: acknowledge false shows the server's message in red, a network failure
  * or an empty answer 'Error Occured!', a success the server's message in green.
  */
 export async function adminOutcome(

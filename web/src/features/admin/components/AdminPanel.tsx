@@ -21,7 +21,7 @@ import { UsersTab } from './UsersTab';
 import { ViewChallengesTab } from './ViewChallengesTab';
 
 /**
- * SPEC.md §2 admin panel: the site toggle, the message area and the tabs. A tab's content mounts
+ * docs/product.md §2 admin panel: the site toggle, the message area and the tabs. A tab's content mounts
  * when first opened, so each list loads only when it is looked at.
  */
 export function AdminPanel() {

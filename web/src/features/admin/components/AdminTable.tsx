@@ -173,7 +173,7 @@ export function useCursorPages(filterKey: string) {
 }
 
 /**
- * The Delete column of a list tab: SPEC.md's confirmation ('Are you sure you want to delete this
+ * The Delete column of a list tab: docs/product.md's confirmation ('Are you sure you want to delete this
  * user?'), then the removal through the panel's message area.
  */
 export function deleteColumn<T>(

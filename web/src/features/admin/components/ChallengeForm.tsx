@@ -19,7 +19,7 @@ import { HintListEditor } from './HintListEditor';
 import { InstanceFields } from './InstanceFields';
 
 /**
- * SPEC.md §5 challenge form, for Create Challenge and for editing: name, author, category,
+ * docs/product.md §5 challenge form, for Create Challenge and for editing: name, author, category,
  * difficulty and flag are required; points are read-only, derived from the difficulty (the server
  * derives them again and ignores what is sent); attached files are chosen from the uploads.
  */

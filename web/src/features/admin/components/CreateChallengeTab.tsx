@@ -8,7 +8,7 @@ import { ChallengeForm } from './ChallengeForm';
 
 /**
  * Create Challenge: the same form. While the event runs (GET /api/info/site's window) its submit
- * only alerts that creation is disabled (SPEC.md §4, §5); the server refuses it then as well.
+ * only alerts that creation is disabled (docs/product.md §4, §5); the server refuses it then as well.
  */
 export function CreateChallengeTab({ act }: { act: AdminAct }) {
   const eventWindow = useEventWindow();

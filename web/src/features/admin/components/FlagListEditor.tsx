@@ -16,7 +16,7 @@ const TYPE_LABELS: Record<FlagType, string> = {
 /**
  * The challenge's accepted flags, edited as a list. A submission is correct when it matches any of
  * them; a regular expression is checked by the server when saved (RE2 syntax, whole answer).
- * The first flag's field keeps SPEC.md's label 'Flag'.
+ * The first flag's field keeps docs/product.md's label 'Flag'.
  */
 export function FlagListEditor({
   id,

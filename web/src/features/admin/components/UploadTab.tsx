@@ -9,7 +9,7 @@ import { QueryState } from './QueryState';
 
 /**
  * Upload: several ZIP files, one request each, then a summary with a tick or cross per file
- * (SPEC.md §5, §8); below, the stored files with Delete.
+ * (docs/product.md §5, §8); below, the stored files with Delete.
  */
 export function UploadTab({ act }: { act: AdminAct }) {
   const input = useRef<HTMLInputElement>(null);

@@ -47,7 +47,7 @@ function formValues(c: AdminChallenge): ChallengeFormValues {
 
 /**
  * View Challenges: each challenge (in the panel's one AdminTable) with Enable/Disable, Edit and Delete. Edit opens the form; a
- * successful save returns to the list after DELAYS_MS.afterEditSuccess (SPEC.md §4).
+ * successful save returns to the list after DELAYS_MS.afterEditSuccess (docs/product.md §4).
  */
 export function ViewChallengesTab({ act }: { act: AdminAct }) {
   const challenges = useAdminChallenges();

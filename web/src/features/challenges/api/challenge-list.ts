@@ -3,7 +3,7 @@ import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { ApiError, callApi, fetchData } from '../../../lib/api';
 import { queryKeys } from '../../../lib/query';
 
-/** The list, or the server's message while the site is inactive (SPEC.md §2, DESIGN.md §4). */
+/** The list, or the server's message while the site is inactive (docs/product.md §2, §12). */
 export type ChallengeListResult =
   { kind: 'list'; challenges: PublicChallenge[] } | { kind: 'inactive'; message: string };
 
@@ -27,7 +27,7 @@ async function siteIsInactive(client: QueryClient): Promise<boolean> {
 
 /**
  * GET /api/ctf/challenges without credentials: the answer is the same for everyone, so browsers
- * and proxies may cache and revalidate it (DESIGN.md §5). While the site is inactive the server
+ * and proxies may cache and revalidate it (docs/product.md §13). While the site is inactive the server
  * refuses the list with MESSAGES.siteInactive; the public site info says so first, so a closed
  * site costs no refused request (and no console error). If the switch flips in between, the
  * list's own refusal message is shown.

@@ -27,7 +27,7 @@ export async function rateFromChallengePage(challengeId: string, rating: number)
 
 /**
  * The rate-challenge page sends the select's value as it is; any failure reads 'Error Rating
- * Challenge!' (SPEC.md §5: the server's own checks are not shown there).
+ * Challenge!' (docs/product.md §5: the server's own checks are not shown there).
  */
 export async function rateFromRatingPage(challengeId: string, value: string): Promise<RatingOutcome> {
   const r = await postRating(challengeId, value);

@@ -8,7 +8,7 @@ export interface FlagOutcome {
 }
 
 /**
- * POST /api/ctf/submit-flag and SPEC.md §8's reading of the answer: 'Correct Flag!' in an info
+ * POST /api/ctf/submit-flag and docs/product.md §8's reading of the answer: 'Correct Flag!' in an info
  * alert, any other message in a danger alert, an empty answer 'Incorrect Flag!', and no answer at
  * all 'Error Submitting Flag.'.
  */

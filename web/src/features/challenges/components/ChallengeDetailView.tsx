@@ -21,7 +21,7 @@ interface Props {
 /** Name, facts, the description as sanitised HTML, and the attached files. */
 export function ChallengeDetailView({ challenge: c, solved, teamDone }: Props) {
   // The server sanitises on save; the browser sanitises again, with the same policy, before
-  // rendering (DESIGN.md §6): HTML that reached the database another way is held to it too.
+  // rendering (docs/product.md §14): HTML that reached the database another way is held to it too.
   const html = useMemo(() => sanitizeHtml(c.description), [c.description]);
   return (
     <article aria-labelledby="challenge-name">

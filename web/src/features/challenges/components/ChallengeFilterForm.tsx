@@ -13,7 +13,7 @@ interface Props {
 
 type Flag = 'myCompleted' | 'myUncompleted' | 'teamCompleted' | 'teamUncompleted';
 
-/** The Compete page's filters (SPEC.md §2); the team boxes show only to team members. */
+/** The Compete page's filters (docs/product.md §2); the team boxes show only to team members. */
 export function ChallengeFilterForm({ filters, authors, onTeam, onChange, onClear }: Props) {
   const set = <K extends keyof ChallengeFilters>(key: K, value: ChallengeFilters[K]) =>
     onChange({ ...filters, [key]: value });

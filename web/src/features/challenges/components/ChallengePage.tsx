@@ -15,7 +15,7 @@ import { RatingForm } from './RatingForm';
 import { TeamFlagPanel } from './TeamFlagPanel';
 import { InstancePanel } from './InstancePanel';
 
-/** SPEC.md §2 Challenge page: detail, flag form, then the rating prompt or the thank-you panel. */
+/** docs/product.md §2 Challenge page: detail, flag form, then the rating prompt or the thank-you panel. */
 export function ChallengePage() {
   const [params] = useSearchParams();
   const id = params.get('id')?.trim() ?? '';
@@ -121,7 +121,7 @@ export function ChallengePage() {
   );
 }
 
-/** SPEC.md §8: the rating message is danger-styled when it contains 'Error'. */
+/** docs/product.md §8: the rating message is danger-styled when it contains 'Error'. */
 function ratingVariant(outcome: RatingOutcome): 'danger' | 'success' | 'warning' {
   if (outcome.text.includes('Error')) return 'danger';
   return outcome.ok ? 'success' : 'warning';

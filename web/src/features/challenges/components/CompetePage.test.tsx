@@ -53,7 +53,7 @@ describe('CompetePage', { timeout: 20_000 }, () => {
     expect(screen.getByRole('button', { name: 'Next' })).toBeDisabled();
     await userEvent.click(screen.getByRole('button', { name: 'Prev' }));
     expect(indicator()).toBe('Page 2 of 3');
-    // The list is asked for without credentials (DESIGN.md §5).
+    // The list is asked for without credentials (docs/product.md §13).
     expect(api.calls.find((c) => c.key === 'GET /api/ctf/challenges')?.init?.credentials).toBe('omit');
     expect(screen.getByRole('link', { name: /how to connect/i })).toHaveAttribute('href', '/challenge_help');
     expect(screen.getByRole('link', { name: /rate the challenges/i })).toHaveAttribute(
@@ -117,7 +117,7 @@ describe('CompetePage', { timeout: 20_000 }, () => {
     expect(indicator()).toBe('Page 1 of 3');
   });
 
-  it('offers the minimum rating options of SPEC.md §5 and filters by search text', async () => {
+  it('offers the minimum rating options of docs/product.md §5 and filters by search text', async () => {
     serve([
       makeChallenge(1, { name: 'Alpha', rating: 4.2 }),
       makeChallenge(2, { name: 'Beta', written_by: 'Zoe' }),

@@ -12,7 +12,7 @@ import { ChallengeCard } from './ChallengeCard';
 import { ChallengeFilterForm } from './ChallengeFilterForm';
 import { Pagination } from '../../../components/Pagination';
 
-/** SPEC.md §2 Compete page: filtered, paged challenge cards. */
+/** docs/product.md §2 Compete page: filtered, paged challenge cards. */
 export function CompetePage() {
   const me = useCurrentUser();
   const list = useChallengeList();

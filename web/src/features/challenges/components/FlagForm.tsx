@@ -11,7 +11,7 @@ interface Props {
   onAnswered?: () => void;
 }
 
-/** The flag form: the flag is required; the answer shows in an info or danger alert (SPEC.md §8). */
+/** The flag form: the flag is required; the answer shows in an info or danger alert (docs/product.md §8). */
 export function FlagForm({ challengeId, onSolved, attemptsLeft = null, onAnswered }: Props) {
   const [flag, setFlag] = useState('');
   const [busy, setBusy] = useState(false);

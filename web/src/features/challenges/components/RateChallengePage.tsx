@@ -9,7 +9,7 @@ import { rateFromRatingPage, type RatingOutcome } from '../api/rate-challenge';
 
 const VALUES = Array.from({ length: RATING_MAX - RATING_MIN + 1 }, (_, i) => RATING_MIN + i);
 
-/** SPEC.md §2 Rate-challenge page: every solved, unrated challenge with its own rating form. */
+/** docs/product.md §2 Rate-challenge page: every solved, unrated challenge with its own rating form. */
 export function RateChallengePage() {
   const me = useCurrentUser();
   const refresh = useRefreshAfterScore();

@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 import { QueryError } from '../../../components/QueryError';
 import { useSiteInfo } from '../../../lib/site-info';
 
-/** /challenge_help: how to reach a remote challenge with netcat (SPEC.md §2, §9). */
+/** /challenge_help: how to reach a remote challenge with netcat (docs/product.md §2, §9). */
 export function ChallengeHelpPage() {
   const site = useSiteInfo();
   const host = site.data?.challengeHost ?? '…';

@@ -2,7 +2,7 @@ import { KALI_REQUIREMENTS as R } from '@ctf/contract';
 import { Container, Table } from 'react-bootstrap';
 import { Link } from 'react-router';
 
-/** /kali-setup-guide: a static guide to a Kali Linux virtual machine (SPEC.md §2, §9). */
+/** /kali-setup-guide: a static guide to a Kali Linux virtual machine (docs/product.md §2, §9). */
 export function KaliGuidePage() {
   return (
     <Container className="py-4">

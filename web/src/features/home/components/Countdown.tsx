@@ -2,7 +2,7 @@ import { DELAYS_MS, UI_TEXT, countdownAt } from '@ctf/contract';
 import { useEffect, useState } from 'react';
 
 /**
- * SPEC.md §4 countdown, ticking every second. The visible numbers are aria-hidden and a
+ * docs/product.md §4 countdown, ticking every second. The visible numbers are aria-hidden and a
  * screen-reader summary changes only with the minute, so it does not flood assistive technology.
  */
 export function Countdown({ start, end }: { start: string; end: string }) {

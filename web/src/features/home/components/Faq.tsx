@@ -2,7 +2,7 @@ import { Accordion } from 'react-bootstrap';
 import { MarkdownHtml, splitQuestions } from '../../../components/MarkdownHtml';
 
 /**
- * The FAQ accordion (SPEC.md §2): the FAQ setting's HTML, each heading a question. Its default is
+ * The FAQ accordion (docs/product.md §2): the FAQ setting's HTML, each heading a question. Its default is
  * today's five questions (contract/src/rules/default-texts.ts).
  */
 export function Faq({ html }: { html: string }) {

@@ -7,7 +7,7 @@ import { renderAt } from '../../../test/render';
 import { HomePage } from './HomePage';
 
 describe('Home page from the settings', () => {
-  it('with the default settings reads as SPEC.md says: title, prize, five FAQ questions', async () => {
+  it('with the default settings reads as docs/product.md says: title, prize, five FAQ questions', async () => {
     mockApi({ 'GET /api/info/site': () => json(SITE) });
     renderAt(<HomePage />, '/');
     expect(await screen.findByText('$1000')).toBeInTheDocument();

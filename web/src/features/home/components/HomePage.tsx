@@ -7,7 +7,7 @@ import { Countdown } from './Countdown';
 import { Faq } from './Faq';
 import { PinnedAnnouncement } from './PinnedAnnouncement';
 
-/** SPEC.md §2 home page; its name, tagline, About and FAQ are the event's settings. */
+/** docs/product.md §2 home page; its name, tagline, About and FAQ are the event's settings. */
 export function HomePage() {
   const site = useSiteInfo();
   const info = site.data;

@@ -51,7 +51,7 @@ interface Props {
 }
 
 /**
- * The board as a windowed list (SPEC.md §2: scrolls at 400 px): only the rows in view, and a few
+ * The board as a windowed list (docs/product.md §2: scrolls at 400 px): only the rows in view, and a few
  * around them, are in the DOM, and only their pages of PAGE_SIZE rows are asked for, so a
  * 5,000-competitor board costs a phone what a 30-row one does.
  */

@@ -23,7 +23,7 @@ import { ValueOptions } from '../../../components/ValueOptions';
 const SEARCH_DELAY_MS = 250;
 
 /**
- * SPEC.md §2 Leaderboard: searchable names and points, the top 3 in gold, silver and the third
+ * docs/product.md §2 Leaderboard: searchable names and points, the top 3 in gold, silver and the third
  * colour, the list scrolling at 400 px. At scale (issue 20): the podium first, then a windowed
  * list asked for page by page; the search runs on the server over the whole board; "My position"
  * scrolls to the caller's row; open pages refresh calmly (use-calm-refresh).

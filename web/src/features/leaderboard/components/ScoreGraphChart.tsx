@@ -2,7 +2,7 @@ import type { GraphSeries } from '@ctf/contract';
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { alignSeries, graphColor, timeFormatter } from '../graph-data';
+import { alignSeries, graphColor, timeFormatter, timeSteps } from '../graph-data';
 
 /** The theme's text and rule colours (Bootstrap's variables), read again when the theme changes. */
 function themeColors(el: Element) {
@@ -20,9 +20,13 @@ const SCORE_STEPS = [
 
 /** Times as the span of the chart's axis wants them. */
 function formatFor(u: uPlot): (ms: number) => string {
-  const times = u.data[0];
-  return timeFormatter(times.length ? times[times.length - 1]! - times[0]! : 0);
+  return timeFormatter(spanOf(u));
 }
+
+const spanOf = (u: uPlot) => {
+  const times = u.data[0];
+  return times.length ? times[times.length - 1]! - times[0]! : 0;
+};
 
 /** The chart's data (the shared time axis, then each series' own points) and the held scores the tooltip reads. */
 function chartData(series: readonly GraphSeries[]): { data: uPlot.AlignedData; scores: (number | null)[][] } {
@@ -107,7 +111,7 @@ export default function ScoreGraphChart({ series }: { series: GraphSeries[] }) {
       },
       scales: { x: { time: true }, y: { range: (_u, min, max) => [Math.min(0, min), Math.max(max, 1)] } },
       axes: [
-        axis((u, splits) => splits.map(formatFor(u)), 110),
+        { ...axis((u, splits) => splits.map(formatFor(u)), 110), incrs: (u) => timeSteps(spanOf(u)) },
         { ...axis((_u, splits) => splits.map((v) => String(v)), 30), incrs: SCORE_STEPS },
       ],
       series: [

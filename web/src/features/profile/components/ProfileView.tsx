@@ -4,7 +4,7 @@ import { QueryError } from '../../../components/QueryError';
 import { useCurrentUser } from '../../../lib/auth';
 import { DivisionPicker } from './DivisionPicker';
 
-/** SPEC.md §2 profile page: avatar, username and the way to the team page. */
+/** docs/product.md §2 profile page: avatar, username and the way to the team page. */
 export function ProfileView() {
   const navigate = useNavigate();
   const me = useCurrentUser();

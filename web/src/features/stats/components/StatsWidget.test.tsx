@@ -18,6 +18,7 @@ const baseUser: User = {
   is_leader: false,
   is_admin: false,
   completions: [],
+  awards: [],
   user_rates: [],
 };
 

@@ -9,7 +9,7 @@ import { TeamPieChart } from './TeamPieChart';
 
 type View = 'mine' | 'team';
 
-/** SPEC.md §2 stats widget on the profile: My Stats and Team Stats. */
+/** docs/product.md §2 stats widget on the profile: My Stats and Team Stats. */
 export function StatsWidget() {
   const [view, setView] = useState<View>('mine');
   return (

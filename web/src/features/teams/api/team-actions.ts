@@ -2,8 +2,8 @@ import { teamsApi } from '@ctf/contract';
 import { callApi } from '../../../lib/api';
 
 /**
- * The team page's writes (SPEC.md §7). Each answers the server's outcome; a failed network throws
- * NetworkError, which the page only logs (SPEC.md §8).
+ * The team page's writes (docs/product.md §7). Each answers the server's outcome; a failed network throws
+ * NetworkError, which the page only logs (docs/product.md §8).
  */
 export const createTeam = (teamName: string) => callApi(teamsApi.createTeam, { team_name: teamName });
 
@@ -11,7 +11,7 @@ export const requestToJoin = (teamName: string) => callApi(teamsApi.requestTeam,
 
 export const renameTeam = (teamName: string) => callApi(teamsApi.updateTeam, { team_name: teamName });
 
-/** Leave Team goes through SPEC.md's replace-leader call with the team's own name. */
+/** Leave Team goes through docs/product.md's replace-leader call with the team's own name. */
 export const leaveTeam = (teamName: string) =>
   callApi(teamsApi.replaceLeader, { team_data: { name: teamName } });
 

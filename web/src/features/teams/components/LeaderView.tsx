@@ -12,7 +12,7 @@ interface Props {
   onAccept: (requestId: string, checksum: string) => void;
 }
 
-/** SPEC.md §2 team leader view: rename, leave, remove members, accept join requests. */
+/** docs/product.md §2 team leader view: rename, leave, remove members, accept join requests. */
 export function LeaderView({ team, busy, onRename, onLeave, onRemove, onAccept }: Props) {
   const [newName, setNewName] = useState('');
 

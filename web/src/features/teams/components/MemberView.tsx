@@ -1,7 +1,7 @@
 import { MAX_TEAM_SIZE, type Team } from '@ctf/contract';
 import { MemberList } from './MemberList';
 
-/** SPEC.md §2 non-leader member view: read-only. */
+/** docs/product.md §2 non-leader member view: read-only. */
 export function MemberView({ team }: { team: Team }) {
   return (
     <>

@@ -4,7 +4,7 @@ import { Button, Card, Form } from 'react-bootstrap';
 import { QueryError } from '../../../components/QueryError';
 import { useTeamList } from '../api/team-list';
 
-/** SPEC.md §2: one joinable team as the select shows it. */
+/** docs/product.md §2: one joinable team as the select shows it. */
 export function teamOptionLabel(t: TeamListEntry): string {
   return `${t.name} (${t.memberCount}/${MAX_TEAM_SIZE} members, ${t.spotsLeft} spots left)`;
 }

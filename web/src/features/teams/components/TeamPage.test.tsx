@@ -29,7 +29,7 @@ function serve(user: User, team: Team | null, routes: Record<string, Handler> = 
 const message = () => screen.findByTestId('team-message');
 
 describe('TeamPage without a team', () => {
-  it('offers creation and a join select whose options follow SPEC.md', async () => {
+  it('offers creation and a join select whose options follow docs/product.md', async () => {
     serve(makeUser(), null);
     renderPage(<TeamPage />);
     expect(await screen.findByRole('button', { name: 'Create Team' })).toBeInTheDocument();

@@ -18,7 +18,7 @@ import { MemberView } from './MemberView';
 import { NoTeamView } from './NoTeamView';
 import { TeamMessageView } from './TeamMessageView';
 
-/** SPEC.md §2 team page (/profile?mode=1): the view depends on whether and how the user is in a team. */
+/** docs/product.md §2 team page (/profile?mode=1): the view depends on whether and how the user is in a team. */
 export function TeamPage() {
   const navigate = useNavigate();
   const me = useCurrentUser();

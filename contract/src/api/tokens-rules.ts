@@ -1,0 +1,17 @@
+/**
+ * Personal API tokens (issue 31): the limits and the format, without zod, for the server and the
+ * web alike (the profile page counts characters and tokens with these).
+ */
+export const API_TOKEN_LIMITS = {
+  /** A token's name: what the user calls it ("discord bot", "ci sync"). */
+  nameMax: 50,
+  /** Live tokens one user may hold at once; a revoked or expired one frees its place. */
+  perUser: 20,
+} as const;
+
+/**
+ * Every token starts with this, so secret scanners (GitHub's, gitleaks) can recognise one that
+ * leaked into a repository or a log, and the server knows a personal token from a configured one
+ * (ADMIN_API_TOKEN, METRICS_TOKEN) before looking anything up.
+ */
+export const API_TOKEN_PREFIX = 'ctf_';

@@ -1,0 +1,114 @@
+import type { ApiTokensTable, Executor, UserRow } from '../../db/schema.js';
+import { USER_COLUMNS } from '../../db/user-columns.js';
+
+type TokenRow = Pick<ApiTokensTable, 'name' | 'created_at' | 'expires_at' | 'last_used_at'> & { id: number };
+
+/**
+ * Locks the user's row until the transaction ends on PostgreSQL (FOR UPDATE), so two creations by
+ * one user count their tokens one after the other; SQLite's writers are serial already.
+ */
+export async function lockTokenOwner(trx: Executor, userId: number, postgres: boolean): Promise<void> {
+  await trx
+    .selectFrom('users')
+    .select('id')
+    .where('id', '=', userId)
+    .$if(postgres, (q) => q.forUpdate())
+    .execute();
+}
+
+/** The user's tokens that still work or will (not expired), which count against the cap. */
+export async function countLiveTokens(db: Executor, userId: number, nowIso: string): Promise<number> {
+  const row = await db
+    .selectFrom('api_tokens')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', userId)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', nowIso)]))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function insertToken(
+  db: Executor,
+  row: { user_id: number; name: string; token_hash: string; created_at: string; expires_at: string | null },
+): Promise<number> {
+  const inserted = await db.insertInto('api_tokens').values(row).returning('id').executeTakeFirstOrThrow();
+  return inserted.id;
+}
+
+/** Expired tokens are of no use to anyone: they go when their owner makes a new one. */
+export async function deleteExpiredTokens(db: Executor, userId: number, nowIso: string): Promise<void> {
+  await db
+    .deleteFrom('api_tokens')
+    .where('user_id', '=', userId)
+    .where('expires_at', 'is not', null)
+    .where('expires_at', '<=', nowIso)
+    .execute();
+}
+
+/** The user's tokens, newest first. */
+export async function listTokensOf(db: Executor, userId: number): Promise<TokenRow[]> {
+  return db
+    .selectFrom('api_tokens')
+    .select(['id', 'name', 'created_at', 'expires_at', 'last_used_at'])
+    .where('user_id', '=', userId)
+    .orderBy('id', 'desc')
+    .execute();
+}
+
+/** Deletes one of the user's tokens; false when the user has no token of that id. */
+export async function deleteTokenOf(db: Executor, userId: number, tokenId: number): Promise<boolean> {
+  const result = await db
+    .deleteFrom('api_tokens')
+    .where('id', '=', tokenId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/**
+ * The user of a token that works now (unexpired, its user neither banned nor in a banned team),
+ * in the session lookup's shape, with the token's id, expiry and last use.
+ */
+export async function findUserByTokenHash(
+  db: Executor,
+  tokenHash: string,
+  nowIso: string,
+): Promise<{ user: UserRow; tokenId: number; expiresAt: string | null; lastUsedAt: string | null } | null> {
+  const row = await db
+    .selectFrom('api_tokens')
+    .innerJoin('users', 'users.id', 'api_tokens.user_id')
+    .leftJoin('teams', 'teams.id', 'users.team_id')
+    .select([
+      ...USER_COLUMNS,
+      'api_tokens.id as token_id',
+      'api_tokens.expires_at as token_expires_at',
+      'api_tokens.last_used_at as token_last_used_at',
+    ])
+    .where('api_tokens.token_hash', '=', tokenHash)
+    .where((eb) => eb.or([eb('api_tokens.expires_at', 'is', null), eb('api_tokens.expires_at', '>', nowIso)]))
+    // The same refusal as a session's: a banned user, or a member of a banned team (issue 18).
+    .where('users.banned', '=', 0)
+    .where((eb) => eb.or([eb('teams.banned', 'is', null), eb('teams.banned', '=', 0)]))
+    .executeTakeFirst();
+  if (!row) return null;
+  const { token_id: tokenId, token_expires_at: expiresAt, token_last_used_at: lastUsedAt, ...user } = row;
+  return { user, tokenId, expiresAt, lastUsedAt };
+}
+
+/**
+ * Records a use, unless one was recorded after `staleBeforeIso` (another process may have written
+ * it meanwhile): at most one write a minute per token, whatever the number of processes.
+ */
+export async function touchToken(
+  db: Executor,
+  tokenId: number,
+  nowIso: string,
+  staleBeforeIso: string,
+): Promise<void> {
+  await db
+    .updateTable('api_tokens')
+    .set({ last_used_at: nowIso })
+    .where('id', '=', tokenId)
+    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<=', staleBeforeIso)]))
+    .execute();
+}
