@@ -49,6 +49,10 @@ describe.runIf(run)('API tokens in Chromium', { timeout: 180_000 }, () => {
     await section.getByRole('rowheader', { name: 'leaderboard bot' }).waitFor();
     await settle(page);
     expect(await seriousViolations(page)).toEqual([]);
+    // On a 375-pixel phone the token and the table fit (the table scrolls inside its own box).
+    await page.setViewportSize({ width: 375, height: 740 });
+    expect(await page.evaluate(() => document.scrollingElement!.scrollWidth)).toBeLessThanOrEqual(375);
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     // A script signs in with the token alone and acts (a POST without an Origin header).
     const info = await asScript(token, '/api/user/info');
