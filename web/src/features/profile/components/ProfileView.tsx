@@ -2,6 +2,7 @@ import { Button, Card } from 'react-bootstrap';
 import { useNavigate } from 'react-router';
 import { QueryError } from '../../../components/QueryError';
 import { useCurrentUser } from '../../../lib/auth';
+import { ApiTokens } from './ApiTokens';
 import { DivisionPicker } from './DivisionPicker';
 
 /** docs/product.md §2 profile page: avatar, username and the way to the team page. */
@@ -49,6 +50,7 @@ export function ProfileView() {
         </Card.Body>
       </Card>
       <DivisionPicker user={user} />
+      <ApiTokens />
     </>
   );
 }
