@@ -5,6 +5,7 @@ import { AdminMessageView } from './AdminMessageView';
 import { AdminsTab } from './AdminsTab';
 import { AnnouncementsTab } from './AnnouncementsTab';
 import { AuditTab } from './AuditTab';
+import { AwardsTab } from './AwardsTab';
 import { ImportExportTab } from './ImportExportTab';
 import { InstancesTab } from './InstancesTab';
 import { IntegrityTab } from './IntegrityTab';
@@ -47,6 +48,7 @@ export function AdminPanel() {
           panelTab('users', 'Users', <UsersTab act={act} />),
           panelTab('teams', 'Teams', <TeamsTab act={act} />),
           panelTab('admins', 'Admins', <AdminsTab act={act} />),
+          panelTab('awards', 'Awards', <AwardsTab act={act} />),
           panelTab('solvers', 'Solvers', <SolversTab />),
           panelTab('view-challenges', 'View Challenges', <ViewChallengesTab act={act} />),
           panelTab('create-challenge', 'Create Challenge', <CreateChallengeTab act={act} />),
