@@ -35,8 +35,6 @@ COPY --from=build /app/server/dist/ ./server/dist/
 COPY --from=build /app/web/dist/ ./web/dist/
 # The set-up checklist's "Add the sample challenges" imports these.
 COPY --from=build /app/docs/sample-challenges/ ./docs/sample-challenges/
-# What the admin panel's set-up checklist imports as "Add the sample challenges".
-COPY --from=build /app/docs/sample-challenges/ ./docs/sample-challenges/
 # Every other setting is read from the environment, or from /app/.env when one is mounted there
 # (the environment wins); see .env.example.
 ENV HOST=0.0.0.0 \

@@ -104,6 +104,9 @@ async function playOneSolve(base: string, origin: string, challenges: 'sample' |
   return { admin, player, challengeId, flag, entry, files };
 }
 
+/** Each step on a stack (health checks, restarts): more than the e2e default, for busy machines. */
+const STACK_STEP_MS = 240_000;
+
 /** A past window, as the other end-to-end tests use: play is open after it (the default). */
 const PAST_EVENT = { EVENT_START: '2020-01-01T00:00:00Z', EVENT_END: '2020-01-08T00:00:00Z' };
 
@@ -127,54 +130,70 @@ describe.skipIf(!composeCommand)('compose.yaml on a real Docker engine', () => {
 
   afterAll(() => stack.destroy(), 120_000);
 
-  it('starts healthy, as a user other than root, with its data in a named volume', async () => {
-    await stack.healthy('site');
-    expect((await stack.compose(['exec', '-T', 'site', 'id', '-u'])).trim()).toBe('10001');
-    const container = await inspect(stack.engine, 'containers', await stack.containerId('site'));
-    const mount = container.Mounts.find((m: { Destination: string }) => m.Destination === '/data');
-    expect(mount).toMatchObject({ Type: 'volume', Name: `${stack.project}_ctf-data` });
-    const health = await fetch(`${base}/api/health`);
-    expect(health.status).toBe(200);
-    expect(await health.json()).toMatchObject({ status: 'ok', database: true });
-  });
+  it(
+    'starts healthy, as a user other than root, with its data in a named volume',
+    async () => {
+      await stack.healthy('site');
+      expect((await stack.compose(['exec', '-T', 'site', 'id', '-u'])).trim()).toBe('10001');
+      const container = await inspect(stack.engine, 'containers', await stack.containerId('site'));
+      const mount = container.Mounts.find((m: { Destination: string }) => m.Destination === '/data');
+      expect(mount).toMatchObject({ Type: 'volume', Name: `${stack.project}_ctf-data` });
+      const health = await fetch(`${base}/api/health`);
+      expect(health.status).toBe(200);
+      expect(await health.json()).toMatchObject({ status: 'ok', database: true });
+    },
+    STACK_STEP_MS,
+  );
 
-  it('signs in, adds the sample challenges, records a solve, and keeps it when the stack is taken down and up', async () => {
-    const { player, challengeId, flag, entry, files } = await playOneSolve(base, origin, 'sample');
-    // The import packs a challenge's files into one archive, stored in the volume's uploads.
-    expect(files).toEqual(['first-steps.zip']);
+  it(
+    'signs in, adds the sample challenges, records a solve, and keeps it when the stack is taken down and up',
+    async () => {
+      const { player, challengeId, flag, entry, files } = await playOneSolve(base, origin, 'sample');
+      // The import packs a challenge's files into one archive, stored in the volume's uploads.
+      expect(files).toEqual(['first-steps.zip']);
 
-    // A new container on the same volume: the database, sessions and solve are all still there.
-    const before = await stack.containerId('site');
-    await stack.compose(['down']);
-    await stack.compose(['up', '-d']);
-    expect(await stack.containerId('site')).not.toBe(before);
-    await stack.healthy('site');
-    expect(await board(base)).toEqual([expect.objectContaining(entry)]);
-    const again = await player.post(base, '/api/ctf/submit-flag', { challenge_id: challengeId, flag });
-    // The session (kept in the database) still signs the player in, and the solve is known.
-    expect(again.text).toContain('You have already solved this challenge.');
-    // The uploaded file lives in the volume too.
-    const download = await player.get(base, `/api/ctf/download/${files[0]}`);
-    expect(download.status).toBe(200);
-    expect(download.text.startsWith('PK')).toBe(true);
-    expect(download.text).toContain('welcome.txt');
-  });
+      // A new container on the same volume: the database, sessions and solve are all still there.
+      const before = await stack.containerId('site');
+      await stack.compose(['down']);
+      await stack.compose(['up', '-d']);
+      expect(await stack.containerId('site')).not.toBe(before);
+      await stack.healthy('site');
+      expect(await board(base)).toEqual([expect.objectContaining(entry)]);
+      const again = await player.post(base, '/api/ctf/submit-flag', { challenge_id: challengeId, flag });
+      // The session (kept in the database) still signs the player in, and the solve is known.
+      expect(again.text).toContain('You have already solved this challenge.');
+      // The uploaded file lives in the volume too.
+      const download = await player.get(base, `/api/ctf/download/${files[0]}`);
+      expect(download.status).toBe(200);
+      expect(download.text.startsWith('PK')).toBe(true);
+      expect(download.text).toContain('welcome.txt');
+    },
+    STACK_STEP_MS,
+  );
 
-  it('stops gracefully on SIGTERM: exit code 0, long before the grace period ends', async () => {
-    const id = await stack.containerId('site');
-    const started = Date.now();
-    await stack.compose(['stop']);
-    const elapsed = Date.now() - started;
-    expect((await inspect(stack.engine, 'containers', id)).State.ExitCode).toBe(0);
-    // compose.yaml gives it 15 s before SIGKILL (exit code 137); it closes in well under that.
-    expect(elapsed).toBeLessThan(10_000);
-  });
+  it(
+    'stops gracefully on SIGTERM: exit code 0, long before the grace period ends',
+    async () => {
+      const id = await stack.containerId('site');
+      const started = Date.now();
+      await stack.compose(['stop']);
+      const elapsed = Date.now() - started;
+      expect((await inspect(stack.engine, 'containers', id)).State.ExitCode).toBe(0);
+      // compose.yaml gives it 15 s before SIGKILL (exit code 137); it closes in well under that.
+      expect(elapsed).toBeLessThan(10_000);
+    },
+    STACK_STEP_MS,
+  );
 
-  it('takes everything down with `down -v`, the volume included', async () => {
-    await stack.down();
-    await expect(inspect(stack.engine, 'volumes', `${stack.project}_ctf-data`)).rejects.toThrow(/404/);
-    expect((await stack.compose(['ps', '-q'])).trim()).toBe('');
-  });
+  it(
+    'takes everything down with `down -v`, the volume included',
+    async () => {
+      await stack.down();
+      await expect(inspect(stack.engine, 'volumes', `${stack.project}_ctf-data`)).rejects.toThrow(/404/);
+      expect((await stack.compose(['ps', '-q'])).trim()).toBe('');
+    },
+    STACK_STEP_MS,
+  );
 });
 
 describe.skipIf(!composeCommand)(
@@ -206,46 +225,54 @@ describe.skipIf(!composeCommand)(
 
     afterAll(() => stack.destroy(), 120_000);
 
-    it('refuses to start without SESSION_SECRET or POSTGRES_PASSWORD, naming it', async () => {
-      for (const name of ['SESSION_SECRET', 'POSTGRES_PASSWORD']) {
-        await expect(stack.compose(['config', '-q'], 30_000, [name])).rejects.toThrow(`set ${name}`);
-      }
-    });
+    it(
+      'refuses to start without SESSION_SECRET or POSTGRES_PASSWORD, naming it',
+      async () => {
+        for (const name of ['SESSION_SECRET', 'POSTGRES_PASSWORD']) {
+          await expect(stack.compose(['config', '-q'], 30_000, [name])).rejects.toThrow(`set ${name}`);
+        }
+      },
+      STACK_STEP_MS,
+    );
 
-    it('serves the site through nginx on PostgreSQL and Redis, streams unbuffered, and sees clients', async () => {
-      expect(
-        await within(90_000, async () => {
-          const r = await fetch(`${base}/api/health`).catch(() => null);
-          return r?.status === 200 && (await r.json()).redis === true;
-        }),
-      ).toBeGreaterThanOrEqual(0);
-      // The event stream's first bytes come through at once: nginx does not buffer them.
-      const stream = await fetch(`${base}/api/events`, { signal: AbortSignal.timeout(10_000) });
-      const reader = stream.body!.getReader();
-      expect(new TextDecoder().decode((await reader.read()).value)).toContain(': open');
-      await reader.cancel();
+    it(
+      'serves the site through nginx on PostgreSQL and Redis, streams unbuffered, and sees clients',
+      async () => {
+        expect(
+          await within(90_000, async () => {
+            const r = await fetch(`${base}/api/health`).catch(() => null);
+            return r?.status === 200 && (await r.json()).redis === true;
+          }),
+        ).toBeGreaterThanOrEqual(0);
+        // The event stream's first bytes come through at once: nginx does not buffer them.
+        const stream = await fetch(`${base}/api/events`, { signal: AbortSignal.timeout(10_000) });
+        const reader = stream.body!.getReader();
+        expect(new TextDecoder().decode((await reader.read()).value)).toContain(': open');
+        await reader.cancel();
 
-      const { admin } = await playOneSolve(base, origin, { flag: 'flag{behind-nginx}' });
-      const count = await stack.compose([
-        'exec',
-        '-T',
-        'postgres',
-        'psql',
-        '-U',
-        'ctf',
-        '-d',
-        'ctf',
-        '-tAc',
-        'select count(*) from solves',
-      ]);
-      expect(count.trim()).toBe('1');
-      // TRUST_PROXY names nginx alone: the submission log holds the address nginx saw, not nginx's.
-      const rows = (await admin.get(base, '/api/admin/submissions?limit=10')).body.rows as {
-        address: string;
-      }[];
-      expect(rows).toHaveLength(1);
-      expect(rows[0]!.address).toMatch(/^[0-9a-f.:]+$/);
-      expect(rows[0]!.address).not.toBe('172.31.250.10');
-    });
+        const { admin } = await playOneSolve(base, origin, { flag: 'flag{behind-nginx}' });
+        const count = await stack.compose([
+          'exec',
+          '-T',
+          'postgres',
+          'psql',
+          '-U',
+          'ctf',
+          '-d',
+          'ctf',
+          '-tAc',
+          'select count(*) from solves',
+        ]);
+        expect(count.trim()).toBe('1');
+        // TRUST_PROXY names nginx alone: the submission log holds the address nginx saw, not nginx's.
+        const rows = (await admin.get(base, '/api/admin/submissions?limit=10')).body.rows as {
+          address: string;
+        }[];
+        expect(rows).toHaveLength(1);
+        expect(rows[0]!.address).toMatch(/^[0-9a-f.:]+$/);
+        expect(rows[0]!.address).not.toBe('172.31.250.10');
+      },
+      STACK_STEP_MS,
+    );
   },
 );

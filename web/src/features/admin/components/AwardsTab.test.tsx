@@ -27,7 +27,7 @@ describe('Awards tab', { timeout: 20_000 }, () => {
         'GET /api/admin/awards': () => json(rows),
         'POST /api/admin/awards': (body) => {
           const b = body as { team_id: string; points: number; reason: string };
-          rows = [award(2, { user_id: null, user: null, team_id: b.team_id, team: 'Red', ...b }), ...rows];
+          rows = [award(2, { ...b, user_id: null, user: null, team: 'Red' }), ...rows];
           return json({ _id: '2' });
         },
         'POST /api/admin/awards/delete': (body) => {

@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router';
 import { AwardList } from '../../../components/AwardList';
 import { QueryError } from '../../../components/QueryError';
 import { useCurrentUser } from '../../../lib/auth';
+import { ApiTokens } from './ApiTokens';
 import { DivisionPicker } from './DivisionPicker';
 
 /** docs/product.md §2 profile page: avatar, username and the way to the team page. */
@@ -51,6 +52,7 @@ export function ProfileView() {
       </Card>
       <DivisionPicker user={user} />
       <AwardList awards={user.awards} owner="your" />
+      <ApiTokens />
     </>
   );
 }

@@ -1,0 +1,117 @@
+import { API_TOKEN_LIMITS, type ApiToken } from '@ctf/contract';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { json, mockApi } from '../../../test/api-mock';
+import { SITE, makeUser } from '../../../test/factories';
+import { renderAt } from '../../../test/render';
+import { ProfileView } from './ProfileView';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+const TOKEN = `ctf_${'a'.repeat(43)}`;
+const token = (id: number, over: Partial<ApiToken> = {}): ApiToken => ({
+  _id: String(id),
+  name: `token ${id}`,
+  createdAt: '2025-10-15T02:00:00Z',
+  expiresAt: null,
+  lastUsedAt: null,
+  ...over,
+});
+
+describe('API tokens (profile)', { timeout: 20_000 }, () => {
+  function profileWith(routes: Parameters<typeof mockApi>[0]) {
+    const api = mockApi({
+      'GET /api/user/info': () => json(makeUser()),
+      'GET /api/info/site': () => json(SITE),
+      ...routes,
+    });
+    renderAt(<ProfileView />, '/profile');
+    return api;
+  }
+
+  it('says when there is none, creates one and shows it once, to copy', async () => {
+    const user = userEvent.setup();
+    let list: ApiToken[] = [];
+    const api = profileWith({
+      'GET /api/user/tokens': () => json(list),
+      'POST /api/user/tokens': (body) => {
+        list = [token(7, { name: (body as { name: string }).name })];
+        return json({ _id: '7', token: TOKEN });
+      },
+    });
+    expect(await screen.findByText('No API tokens yet.')).toBeInTheDocument();
+    const create = screen.getByRole('button', { name: 'Create token' });
+    expect(create).toBeDisabled();
+    const nameField = screen.getByLabelText('Token name');
+    expect(nameField).toHaveAttribute('maxLength', String(API_TOKEN_LIMITS.nameMax));
+    await user.type(nameField, ' discord bot ');
+    await user.click(create);
+    expect(await screen.findByText(/Copy this token now: it will not be shown again\./)).toBeInTheDocument();
+    expect(screen.getByTestId('new-api-token')).toHaveTextContent(TOKEN);
+    expect(api.bodyOf('POST /api/user/tokens')).toEqual({ name: 'discord bot' });
+    // The list is asked again and names the new token, never showing the token in it.
+    const table = await screen.findByRole('table', { name: 'Your API tokens' });
+    expect(within(table).getByRole('rowheader', { name: 'discord bot' })).toBeInTheDocument();
+    expect(table).not.toHaveTextContent(TOKEN);
+    expect(within(table).getAllByText('Never')).toHaveLength(2);
+    await user.click(screen.getByRole('button', { name: 'Copy' }));
+    expect(await screen.findByRole('button', { name: 'Copied!' })).toBeInTheDocument();
+    await expect(navigator.clipboard.readText()).resolves.toBe(TOKEN);
+    await user.click(screen.getByRole('button', { name: 'Done' }));
+    expect(screen.queryByText(TOKEN)).toBeNull();
+    expect(nameField).toHaveValue('');
+  });
+
+  it('sends an expiry as the end of the chosen day', async () => {
+    const api = profileWith({
+      'GET /api/user/tokens': () => json([]),
+      'POST /api/user/tokens': () => json({ _id: '1', token: TOKEN }),
+    });
+    await userEvent.type(await screen.findByLabelText('Token name'), 'ci');
+    await userEvent.type(screen.getByLabelText('Expires (optional)'), '2099-03-04');
+    await userEvent.click(screen.getByRole('button', { name: 'Create token' }));
+    await screen.findByTestId('new-api-token');
+    expect(api.bodyOf('POST /api/user/tokens')).toEqual({
+      name: 'ci',
+      expiresAt: new Date('2099-03-04T23:59:59').toISOString(),
+    });
+  });
+
+  it('revokes a token after asking, and shows the server’s refusal as it says it', async () => {
+    let list = [token(1, { name: 'bot', lastUsedAt: '2025-10-16T02:00:00Z' }), token(2, { name: 'ci' })];
+    const api = profileWith({
+      'GET /api/user/tokens': () => json(list),
+      'POST /api/user/tokens/delete': (body) => {
+        const id = (body as { token_id: string }).token_id;
+        if (id === '2') return json({ message: 'Token not found', code: 'not_found' }, 404);
+        list = list.filter((t) => t._id !== id);
+        return json({ message: 'Token revoked' });
+      },
+    });
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValue(true);
+    await userEvent.click(await screen.findByRole('button', { name: 'Revoke bot' }));
+    expect(confirm).toHaveBeenCalledWith("Revoke the token 'bot'? Whatever uses it stops working at once.");
+    expect(api.count('POST /api/user/tokens/delete')).toBe(0);
+    await userEvent.click(screen.getByRole('button', { name: 'Revoke bot' }));
+    await waitFor(() => expect(screen.queryByRole('rowheader', { name: 'bot' })).toBeNull());
+    expect(api.bodyOf('POST /api/user/tokens/delete')).toEqual({ token_id: '1' });
+    await userEvent.click(screen.getByRole('button', { name: 'Revoke ci' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Token not found');
+  });
+
+  it('says to revoke one first once the user has as many live tokens as allowed', async () => {
+    const live = Array.from({ length: API_TOKEN_LIMITS.perUser }, (_, i) => token(i + 1));
+    profileWith({ 'GET /api/user/tokens': () => json(live) });
+    expect(
+      await screen.findByText(
+        `You have ${API_TOKEN_LIMITS.perUser} tokens: revoke one before creating another.`,
+      ),
+    ).toBeInTheDocument();
+    await userEvent.type(screen.getByLabelText('Token name'), 'one more');
+    expect(screen.getByRole('button', { name: 'Create token' })).toBeDisabled();
+  });
+});
