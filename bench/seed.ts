@@ -291,6 +291,7 @@ export async function seedEvent(
       avatar_url: '',
       email: 'benchadmin@example.org',
       is_admin: 1,
+      role: 'admin',
       team_id: null,
       team_joined_at: null,
       created_at: createdAt,

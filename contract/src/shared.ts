@@ -99,3 +99,15 @@ export {
   STREAMS_FULL_MESSAGE,
   LIVE_EVENT_RETRY_MS,
 } from './api/live-events.js';
+export {
+  ROLES,
+  STAFF_ROLES,
+  isStaff,
+  mayCall,
+  rolesFor,
+  seesEmails,
+  seesSubmittedText,
+  staffTableRoutes,
+  type Role,
+  type StaffRole,
+} from './api/staff-roles.js';

@@ -5,6 +5,8 @@ import type { AppContext } from '../src/context.js';
 import type { Clock } from '../src/lib/clock.js';
 import { createSession } from '../src/modules/auth/sessions.service.js';
 import { findOrCreateUser } from '../src/modules/users/users.service.js';
+import type { Role } from '@ctf/contract';
+import { roleColumns } from '../src/db/user-role.js';
 import type { UserRow } from '../src/db/schema.js';
 import type { RegisteredRoute } from '../src/plugins/route-table.js';
 import { createTestDatabase, type TestDatabase, type TestDatabaseKind } from './databases.js';
@@ -36,8 +38,8 @@ export interface TestApp {
   config: Config;
   clock: TestClock;
   database: TestDatabase;
-  /** Creates (or finds) a user and returns a client logged in as them. */
-  login(username: string, options?: { admin?: boolean }): Promise<TestClient>;
+  /** Signs in (creating the user); `role` gives a staff role, `admin` the admin role. */
+  login(username: string, options?: { admin?: boolean; role?: Role }): Promise<TestClient>;
   /** A client with no session. */
   visitor(): TestClient;
   close(): Promise<void>;
@@ -87,9 +89,9 @@ export async function loginUser(
   ctx: AppContext,
   app: FastifyInstance,
   username: string,
-  options: { admin?: boolean } = {},
+  options: { admin?: boolean; role?: Role } = {},
 ): Promise<TestClient> {
-  const user = await findOrCreateUser(
+  let user = await findOrCreateUser(
     ctx,
     {
       provider: 'local',
@@ -98,8 +100,14 @@ export async function loginUser(
       avatarUrl: '',
       email: `${username}@example.org`,
     },
-    { grantAdmin: options.admin === true },
+    { grantAdmin: options.admin === true || options.role === 'admin' },
   );
+  if (options.role && options.role !== user.role) {
+    // A staff role as an admin's set_role gives it (the same columns, db/user-role.ts).
+    await ctx.database.db.updateTable('users').set(roleColumns(options.role)).where('id', '=', user.id).execute();
+    ctx.bus.publish('users');
+    user = { ...user, ...roleColumns(options.role) };
+  }
   const { token } = await createSession(ctx, user.id);
   return new TestClient(app, `ctf_session=${token}`, user);
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AckResponse, IdInput, IdString, endpoint } from './common.js';
+import { ROLES } from './staff-roles.js';
 import { ROUTES, type Route } from './routes.js';
 import { Team } from './teams.js';
 import { User } from './users.js';
@@ -60,6 +61,11 @@ export const forceUpdate = get(ROUTES.admin.forceUpdate, AckResponse);
 export const removeTeam = post(ROUTES.admin.removeTeam, z.object({ team_id: IdInput }));
 export const removeUser = post(ROUTES.admin.removeUser, z.object({ user_id: IdInput }));
 export const removeAdmin = post(ROUTES.admin.removeAdmin, z.object({ username: z.string().min(1).max(200) }));
+/** Issue 31: gives a user a staff role; the last admin keeps the admin role (409). */
+export const setRole = post(
+  ROUTES.admin.setRole,
+  z.object({ user_id: IdInput, role: z.enum(ROLES, { error: `must be one of ${ROLES.join(', ')}` }) }),
+);
 export const promoteAdmin = post(
   ROUTES.admin.promoteAdmin,
   z.object({ username: z.string().min(1).max(200) }),
@@ -293,6 +299,7 @@ export const ADMIN_ENDPOINTS = [
   removeUser,
   removeAdmin,
   promoteAdmin,
+  setRole,
   getUploads,
   fetchChallenges,
   updateChallenge,

@@ -19,6 +19,7 @@ export const AUDIT_ACTIONS = [
   'team.remove',
   'admin.remove',
   'admin.promote',
+  'user.role',
   'site.switch',
   'scoreboard.freeze',
   'cache.force_update',

@@ -25,7 +25,8 @@ import * as awards from './awards.js';
 
 /**
  * Who may call a route: 'anonymous' (anyone; the same answer for all), 'public' (anyone; the
- * answer may depend on the session), 'user' and 'admin' (a session), 'token' (a bearer token from
+ * answer may depend on the session), 'user' and 'admin' (a session; 'admin' is a staff route, whose
+ * roles the table in api/staff-roles.ts names), 'token' (a bearer token from
  * the configuration instead of a session).
  */
 export type Access = 'anonymous' | 'public' | 'user' | 'admin' | 'token';
@@ -95,6 +96,7 @@ const SUMMARIES: Summaries = {
     removeUser: 'Deletes a user.',
     removeAdmin: "Takes a user's admin rights away.",
     promoteAdmin: 'Makes a user an admin.',
+    setRole: "Sets a user's staff role: player, monitor, author or admin (the last admin keeps it).",
     getUploads: 'The names of the uploaded challenge files.',
     fetchChallenges: 'Every challenge as admins edit it, flags included.',
     updateChallenge: 'Changes a challenge.',

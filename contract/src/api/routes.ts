@@ -76,6 +76,8 @@ export const ROUTES = {
     removeUser: post('/api/admin/remove_user'),
     removeAdmin: post('/api/admin/remove_admin'),
     promoteAdmin: post('/api/admin/promote_admin'),
+    /** Issue 31: a user's staff role (contract api/staff-roles.ts). */
+    setRole: post('/api/admin/set_role'),
     getUploads: get('/api/admin/ctf/get_uploads'),
     fetchChallenges: get('/api/admin/ctf/fetch_challenges'),
     updateChallenge: post('/api/admin/ctf/update_challenge'),

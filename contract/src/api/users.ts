@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { IdString, Timestamp, endpoint } from './common.js';
 import { ROUTES } from './routes.js';
+import { ROLES } from './staff-roles.js';
 import { Award } from './awards.js';
 
 export const UserCompletion = z.object({ id: IdString, name: z.string(), time: Timestamp });
@@ -16,6 +17,8 @@ export const User = z.object({
   team_id: IdString.nullable(),
   is_leader: z.boolean(),
   is_admin: z.boolean(),
+  /** The staff role (issue 31): player, monitor, author or admin; is_admin is role === 'admin'. */
+  role: z.enum(ROLES),
   completions: z.array(UserCompletion),
   user_rates: z.array(IdString),
   /** Awards given to this user (issue 31), oldest first. */

@@ -23,6 +23,7 @@ import * as m0014i from './migrations/0014_i_instances.js';
 import * as m0015h from './migrations/0015_h_outbox_refs.js';
 import * as m0016a from './migrations/0016_a_awards.js';
 import * as m0016t from './migrations/0016_t_api_tokens.js';
+import * as m0017r from './migrations/0017_r_staff_roles.js';
 
 /** Append-only, numbered. Kysely's migrator takes a lock, so one process migrates and others wait. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -50,6 +51,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0015_h_outbox_refs': m0015h,
   '0016_a_awards': m0016a,
   '0016_t_api_tokens': m0016t,
+  '0017_r_staff_roles': m0017r,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -1,3 +1,4 @@
+import type { Role } from '@ctf/contract';
 import type { Generated, Insertable, Kysely, Selectable, Transaction } from 'kysely';
 
 /**
@@ -11,7 +12,10 @@ export interface UsersTable {
   username_key: string;
   avatar_url: string;
   email: string;
+  /** 1 exactly when role is 'admin': written together (db/user-role.ts), read by the counting filter. */
   is_admin: number;
+  /** The staff role (issue 31, migration 0017_r); player unless set. */
+  role: Generated<Role>;
   team_id: number | null;
   /** When the user joined their current team: the longest-standing member inherits leadership. */
   team_joined_at: string | null;

@@ -9,6 +9,7 @@ export const USER_COLUMNS = [
   'users.avatar_url',
   'users.email',
   'users.is_admin',
+  'users.role',
   'users.team_id',
   'users.team_joined_at',
   'users.created_at',

@@ -1,14 +1,15 @@
-import type { Access as ContractAccess, Endpoint } from '@ctf/contract';
+import { rolesFor, type Access as ContractAccess, type Endpoint, type StaffRole } from '@ctf/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { badInput } from '../lib/errors.js';
-import { requireAdmin, requireUser } from './session.js';
+import { requireStaff, requireUser } from './session.js';
 
 /**
  * Who may call an endpoint: 'anonymous' answers the same to every caller and never looks up a
  * session (the cached public reads: a cookie costs them nothing); 'public' lets visitors in and
- * knows the user when there is one; 'user' and 'admin' refuse the others.
+ * knows the user when there is one; 'user' refuses visitors; 'admin' lets in the staff roles the
+ * authorisation table (contract api/staff-roles.ts) names for the route, and refuses the others.
  */
 export type Access = Exclude<ContractAccess, 'token'>;
 
@@ -18,6 +19,8 @@ declare module 'fastify' {
     anonymous?: boolean;
     /** Set by route(): who may call it, as the API reference (modules/api-docs) tells. */
     access?: Access;
+    /** Set by route() for 'admin' endpoints: the staff roles the authorisation table lets in. */
+    roles?: readonly StaffRole[];
   }
 }
 
@@ -39,12 +42,22 @@ export function route<E extends Endpoint>(
   ) => Promise<z.input<E['response']> | FastifyReply | void>,
   options: Pick<RouteShorthandOptions, 'bodyLimit' | 'config'> = {},
 ): void {
+  // Every admin route is in the one authorisation table, or the app does not start.
+  const roles = access === 'admin' ? rolesFor(ep) : undefined;
+  if (access === 'admin' && !roles)
+    throw new Error(`${ep.method} ${ep.path} is missing from the authorisation table (contract api/staff-roles.ts)`);
   const typed = app.withTypeProvider<ZodTypeProvider>();
   typed.route({
     method: ep.method,
     url: ep.path,
     ...options,
-    config: { ...options.config, anonymous: access === 'anonymous', access, ...(ep.acts ? { acts: true } : {}) },
+    config: {
+      ...options.config,
+      anonymous: access === 'anonymous',
+      access,
+      ...(roles ? { roles } : {}),
+      ...(ep.acts ? { acts: true } : {}),
+    },
     schema: {
       ...(ep.body ? { body: ep.body } : {}),
       ...(ep.query ? { querystring: ep.query } : {}),
@@ -56,7 +69,7 @@ export function route<E extends Endpoint>(
       ? {
           onRequest: async (request: FastifyRequest) => {
             if (access === 'user') requireUser(request);
-            else requireAdmin(request);
+            else requireStaff(request);
           },
         }
       : {}),

@@ -2,7 +2,7 @@ import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { DomainError } from '../lib/errors.js';
-import { API_TOKEN_PREFIX, MESSAGES } from '@ctf/contract';
+import { API_TOKEN_PREFIX, MESSAGES, rolesFor, type Route, type StaffRole } from '@ctf/contract';
 import { findTokenUser } from '../modules/auth/api-tokens.service.js';
 import { findSessionUser } from '../modules/auth/sessions.service.js';
 import type { UserRow } from '../db/schema.js';
@@ -110,9 +110,22 @@ export function requireUser(request: FastifyRequest): UserRow {
   return request.user;
 }
 
-/** A logged-in admin, or 401 / 403. */
+/** A logged-in admin (role admin), or 401 / 403. */
 export function requireAdmin(request: FastifyRequest): UserRow {
   const user = requireUser(request);
-  if (user.is_admin !== 1) throw new DomainError('forbidden', MESSAGES.forbidden);
+  if (user.role !== 'admin') throw new DomainError('forbidden', MESSAGES.forbidden);
+  return user;
+}
+
+/**
+ * A logged-in user whose staff role the authorisation table (contract api/staff-roles.ts) lets
+ * call this route, or 401 / 403. The roles come from route() (config.roles) or, for a route
+ * registered with another access, from the table by the route given.
+ */
+export function requireStaff(request: FastifyRequest, route?: Pick<Route, 'method' | 'path'>): UserRow {
+  const user = requireUser(request);
+  const roles = route ? rolesFor(route) : request.routeOptions.config.roles;
+  if (!roles || !roles.includes(user.role as StaffRole))
+    throw new DomainError('forbidden', MESSAGES.forbidden);
   return user;
 }

@@ -21,6 +21,7 @@ export function makeUser(overrides: Partial<User> = {}): User {
     team_id: null,
     is_leader: false,
     is_admin: false,
+    role: 'player',
     completions: [],
     user_rates: [],
     awards: [],

@@ -1,4 +1,4 @@
-import { adminApi, authApi, type Endpoint } from '@ctf/contract';
+import { adminApi, authApi, rolesFor, staffTableRoutes, type Endpoint, type StaffRole } from '@ctf/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp, type TestClient } from '../../../test/build-test-app.js';
 import { addChallenge, addFileRow, makeTeam } from '../../../test/compete.js';
@@ -9,9 +9,12 @@ import { giveAward } from '../awards/awards.service.js';
 import { SYSTEM_ACTOR } from '../audit/audit.service.js';
 
 /**
- * The authorization matrix of every admin endpoint, generated from the contract's ADMIN_ENDPOINTS:
- * a visitor gets 401 and a participant 403 before anything happens; an admin gets through. A route
- * registered under /api/admin/ that the list lacks fails the last test, so it cannot go untested.
+ * The authorization matrix of every admin endpoint, generated from the contract's ADMIN_ENDPOINTS
+ * and the authorisation table (contract api/staff-roles.ts): a visitor gets 401 and a participant
+ * 403 before anything happens; a monitor or an author the table leaves out gets 403 and changes
+ * nothing; one it lets in gets through (a monitor changing nothing even then); an admin gets
+ * through. A route registered under /api/admin/ that the list lacks fails the last tests, so it
+ * cannot go untested.
  */
 
 /** The admin check of the navbar guard has the same rule, though it lives in the auth contract. */
@@ -55,6 +58,7 @@ interface Fixtures {
   perTeamChallengeId: number;
   victimId: number;
   deputyName: string;
+  castUserId: number;
   teamId: number;
   challengeId: number;
   doomedChallengeId: number;
@@ -90,6 +94,7 @@ function sampleRequest(
     '/api/admin/remove_user': { payload: { user_id: String(f.victimId) } },
     '/api/admin/remove_admin': { payload: { username: f.deputyName } },
     '/api/admin/promote_admin': { payload: { username: 'recruit' } },
+    '/api/admin/set_role': { payload: { user_id: String(f.castUserId), role: 'author' } },
     '/api/admin/ctf/update_challenge': {
       payload: { ...form, name: 'Authz edit', challenge_id: String(f.challengeId) },
     },
@@ -163,6 +168,7 @@ for (const kind of testDatabaseKinds()) {
     let t: TestApp;
     let admin: TestClient;
     let player: TestClient;
+    let staff: Record<Exclude<StaffRole, 'admin'>, TestClient>;
     let fixtures: Fixtures;
 
     beforeAll(async () => {
@@ -172,6 +178,11 @@ for (const kind of testDatabaseKinds()) {
       const victim = await t.login('victim');
       await t.login('deputy', { admin: true });
       await t.login('recruit');
+      const cast = await t.login('cast');
+      staff = {
+        monitor: await t.login('watcher', { role: 'monitor' }),
+        author: await t.login('writer', { role: 'author' }),
+      };
       const leader = await t.login('leader');
       const teamId = await makeTeam(t, 'Target', [leader.user!.id]);
       const challenge = await addChallenge(t, { name: 'Kept' });
@@ -218,6 +229,7 @@ for (const kind of testDatabaseKinds()) {
         perTeamChallengeId: perTeam.id,
         victimId: victim.user!.id,
         deputyName: 'deputy',
+        castUserId: cast.user!.id,
         teamId,
         challengeId: challenge.id,
         doomedChallengeId: doomed.id,
@@ -234,7 +246,7 @@ for (const kind of testDatabaseKinds()) {
     async function snapshot() {
       const db = t.ctx.database.db;
       const [users, teams, challenges, files, settings, announcements, awards] = await Promise.all([
-        db.selectFrom('users').select(['id', 'is_admin', 'team_id']).orderBy('id').execute(),
+        db.selectFrom('users').select(['id', 'is_admin', 'role', 'team_id']).orderBy('id').execute(),
         db.selectFrom('teams').select(['id', 'name', 'member_count']).orderBy('id').execute(),
         db.selectFrom('challenges').select(['id', 'name', 'is_active']).orderBy('id').execute(),
         db.selectFrom('files').select(['id', 'name']).orderBy('id').execute(),
@@ -246,26 +258,46 @@ for (const kind of testDatabaseKinds()) {
     }
 
     for (const ep of GUARDED) {
-      it(`${ep.method} ${ep.path}: visitor 401, participant 403, admin allowed`, async () => {
+      const roles = rolesFor(ep) ?? [];
+      const lets = (['monitor', 'author'] as const).filter((r) => roles.includes(r));
+      const refuses = (['monitor', 'author'] as const).filter((r) => !roles.includes(r));
+      it(`${ep.method} ${ep.path}: visitor 401, participant 403, ${refuses.join(' and ') || 'no staff'} 403, ${['admin', ...lets].join(' and ')} allowed`, async () => {
         const sample = sampleRequest(ep.path, fixtures);
         if (ep.method === 'POST')
           expect(sample, `add a sample body for ${ep.path} to this test`).toBeDefined();
         const before = await snapshot();
+        const refused = (res: { body: unknown }) => {
+          if (ep.path !== authApi.adminAuthenticated.path)
+            expect(res.body).toMatchObject({ acknowledge: false });
+        };
 
         const asVisitor = await call(t.visitor(), ep, sample);
         expect(asVisitor.status).toBe(401);
+        refused(asVisitor);
         const asPlayer = await call(player, ep, sample);
         expect(asPlayer.status).toBe(403);
-        if (ep.path !== authApi.adminAuthenticated.path) {
-          expect(asVisitor.body).toMatchObject({ acknowledge: false });
-          expect(asPlayer.body).toMatchObject({ acknowledge: false });
+        refused(asPlayer);
+        for (const role of refuses) {
+          const res = await call(staff[role], ep, sample);
+          expect(res.status, `${role}: ${JSON.stringify(res.body)}`).toBe(403);
+          refused(res);
         }
         expect(await snapshot()).toEqual(before);
+
+        const expected = sample?.adminStatus ?? 200;
+        for (const role of lets) {
+          const res = await call(staff[role], ep, sample);
+          expect(res.status, `${role}: ${JSON.stringify(res.body)}`).toBe(expected);
+          // A monitor only reads, even where the table lets it in.
+          if (role === 'monitor') expect(await snapshot()).toEqual(before);
+        }
 
         const asAdmin = await call(admin, ep, sample);
         expect(asAdmin.status, JSON.stringify(asAdmin.body)).not.toBe(401);
         expect(asAdmin.status, JSON.stringify(asAdmin.body)).not.toBe(403);
-        expect(asAdmin.status, JSON.stringify(asAdmin.body)).toBe(sample?.adminStatus ?? 200);
+        // After an author's write the same body may no longer apply (a deleted row, a taken name).
+        if (ep.method === 'GET' || !lets.includes('author'))
+          expect(asAdmin.status, JSON.stringify(asAdmin.body)).toBe(expected);
       });
     }
 
@@ -294,6 +326,27 @@ for (const kind of testDatabaseKinds()) {
       const known = new Set([...GUARDED, ...adminApi.TOKEN_ENDPOINTS].map((e) => e.path));
       expect(admins.filter((p) => !known.has(p))).toEqual([]);
       expect(admins.length).toBe(known.size);
+    });
+
+    it('the authorisation table lists every admin route registered, and nothing else', () => {
+      const key = (r: { method: string; url?: string; path?: string }) => `${r.method} ${r.url ?? r.path}`;
+      const registered = t.routes.filter((r) => r.method !== 'HEAD');
+      const admins = registered.filter((r) => r.access === 'admin');
+      expect(admins.length).toBeGreaterThan(40);
+      expect(admins.filter((r) => !rolesFor({ method: r.method as 'GET', path: r.url })).map(key)).toEqual(
+        [],
+      );
+      const all = new Set(registered.map(key));
+      expect(staffTableRoutes().filter((r) => !all.has(key(r)))).toEqual([]);
+      // Every route of the table is walked above, so every role is tried on each.
+      const walked = new Set(GUARDED.map(key));
+      expect(staffTableRoutes().filter((r) => !walked.has(key(r)))).toEqual([]);
+      // Whatever the table opens to a monitor only reads.
+      const monitorWrites = staffTableRoutes().filter(
+        (r) =>
+          rolesFor(r)!.includes('monitor') && (r.method !== 'GET' || r.path === adminApi.forceUpdate.path),
+      );
+      expect(monitorWrites).toEqual([]);
     });
   });
 }

@@ -1,14 +1,16 @@
+import type { Role } from '@ctf/contract';
 import type { Dialect } from '../../db/connect.js';
 import type { Executor } from '../../db/schema.js';
+import { roleColumns } from '../../db/user-role.js';
 
 export async function findUserBrief(
   db: Executor,
   id: number,
-): Promise<{ id: number; username: string; is_admin: number } | null> {
+): Promise<{ id: number; username: string; is_admin: number; role: Role } | null> {
   return (
     (await db
       .selectFrom('users')
-      .select(['id', 'username', 'is_admin'])
+      .select(['id', 'username', 'is_admin', 'role'])
       .where('id', '=', id)
       .executeTakeFirst()) ?? null
   );
@@ -17,11 +19,11 @@ export async function findUserBrief(
 export async function findUserBriefByKey(
   db: Executor,
   usernameKey: string,
-): Promise<{ id: number; username: string; is_admin: number } | null> {
+): Promise<{ id: number; username: string; is_admin: number; role: Role } | null> {
   return (
     (await db
       .selectFrom('users')
-      .select(['id', 'username', 'is_admin'])
+      .select(['id', 'username', 'is_admin', 'role'])
       .where('username_key', '=', usernameKey)
       .executeTakeFirst()) ?? null
   );
@@ -43,12 +45,9 @@ export async function lockAdminIds(trx: Executor, dialect: Dialect): Promise<num
   return rows.map((r) => r.id);
 }
 
-export async function setAdminFlag(db: Executor, id: number, isAdmin: boolean): Promise<void> {
-  await db
-    .updateTable('users')
-    .set({ is_admin: isAdmin ? 1 : 0 })
-    .where('id', '=', id)
-    .execute();
+/** Sets a user's role (and is_admin with it: db/user-role.ts). */
+export async function setUserRole(db: Executor, id: number, role: Role): Promise<void> {
+  await db.updateTable('users').set(roleColumns(role)).where('id', '=', id).execute();
 }
 
 /** The login identities of a user (to tell whether ADMINS names the account). */

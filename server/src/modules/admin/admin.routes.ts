@@ -2,7 +2,7 @@ import { adminApi } from '@ctf/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { route } from '../../plugins/route.js';
-import { requireAdmin } from '../../plugins/session.js';
+import { requireStaff } from '../../plugins/session.js';
 import {
   deleteChallenge,
   scheduleRelease,
@@ -23,6 +23,7 @@ import {
   promoteToAdmin,
   removeUser,
   saveChallenge,
+  setRole,
 } from './admin.service.js';
 
 /**
@@ -31,39 +32,47 @@ import {
  * calls (upload, get_uploads, delete_file) live in the files module.
  */
 export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void {
-  route(app, adminApi.getUsers, 'admin', async () => listUsersForAdmin(ctx));
+  // A monitor reads the lists without e-mail addresses (the presenter leaves them out).
+  route(app, adminApi.getUsers, 'admin', async (request) =>
+    listUsersForAdmin(ctx, requireStaff(request).role),
+  );
   route(app, adminApi.getSetup, 'admin', async () => getSetupStatus(ctx));
-  route(app, adminApi.fetchAdmins, 'admin', async () => listUsersOfRole(ctx, 'admins'));
+  route(app, adminApi.fetchAdmins, 'admin', async (request) =>
+    listUsersOfRole(ctx, 'admins', requireStaff(request).role),
+  );
   route(app, adminApi.getTeams, 'admin', async () => listTeamsWithModeration(ctx));
 
   route(app, adminApi.removeUser, 'admin', async (request) =>
-    removeUser(ctx, requireAdmin(request), request.body.user_id),
+    removeUser(ctx, requireStaff(request), request.body.user_id),
   );
   route(app, adminApi.promoteAdmin, 'admin', async (request) =>
-    promoteToAdmin(ctx, requireAdmin(request), request.body.username),
+    promoteToAdmin(ctx, requireStaff(request), request.body.username),
+  );
+  route(app, adminApi.setRole, 'admin', async (request) =>
+    setRole(ctx, requireStaff(request), request.body.user_id, request.body.role),
   );
   route(app, adminApi.removeAdmin, 'admin', async (request) =>
-    removeAdminRole(ctx, requireAdmin(request), request.body.username),
+    removeAdminRole(ctx, requireStaff(request), request.body.username),
   );
   route(app, adminApi.removeTeam, 'admin', async (request) => {
-    await deleteTeam(ctx, request.body.team_id, requireAdmin(request));
+    await deleteTeam(ctx, request.body.team_id, requireStaff(request));
     return { acknowledge: true, message: 'Team removed successfully.' };
   });
 
   route(app, adminApi.fetchChallenges, 'admin', async () => listChallengesForAdmin(ctx));
   route(app, adminApi.createChallenge, 'admin', async (request) =>
-    createChallengeOutsideEvent(ctx, requireAdmin(request), request.body),
+    createChallengeOutsideEvent(ctx, requireStaff(request), request.body),
   );
   route(app, adminApi.updateChallenge, 'admin', async (request) => {
     const { challenge_id, ...input } = request.body;
-    return saveChallenge(ctx, requireAdmin(request), challenge_id, input);
+    return saveChallenge(ctx, requireStaff(request), challenge_id, input);
   });
   route(app, adminApi.toggleStatus, 'admin', async (request) => {
-    const { is_active } = await toggleChallengeStatus(ctx, request.body.challenge_id, requireAdmin(request));
+    const { is_active } = await toggleChallengeStatus(ctx, request.body.challenge_id, requireStaff(request));
     return { acknowledge: true, message: is_active ? 'Challenge enabled.' : 'Challenge disabled.' };
   });
   route(app, adminApi.deleteChallenge, 'admin', async (request) => {
-    await deleteChallenge(ctx, request.body.challenge_id, requireAdmin(request));
+    await deleteChallenge(ctx, request.body.challenge_id, requireStaff(request));
     return { acknowledge: true, message: 'Challenge deleted successfully.' };
   });
   route(app, adminApi.scheduleRelease, 'admin', async (request) => {
@@ -71,7 +80,7 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void
     const count = await scheduleRelease(
       ctx,
       { ids: challenge_ids, releaseAt: release_at },
-      requireAdmin(request),
+      requireStaff(request),
     );
     return {
       acknowledge: true,
@@ -88,11 +97,11 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void
 
   route(app, adminApi.getSiteInfo, 'admin', async () => ({ activated: await isSiteActive(ctx) }));
   route(app, adminApi.updateSiteInfo, 'admin', async (request) => {
-    await setSiteActive(ctx, request.body.activated, requireAdmin(request));
+    await setSiteActive(ctx, request.body.activated, requireStaff(request));
     return {
       acknowledge: true,
       message: request.body.activated ? 'The site is now active.' : 'The site is now inactive.',
     };
   });
-  route(app, adminApi.forceUpdate, 'admin', async (request) => forceUpdate(ctx, requireAdmin(request)));
+  route(app, adminApi.forceUpdate, 'admin', async (request) => forceUpdate(ctx, requireStaff(request)));
 }

@@ -4,10 +4,11 @@ import {
   nameKey,
   type AckResponse,
   type ChallengeInput,
+  type Role,
   type SetupStatus,
 } from '@ctf/contract';
 import type { AppContext } from '../../context.js';
-import type { UserRow } from '../../db/schema.js';
+import type { Executor, UserRow } from '../../db/schema.js';
 import { DomainError, badInput, conflict, notFound } from '../../lib/errors.js';
 import { ALL_TOPICS } from '../../lib/invalidation.js';
 import { recordAudit, type AuditActor } from '../audit/audit.service.js';
@@ -21,7 +22,7 @@ import {
   findUserBriefByKey,
   listIdentities,
   lockAdminIds,
-  setAdminFlag,
+  setUserRole,
 } from './admin.repo.js';
 
 const ack = (message: string): AckResponse => ({ acknowledge: true, message });
@@ -65,50 +66,54 @@ async function namedInAdmins(ctx: AppContext, userId: number, username: string):
   });
 }
 
+const withArticle = (role: Role) => `${role === 'admin' || role === 'author' ? 'an' : 'a'} ${role}`;
+
+type UserBrief = { id: number; username: string; role: Role };
+
 /**
- * Gives or takes the admin role under the lock of the admin set, with its audit row in the same
- * transaction; check() refuses a change that does not apply (already an admin, not one, the last).
- * Admins leave or join the leaderboard and the solve counts: every view that counts players is
- * rebuilt ('users').
+ * Changes a user's role under the lock of the admin set, with its audit row in the same
+ * transaction: decide() answers the new role or refuses (already that role, the last admin).
+ * The last admin never loses the role, so the panel always has someone. Admins leave or join the
+ * leaderboard and the solve counts, and every session holds its user's role: every view of users
+ * is rebuilt ('users').
  */
-async function changeAdminRole(
+async function changeRole(
   ctx: AppContext,
   caller: AuditActor,
-  username: string,
-  makeAdmin: boolean,
-  check: (user: { username: string }, isAdmin: boolean, adminCount: number) => void,
-): Promise<{ id: number; username: string }> {
+  find: (trx: Executor) => Promise<UserBrief | null>,
+  missing: string,
+  action: 'admin.promote' | 'admin.remove' | 'user.role',
+  decide: (user: UserBrief) => Role,
+): Promise<{ id: number; username: string; role: Role }> {
   const at = ctx.clock.now();
   const target = await ctx.database.transaction(async (trx) => {
-    const user = await findUserBriefByKey(trx, nameKey(username));
-    if (!user) throw notFound(`No user named '${username}'.`);
+    const user = await find(trx);
+    if (!user) throw notFound(missing);
     const adminIds = await lockAdminIds(trx, ctx.database.dialect);
-    check(user, adminIds.includes(user.id), adminIds.length);
-    await setAdminFlag(trx, user.id, makeAdmin);
+    const role = decide(user);
+    if (role === user.role) throw conflict(`'${user.username}' is already ${withArticle(role)}.`);
+    if (user.role === 'admin' && adminIds.length <= 1) throw conflict('The last admin cannot be removed.');
+    await setUserRole(trx, user.id, role);
     await recordAudit(trx, {
       actor: caller,
-      action: makeAdmin ? 'admin.promote' : 'admin.remove',
+      action,
       target: `user '${user.username}' (#${user.id})`,
-      details: { before: { is_admin: !makeAdmin }, after: { is_admin: makeAdmin } },
+      details: {
+        before: { role: user.role, is_admin: user.role === 'admin' },
+        after: { role, is_admin: role === 'admin' },
+      },
       at,
     });
-    return user;
+    return { id: user.id, username: user.username, role };
   });
   ctx.bus.publish('users');
   return target;
 }
 
-/** Takes the admin role away; never from the last admin, so the panel always has someone. */
-export async function removeAdminRole(
-  ctx: AppContext,
-  caller: AuditActor,
-  username: string,
-): Promise<AckResponse> {
-  const target = await changeAdminRole(ctx, caller, username, false, (user, isAdmin, adminCount) => {
-    if (!isAdmin) throw badInput(`'${user.username}' is not an admin.`);
-    if (adminCount <= 1) throw conflict('The last admin cannot be removed.');
-  });
-  const message = `'${target.username}' is no longer an admin.`;
+const byName = (username: string) => (trx: Executor) => findUserBriefByKey(trx, nameKey(username));
+
+/** The ADMINS setting's note when an account it names leaves the admin role. */
+async function adminsNote(ctx: AppContext, target: { id: number; username: string }, message: string) {
   if (await namedInAdmins(ctx, target.id, target.username)) {
     return ack(
       `${message} The ADMINS setting names this account, so it gets the admin role back at its next login.`,
@@ -117,16 +122,60 @@ export async function removeAdminRole(
   return ack(message);
 }
 
+/** Takes the admin role away (the user becomes a player); never from the last admin. */
+export async function removeAdminRole(
+  ctx: AppContext,
+  caller: AuditActor,
+  username: string,
+): Promise<AckResponse> {
+  const target = await changeRole(
+    ctx,
+    caller,
+    byName(username),
+    `No user named '${username}'.`,
+    'admin.remove',
+    (user) => {
+      if (user.role !== 'admin') throw badInput(`'${user.username}' is not an admin.`);
+      return 'player';
+    },
+  );
+  return adminsNote(ctx, target, `'${target.username}' is no longer an admin.`);
+}
+
 /** Gives a user the admin role (the Users tab's Make Admin); already an admin is a 409. */
 export async function promoteToAdmin(
   ctx: AppContext,
   caller: AuditActor,
   username: string,
 ): Promise<AckResponse> {
-  const target = await changeAdminRole(ctx, caller, username, true, (user, isAdmin) => {
-    if (isAdmin) throw conflict(`'${user.username}' is already an admin.`);
-  });
+  const target = await changeRole(
+    ctx,
+    caller,
+    byName(username),
+    `No user named '${username}'.`,
+    'admin.promote',
+    () => 'admin',
+  );
   return ack(`'${target.username}' is now an admin.`);
+}
+
+/** Sets a user's staff role (issue 31: the Users tab's role selector). */
+export async function setRole(
+  ctx: AppContext,
+  caller: AuditActor,
+  userId: number,
+  role: Role,
+): Promise<AckResponse> {
+  const target = await changeRole(
+    ctx,
+    caller,
+    (trx) => findUserBrief(trx, userId),
+    'User not found',
+    'user.role',
+    () => role,
+  );
+  const message = `'${target.username}' is now ${withArticle(role)}.`;
+  return role === 'admin' ? ack(message) : adminsNote(ctx, target, message);
 }
 
 /** Create Challenge is refused while the event runs (docs/product.md §4); otherwise it creates. */

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { sendCachedJson } from '../../plugins/cached-json.js';
 import { route } from '../../plugins/route.js';
-import { requireAdmin } from '../../plugins/session.js';
+import { requireStaff } from '../../plugins/session.js';
 import {
   createAnnouncement,
   deleteAnnouncement,
@@ -19,13 +19,13 @@ export function registerAnnouncementRoutes(app: FastifyInstance, ctx: AppContext
   );
   route(app, announcementsApi.adminAnnouncements, 'admin', async () => listAnnouncementsForAdmin(ctx));
   route(app, announcementsApi.createAnnouncement, 'admin', async (request) =>
-    createAnnouncement(ctx, request.body, requireAdmin(request)),
+    createAnnouncement(ctx, request.body, requireStaff(request)),
   );
   route(app, announcementsApi.updateAnnouncement, 'admin', async (request) => {
     const { _id, ...input } = request.body;
-    return updateAnnouncement(ctx, _id, input, requireAdmin(request));
+    return updateAnnouncement(ctx, _id, input, requireStaff(request));
   });
   route(app, announcementsApi.deleteAnnouncement, 'admin', async (request) =>
-    deleteAnnouncement(ctx, request.body._id, requireAdmin(request)),
+    deleteAnnouncement(ctx, request.body._id, requireStaff(request)),
   );
 }

@@ -5,7 +5,7 @@ import { DomainError } from '../../lib/errors.js';
 import { route } from '../../plugins/route.js';
 import {
   clearSessionCookie,
-  requireAdmin,
+  requireStaff,
   requireUser,
   sessionToken,
   setSessionCookie,
@@ -38,8 +38,9 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
     return { message: MESSAGES.authorized };
   });
 
+  // Any staff role may open the admin panel (it shows each role its own tabs).
   route(app, authApi.adminAuthenticated, 'public', async (request) => {
-    requireAdmin(request);
+    requireStaff(request, authApi.adminAuthenticated);
     return { message: MESSAGES.authorized };
   });
 

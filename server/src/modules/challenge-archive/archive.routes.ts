@@ -3,7 +3,7 @@ import { CHALLENGE_ARCHIVE_LIMITS, adminApi, type ImportResult } from '@ctf/cont
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { route } from '../../plugins/route.js';
-import { requireAdmin } from '../../plugins/session.js';
+import { requireStaff } from '../../plugins/session.js';
 import { exportChallengeZip } from './archive-export.js';
 import { addSampleChallenges, importChallengeZip } from './archive.service.js';
 
@@ -60,7 +60,7 @@ export function registerChallengeArchiveRoutes(app: FastifyInstance, ctx: AppCon
       adminApi.importChallenges,
       'admin',
       async (request, reply) => {
-        const actor = requireAdmin(request);
+        const actor = requireStaff(request);
         const dryRun = request.query.dry_run === '1' || request.query.dry_run === 'true';
         const received = await receiveArchive(request);
         const result =
@@ -75,13 +75,13 @@ export function registerChallengeArchiveRoutes(app: FastifyInstance, ctx: AppCon
   });
 
   route(app, adminApi.addSampleChallenges, 'admin', async (request, reply) => {
-    const result = await addSampleChallenges(ctx, requireAdmin(request));
+    const result = await addSampleChallenges(ctx, requireStaff(request));
     if (result.errors.length > 0) return reply.code(400).send(result);
     return result;
   });
 
   route(app, adminApi.exportChallenges, 'admin', async (request, reply) => {
-    const zip = await exportChallengeZip(ctx, requireAdmin(request));
+    const zip = await exportChallengeZip(ctx, requireStaff(request));
     const day = ctx.clock.now().toISOString().slice(0, 10);
     return reply
       .type('application/zip')

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.js';
 import { route } from '../../plugins/route.js';
-import { requireAdmin } from '../../plugins/session.js';
+import { requireStaff } from '../../plugins/session.js';
 import { sendCachedJson } from '../../plugins/cached-json.js';
 import { getChallengeDetail, getPublicChallengeList } from './challenges.service.js';
 import { unlockHint } from './hint-unlock.js';
@@ -27,7 +27,7 @@ export function registerChallengeRoutes(app: FastifyInstance, ctx: AppContext): 
 
   // Per-team flags (issue 18): an admin on demand (audited), and an author's service by token.
   route(app, adminApi.revealTeamFlag, 'admin', async (request) =>
-    revealTeamFlag(ctx, requireAdmin(request), {
+    revealTeamFlag(ctx, requireStaff(request), {
       challengeId: request.body.challenge_id,
       competitor: competitorRef(request.body.competitor, request.body),
     }),

@@ -2,7 +2,7 @@ import { DIVISION_MESSAGES, divisionsApi } from '@ctf/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { route } from '../../plugins/route.js';
-import { requireAdmin, requireUser } from '../../plugins/session.js';
+import { requireStaff, requireUser } from '../../plugins/session.js';
 import { listDivisions, pickDivision, saveDivisions } from './divisions.service.js';
 
 export function registerDivisionRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -11,7 +11,7 @@ export function registerDivisionRoutes(app: FastifyInstance, ctx: AppContext): v
   route(app, divisionsApi.setDivisions, 'admin', async (request) => ({
     acknowledge: true,
     message: DIVISION_MESSAGES.saved,
-    divisions: await saveDivisions(ctx, request.body.divisions, requireAdmin(request)),
+    divisions: await saveDivisions(ctx, request.body.divisions, requireStaff(request)),
   }));
 
   route(app, divisionsApi.pickDivision, 'user', async (request) => ({

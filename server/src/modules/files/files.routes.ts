@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { DomainError, badInput } from '../../lib/errors.js';
 import { route } from '../../plugins/route.js';
-import { requireAdmin, requireUser } from '../../plugins/session.js';
+import { requireStaff, requireUser } from '../../plugins/session.js';
 import {
   deleteUpload,
   listUploads,
@@ -32,7 +32,7 @@ export function registerFilesRoutes(app: FastifyInstance, ctx: AppContext): void
   route(app, adminApi.getUploads, 'admin', async () => listUploads(ctx));
 
   route(app, adminApi.deleteFile, 'admin', async (request) => {
-    await deleteUpload(ctx, request.body.filename, requireAdmin(request));
+    await deleteUpload(ctx, request.body.filename, requireStaff(request));
     return { acknowledge: true, message: `File '${request.body.filename}' deleted.` };
   });
 
@@ -85,7 +85,7 @@ async function receiveUpload(ctx: AppContext, request: FastifyRequest) {
         stream,
         truncated: () => stream.truncated,
       },
-      requireAdmin(request),
+      requireStaff(request),
     );
   } catch (err) {
     // Discard the rest of a refused file so the answer reaches the browser.

@@ -2,7 +2,7 @@ import { instancesApi } from '@ctf/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { route } from '../../plugins/route.js';
-import { requireAdmin } from '../../plugins/session.js';
+import { requireStaff } from '../../plugins/session.js';
 import {
   adminStopInstance,
   getInstance,
@@ -34,7 +34,7 @@ export function registerInstanceRoutes(app: FastifyInstance, ctx: AppContext): v
     return listInstancesAdmin(ctx);
   });
   route(app, instancesApi.adminStopInstance, 'admin', async (request) =>
-    adminStopInstance(ctx, requireAdmin(request), request.body.instance_id),
+    adminStopInstance(ctx, requireStaff(request), request.body.instance_id),
   );
 
   const janitor = new InstanceJanitor(ctx);

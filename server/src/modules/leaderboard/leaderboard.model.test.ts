@@ -1,3 +1,4 @@
+import { roleColumns } from '../../db/user-role.js';
 import { DIFFICULTIES, pointsFor, rankCompetitors, type ScoringInput } from '@ctf/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -50,7 +51,7 @@ async function generateEvent(t: TestApp, seed: number): Promise<ScoringInput> {
         username_key: username.toLowerCase(),
         avatar_url: '',
         email: '',
-        is_admin: rnd() < 0.1 ? 1 : 0,
+        ...roleColumns(rnd() < 0.1 ? 'admin' : 'player'),
         team_id: null,
         team_joined_at: null,
         created_at: now,

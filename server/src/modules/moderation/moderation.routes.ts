@@ -2,11 +2,11 @@ import { integrityApi } from '@ctf/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { route } from '../../plugins/route.js';
-import { requireAdmin } from '../../plugins/session.js';
+import { requireStaff } from '../../plugins/session.js';
 import { moderate } from './moderation.service.js';
 
 export function registerModerationRoutes(app: FastifyInstance, ctx: AppContext): void {
   route(app, integrityApi.moderate, 'admin', async (request) =>
-    moderate(ctx, requireAdmin(request), request.body),
+    moderate(ctx, requireStaff(request), request.body),
   );
 }

@@ -1,4 +1,4 @@
-import { nameKey, type AckResponse, type AdminTeam, type AdminUser, type ModerateInput } from '@ctf/contract';
+import { nameKey, type AckResponse, type AdminTeam, type AdminUser, type ModerateInput, type Role } from '@ctf/contract';
 import type { AppContext } from '../../context.js';
 import { badInput, notFound } from '../../lib/errors.js';
 import { recordAudit, type AuditActor } from '../audit/audit.service.js';
@@ -88,9 +88,9 @@ function flagsById(rows: readonly ModerationFlags[]) {
 }
 
 /** The admin Users tab: every participant with whether they are hidden or banned. */
-export async function listUsersForAdmin(ctx: AppContext): Promise<AdminUser[]> {
+export async function listUsersForAdmin(ctx: AppContext, viewer: Role): Promise<AdminUser[]> {
   const [users, moderated] = await Promise.all([
-    listUsersOfRole(ctx, 'participants'),
+    listUsersOfRole(ctx, 'participants', viewer),
     listModerated(ctx.database.db),
   ]);
   const flags = flagsById(moderated.users);

@@ -1,3 +1,4 @@
+import { roleColumns } from '../../db/user-role.js';
 import { DIFFICULTIES, MESSAGES, pointsFor, rankCompetitors, type ScoringInput } from '@ctf/contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type TestApp, type TestClient } from '../../../test/build-test-app.js';
@@ -27,7 +28,7 @@ async function generateEvent(t: TestApp, seed: number): Promise<void> {
         username_key: username,
         avatar_url: '',
         email: '',
-        is_admin: rnd() < 0.1 ? 1 : 0,
+        ...roleColumns(rnd() < 0.1 ? 'admin' : 'player'),
         team_id: null,
         team_joined_at: null,
         created_at: now,

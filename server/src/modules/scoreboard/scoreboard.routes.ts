@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { sendCachedJson } from '../../plugins/cached-json.js';
 import { route } from '../../plugins/route.js';
-import { requireAdmin, sessionUser } from '../../plugins/session.js';
+import { requireStaff, sessionUser } from '../../plugins/session.js';
 import { activeFreeze } from '../event-state/event-state.service.js';
 import { resolveDivisionFilter } from '../divisions/divisions.service.js';
 import {
@@ -71,7 +71,7 @@ export function registerScoreboardRoutes(app: FastifyInstance, ctx: AppContext):
 
   route(app, adminApi.freezeScoreboard, 'admin', async (request) => {
     const at = request.body.freeze_at === null ? null : new Date(request.body.freeze_at);
-    const freezeAt = await setFreezeAt(ctx, at, requireAdmin(request));
+    const freezeAt = await setFreezeAt(ctx, at, requireStaff(request));
     return {
       acknowledge: true,
       message:

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { DomainError, badInput } from '../../lib/errors.js';
 import { route } from '../../plugins/route.js';
-import { requireAdmin } from '../../plugins/session.js';
+import { requireStaff } from '../../plugins/session.js';
 import { getAdminSettings, logoTooLarge, readLogo, saveLogo, updateSettings } from './settings.service.js';
 
 /** Room for the multipart boundaries and part headers around the logo itself. */
@@ -16,7 +16,7 @@ export function registerSettingsRoutes(app: FastifyInstance, ctx: AppContext): v
   route(app, settingsApi.updateSettings, 'admin', async (request) => ({
     acknowledge: true,
     message: 'Settings saved.',
-    settings: await updateSettings(ctx, request.body, requireAdmin(request)),
+    settings: await updateSettings(ctx, request.body, requireStaff(request)),
   }));
 
   // Multipart parsing exists only inside this scope, for the logo route.
@@ -27,7 +27,7 @@ export function registerSettingsRoutes(app: FastifyInstance, ctx: AppContext): v
       settingsApi.uploadLogo,
       'admin',
       async (request) => {
-        const logoUrl = await saveLogo(ctx, await receiveLogo(request), requireAdmin(request));
+        const logoUrl = await saveLogo(ctx, await receiveLogo(request), requireStaff(request));
         return { acknowledge: true, message: 'Logo saved.', logoUrl };
       },
       { bodyLimit: SETTINGS_LIMITS.logoMaxBytes + MULTIPART_OVERHEAD_BYTES },

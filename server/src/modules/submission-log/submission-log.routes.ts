@@ -2,6 +2,7 @@ import { integrityApi } from '@ctf/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { route } from '../../plugins/route.js';
+import { requireStaff } from '../../plugins/session.js';
 import { listSignals } from './signals.js';
 import {
   exportSubmissionsCsv,
@@ -10,15 +11,17 @@ import {
   schedulePruning,
 } from './submission-log.service.js';
 
-/** The submission log: admins only; read through the site, never edited there. */
+/** The submission log: staff (the authorisation table); read through the site, never edited there. */
 export function registerSubmissionLogRoutes(app: FastifyInstance, ctx: AppContext): void {
-  route(app, integrityApi.getSubmissions, 'admin', async (request) => listSubmissions(ctx, request.query));
+  route(app, integrityApi.getSubmissions, 'admin', async (request) =>
+    listSubmissions(ctx, request.query, requireStaff(request).role),
+  );
   route(app, integrityApi.getSubmissionsCsv, 'admin', async (request, reply) =>
     reply
       .type('text/csv; charset=utf-8')
       .header('Content-Disposition', 'attachment; filename="submissions.csv"')
       .header('Cache-Control', 'no-store')
-      .send(exportSubmissionsCsv(ctx, request.query)),
+      .send(exportSubmissionsCsv(ctx, request.query, requireStaff(request).role)),
   );
 
   route(app, integrityApi.getSignals, 'admin', async () => listSignals(ctx));

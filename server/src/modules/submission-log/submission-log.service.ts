@@ -2,6 +2,8 @@ import { stringify } from 'csv-stringify';
 import { Readable } from 'node:stream';
 import {
   integrityApi,
+  seesSubmittedText,
+  type Role,
   type SubmissionFilters,
   type SubmissionPage,
   type SubmissionQuery,
@@ -281,20 +283,25 @@ export function schedulePruning(ctx: AppContext): () => void {
   return () => clearInterval(timer);
 }
 
-function toFilter(f: SubmissionFilters): SubmissionFilter {
+/**
+ * The filters as the viewer may use them: the text search only for an admin (issue 31), since a
+ * wrong attempt may be another team's flag and a search would reveal it a character at a time.
+ */
+function toFilter(f: SubmissionFilters, viewer: Role): SubmissionFilter {
   return {
     user: f.user || undefined,
     team: f.team || undefined,
     challenge: f.challenge || undefined,
     result: f.result,
-    q: f.q || undefined,
+    q: (seesSubmittedText(viewer) && f.q) || undefined,
     from: f.from,
     to: f.to,
     ids: f.ids,
   };
 }
 
-function present(r: StoredSubmission): SubmissionRow {
+/** A row as the viewer may read it: the submitted text (it may be a flag) for an admin only. */
+function present(r: StoredSubmission, viewer: Role): SubmissionRow {
   return {
     _id: String(r.id),
     time: r.created_at,
@@ -302,17 +309,23 @@ function present(r: StoredSubmission): SubmissionRow {
     team: r.team_name ?? 'None',
     challenge: r.challenge_name,
     result: r.result as SubmissionRow['result'],
-    ...(r.result === 'wrong' && r.submitted !== null ? { submitted: r.submitted } : {}),
+    ...(r.result === 'wrong' && r.submitted !== null && seesSubmittedText(viewer)
+      ? { submitted: r.submitted }
+      : {}),
     address: r.address,
   };
 }
 
 /** A page of the submission log, newest first (the Submissions tab). */
-export async function listSubmissions(ctx: AppContext, query: SubmissionQuery): Promise<SubmissionPage> {
+export async function listSubmissions(
+  ctx: AppContext,
+  query: SubmissionQuery,
+  viewer: Role,
+): Promise<SubmissionPage> {
   const db = ctx.database.db;
   const after = query.cursor === undefined ? undefined : await findSubmissionTime(db, Number(query.cursor));
   if (query.cursor !== undefined && !after) return { rows: [], next_cursor: null };
-  const { rows, scannedTo } = await listSubmissionRows(db, ctx.database.dialect, toFilter(query), {
+  const { rows, scannedTo } = await listSubmissionRows(db, ctx.database.dialect, toFilter(query, viewer), {
     after: after ?? undefined,
     limit: query.limit + 1,
   });
@@ -320,7 +333,7 @@ export async function listSubmissions(ctx: AppContext, query: SubmissionQuery): 
   // A text search that stopped at its budget goes on from where it stopped (the page may be short).
   const next =
     rows.length > query.limit ? String(page[page.length - 1]!.id) : scannedTo ? String(scannedTo.id) : null;
-  return { rows: page.map(present), next_cursor: next };
+  return { rows: page.map((r) => present(r, viewer)), next_cursor: next };
 }
 
 const CSV_PAGE = 1000;
@@ -330,9 +343,9 @@ const CSV_COLUMNS = ['id', 'time', 'username', 'team', 'challenge', 'result', 's
  * Every row the filters match, newest first, as a CSV stream: read a thousand rows at a time by
  * the same keyset as the pages, so a million rows never sit in memory at once.
  */
-export function exportSubmissionsCsv(ctx: AppContext, filters: SubmissionFilters): Readable {
+export function exportSubmissionsCsv(ctx: AppContext, filters: SubmissionFilters, viewer: Role): Readable {
   const db = ctx.database.db;
-  const filter = toFilter(filters);
+  const filter = toFilter(filters, viewer);
   async function* rows() {
     let after: { created_at: string; id: number } | undefined;
     for (;;) {
@@ -341,7 +354,7 @@ export function exportSubmissionsCsv(ctx: AppContext, filters: SubmissionFilters
         limit: CSV_PAGE,
       });
       for (const r of page) {
-        const p = present(r);
+        const p = present(r, viewer);
         yield [r.id, p.time, p.username, p.team, p.challenge, p.result, p.submitted ?? '', p.address];
       }
       const last = page.length === CSV_PAGE ? page[page.length - 1]! : scannedTo;

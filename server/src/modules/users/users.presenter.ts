@@ -1,4 +1,4 @@
-import type { Award, User, UserCompletion } from '@ctf/contract';
+import { seesEmails, type Award, type Role, type User, type UserCompletion } from '@ctf/contract';
 import { toApiId } from '../../lib/ids.js';
 
 /** A user row with what docs/product.md's User shape shows of their team. */
@@ -8,6 +8,7 @@ export interface UserWithTeam {
   avatar_url: string;
   email: string;
   is_admin: number;
+  role: Role;
   team_id: number | null;
   team_name: string | null;
   team_leader_id: number | null;
@@ -42,9 +43,18 @@ export function presentUser(
     team_id: onTeam ? toApiId(u.team_id!) : null,
     is_leader: onTeam && u.team_leader_id === u.id,
     is_admin: u.is_admin === 1,
+    role: u.role,
     completions,
     user_rates: ratedChallengeIds.map(toApiId),
     awards,
     ...(division === undefined ? {} : { division }),
   };
+}
+
+/**
+ * A user as a staff member of this role may read it: only an admin sees e-mail addresses (issue
+ * 31); the field stays, empty, so the shape is one.
+ */
+export function presentUserFor(viewer: Role, user: User): User {
+  return seesEmails(viewer) ? user : { ...user, email: '' };
 }

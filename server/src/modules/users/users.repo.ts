@@ -1,5 +1,7 @@
+import type { Role } from '@ctf/contract';
 import type { Executor, UserRow } from '../../db/schema.js';
 import { USER_COLUMNS } from '../../db/user-columns.js';
+import { roleColumns } from '../../db/user-role.js';
 import type { UserWithTeam } from './users.presenter.js';
 
 export async function findUserById(db: Executor, id: number): Promise<UserRow | null> {
@@ -52,13 +54,14 @@ export async function insertUser(
     username_key: string;
     avatar_url: string;
     email: string;
-    is_admin: number;
+    role: Role;
     created_at: string;
   },
 ): Promise<number> {
+  const { role, ...rest } = row;
   const inserted = await db
     .insertInto('users')
-    .values({ ...row, team_id: null, team_joined_at: null })
+    .values({ ...rest, ...roleColumns(role), team_id: null, team_joined_at: null })
     .returning('id')
     .executeTakeFirstOrThrow();
   return inserted.id;
@@ -74,9 +77,14 @@ export async function insertIdentity(
 export async function updateProfile(
   db: Executor,
   id: number,
-  patch: { avatar_url: string; email: string; is_admin?: number },
+  patch: { avatar_url: string; email: string; role?: Role },
 ): Promise<void> {
-  await db.updateTable('users').set(patch).where('id', '=', id).execute();
+  const { role, ...rest } = patch;
+  await db
+    .updateTable('users')
+    .set({ ...rest, ...(role ? roleColumns(role) : {}) })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** The user's solves with challenge names, oldest first: their completions (docs/product.md §3). */
@@ -123,6 +131,7 @@ export async function listUsersByRole(db: Executor, admins: boolean): Promise<Us
       'users.avatar_url',
       'users.email',
       'users.is_admin',
+      'users.role',
       'users.team_id',
       'teams.name as team_name',
       'teams.leader_id as team_leader_id',

@@ -3,17 +3,19 @@ import {
   cleanName,
   nameKey,
   usersApi,
+  type Role,
   type User,
   type UserCompletion,
 } from '@ctf/contract';
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/connect.js';
+import { roleColumns } from '../../db/user-role.js';
 import { CachedJson } from '../../lib/cached-json.js';
 import { KeyedCache } from '../../lib/invalidation.js';
 import { followSolves } from '../scoreboard/solve-feed.js';
 import { listAwardsOfUsers } from '../awards/awards.service.js';
 import type { Executor, UserRow } from '../../db/schema.js';
-import { presentCompletion, presentUser } from './users.presenter.js';
+import { presentCompletion, presentUser, presentUserFor } from './users.presenter.js';
 import { divisionNameOf, getDivisionState } from '../divisions/divisions.service.js';
 import {
   findTeamNameAndLeader,
@@ -75,14 +77,19 @@ export async function findOrCreateUser(
   const existing = await findUserByIdentity(db, profile.provider, profile.providerUserId);
   if (existing) {
     const becomesAdmin = admin && existing.is_admin !== 1;
-    const patch = { avatar_url: profile.avatarUrl, email: profile.email, ...(admin ? { is_admin: 1 } : {}) };
+    // ADMINS (or the first run's grant) makes the account an admin, whatever staff role it had.
+    const patch = {
+      avatar_url: profile.avatarUrl,
+      email: profile.email,
+      ...(admin ? { role: 'admin' as const } : {}),
+    };
     if (becomesAdmin || patch.avatar_url !== existing.avatar_url || patch.email !== existing.email) {
       await updateProfile(db, existing.id, patch);
       // The user's other sessions (other devices) are kept in memory with the old profile; a new
       // admin drops out of the scores.
       ctx.bus.publish(becomesAdmin ? 'users' : 'sessions');
     }
-    return { ...existing, ...patch };
+    return { ...existing, ...patch, ...(admin ? roleColumns('admin') : {}) };
   }
   const base = cleanName(profile.handle) || 'player';
   for (let attempt = 0; attempt < 1000; attempt++) {
@@ -97,7 +104,7 @@ export async function findOrCreateUser(
           username_key: nameKey(username),
           avatar_url: profile.avatarUrl,
           email: profile.email,
-          is_admin: admin ? 1 : 0,
+          role: admin ? 'admin' : 'player',
           created_at: now,
         });
         await insertIdentity(trx, {
@@ -178,10 +185,15 @@ export async function getUserInfo(ctx: AppContext, user: UserRow): Promise<User>
 }
 
 /**
- * Every user of one role (the admin panel's Users and Admins lists) in docs/product.md's User shape, in
- * three queries however many users there are.
+ * Every user of one role (the admin panel's Users and Admins lists) in docs/product.md's User
+ * shape, in three queries however many users there are, as the viewer's role may read them (no
+ * e-mail address but for an admin).
  */
-export async function listUsersOfRole(ctx: AppContext, role: 'participants' | 'admins'): Promise<User[]> {
+export async function listUsersOfRole(
+  ctx: AppContext,
+  role: 'participants' | 'admins',
+  viewer: Role,
+): Promise<User[]> {
   const db = ctx.database.db;
   const admins = role === 'admins';
   const [users, solves, rated, divisions, awards] = await Promise.all([
@@ -198,12 +210,15 @@ export async function listUsersOfRole(ctx: AppContext, role: 'participants' | 'a
   const rates = new Map<number, number[]>();
   for (const r of rated) rates.set(r.user_id, [...(rates.get(r.user_id) ?? []), r.challenge_id]);
   return users.map((u) =>
-    presentUser(
-      u,
-      completions.get(u.id) ?? [],
-      rates.get(u.id) ?? [],
-      awards.get(u.id) ?? [],
-      divisionNameOf(divisions, u.division_id),
+    presentUserFor(
+      viewer,
+      presentUser(
+        u,
+        completions.get(u.id) ?? [],
+        rates.get(u.id) ?? [],
+        awards.get(u.id) ?? [],
+        divisionNameOf(divisions, u.division_id),
+      ),
     ),
   );
 }

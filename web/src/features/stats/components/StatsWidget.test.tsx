@@ -17,6 +17,7 @@ const baseUser: User = {
   team_id: null,
   is_leader: false,
   is_admin: false,
+  role: 'player',
   completions: [],
   awards: [],
   user_rates: [],
