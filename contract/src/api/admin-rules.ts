@@ -39,7 +39,7 @@ export function fileNameProblem(name: string): string | null {
 }
 
 /** docs/product.md §5 delete confirmations of the admin panel. */
-export type DeletableThing = 'user' | 'team' | 'admin' | 'challenge' | 'file';
+export type DeletableThing = 'user' | 'team' | 'admin' | 'challenge' | 'file' | 'award';
 export const confirmDeleteText = (thing: DeletableThing): string =>
   `Are you sure you want to delete this ${thing}?`;
 

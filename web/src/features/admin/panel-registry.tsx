@@ -1,9 +1,17 @@
-import { adminApi, announcementsApi, instancesApi, integrityApi, settingsApi } from '@ctf/contract';
+import {
+  adminApi,
+  announcementsApi,
+  awardsApi,
+  instancesApi,
+  integrityApi,
+  settingsApi,
+} from '@ctf/contract';
 import type { ReactNode } from 'react';
 import type { AdminAct } from './use-admin-action';
 import { AdminsTab } from './components/AdminsTab';
 import { AnnouncementsTab } from './components/AnnouncementsTab';
 import { AuditTab } from './components/AuditTab';
+import { AwardsTab } from './components/AwardsTab';
 import { CreateChallengeTab } from './components/CreateChallengeTab';
 import { ImportExportTab } from './components/ImportExportTab';
 import { InstancesTab } from './components/InstancesTab';
@@ -58,6 +66,12 @@ export const PANEL_SECTIONS: PanelSection[] = [
         title: 'Admins',
         opens: adminApi.fetchAdmins,
         render: ({ act }) => <AdminsTab act={act} />,
+      },
+      {
+        id: 'awards',
+        title: 'Awards',
+        opens: awardsApi.listAwards,
+        render: ({ act }) => <AwardsTab act={act} />,
       },
     ],
   },

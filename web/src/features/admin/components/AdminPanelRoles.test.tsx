@@ -47,6 +47,7 @@ describe('AdminPanel sections, tab URLs and roles', () => {
       'Users',
       'Teams',
       'Admins',
+      'Awards',
       'Solvers',
       'Announcements',
       'Instances',

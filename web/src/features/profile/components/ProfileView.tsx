@@ -1,5 +1,6 @@
 import { Button, Card } from 'react-bootstrap';
 import { useNavigate } from 'react-router';
+import { AwardList } from '../../../components/AwardList';
 import { QueryError } from '../../../components/QueryError';
 import { useCurrentUser } from '../../../lib/auth';
 import { ApiTokens } from './ApiTokens';
@@ -50,6 +51,7 @@ export function ProfileView() {
         </Card.Body>
       </Card>
       <DivisionPicker user={user} />
+      <AwardList awards={user.awards} owner="your" />
       <ApiTokens />
     </>
   );

@@ -273,6 +273,32 @@ describe('TeamPage as a member', () => {
     expect(screen.getAllByRole('button').map((b) => b.textContent)).toEqual(['Go to Profile Page']);
   });
 
+  it("lists the team's awards with their points and reasons, and no Awards section without any", async () => {
+    const awards = [
+      { points: 50, reason: 'Best writeup', time: '2026-01-01T12:00:00Z' },
+      { points: -20, reason: 'Shared a flag', time: '2026-01-01T13:00:00Z' },
+    ];
+    serve(
+      makeUser({ username: 'bob', team: 'Rooks', team_id: '7' }),
+      makeTeam({ join_requests: [], awards }),
+    );
+    const { unmount } = renderPage(<TeamPage />);
+    const section = await screen.findByRole('region', { name: 'Awards' });
+    expect(
+      within(section)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual([
+      expect.stringMatching(/^\+50 pointsBest writeup/),
+      expect.stringMatching(/^-20 pointsShared a flag/),
+    ]);
+    unmount();
+    serve(makeUser({ username: 'bob', team: 'Rooks', team_id: '7' }), makeTeam({ join_requests: [] }));
+    renderPage(<TeamPage />);
+    expect(await screen.findByRole('heading', { name: 'Team: Rooks' })).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Awards' })).toBeNull();
+  });
+
   it('goes back to the profile page', async () => {
     serve(makeUser({ username: 'bob' }), makeTeam());
     renderPage(<TeamPage />);

@@ -1,6 +1,7 @@
 import { MAX_TEAM_SIZE } from '@ctf/contract';
 import { Button } from 'react-bootstrap';
 import { useNavigate } from 'react-router';
+import { AwardList } from '../../../components/AwardList';
 import { QueryError } from '../../../components/QueryError';
 import { useCurrentUser } from '../../../lib/auth';
 import {
@@ -71,6 +72,7 @@ export function TeamPage() {
         team scores only what its members solve while on it, and keeps those points if a member leaves.
       </p>
       {body}
+      {team.data && <AwardList awards={team.data.awards} owner="the team" />}
       <TeamMessageView message={message} />
     </section>
   );
