@@ -1,6 +1,7 @@
 import { MESSAGES } from '@ctf/contract';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seriousViolations } from './support/a11y.js';
 import { browserAvailable, launchBrowser } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { localSignIn } from './support/session.js';
@@ -41,11 +42,12 @@ describe.runIf(run)('awards in Chromium', () => {
   beforeAll(async () => {
     server = await startServer();
     browser = await launchBrowser();
-    admin = await browser.newContext();
+    // bypassCSP: the accessibility checker's script is injected into the pages.
+    admin = await browser.newContext({ bypassCSP: true });
     await localSignIn(admin, server.url, 'organiser', true);
     ann = await browser.newContext();
     await localSignIn(ann, server.url, 'ann');
-    bob = await browser.newContext();
+    bob = await browser.newContext({ bypassCSP: true });
     await localSignIn(bob, server.url, 'bob');
     await post(admin, '/api/admin/ctf/create_challenge', {
       name: 'Plain',
@@ -85,6 +87,13 @@ describe.runIf(run)('awards in Chromium', () => {
     await page.getByText('Award given').waitFor();
     const table = page.getByRole('table', { name: 'Awards' });
     await expect.poll(() => table.innerText()).toMatch(/bob[\s\S]*\+250[\s\S]*Best writeup/);
+    expect(await seriousViolations(page)).toEqual([]);
+    // At 375 px the tab fits the phone's width (the table scrolls inside its own box).
+    await page.setViewportSize({ width: 375, height: 800 });
+    await expect
+      .poll(() => page.evaluate(() => document.documentElement.scrollWidth))
+      .toBeLessThanOrEqual(375);
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     expect(await podium(ann)).toEqual([expect.stringMatching(/bob.*250/), expect.stringMatching(/ann.*100/)]);
 
@@ -92,6 +101,7 @@ describe.runIf(run)('awards in Chromium', () => {
     await profile.goto(`${server.url}/profile`);
     const awards = profile.getByRole('region', { name: 'Awards' });
     await expect.poll(() => awards.innerText()).toMatch(/\+250 points[\s\S]*Best writeup/);
+    expect(await seriousViolations(profile)).toEqual([]);
     await profile.close();
 
     page.once('dialog', (dialog) => void dialog.accept());
