@@ -99,34 +99,38 @@ export function AdminTable<T>({
               />
             </Form.Group>
           )}
-          <Table striped responsive size="sm" aria-label={label}>
-            <thead>
-              <tr>
-                {columns.map((c) => (
-                  <th scope="col" key={c.header} className={c.end ? 'text-end' : undefined}>
-                    {c.hideHeader ? <span className="visually-hidden">{c.header}</span> : c.header}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {shown.length === 0 ? (
+          {/* The scrolling wrapper takes focus, so a keyboard can scroll a table wider than a phone
+              even when its rows hold no button (a monitor's read-only lists). */}
+          <div className="table-responsive" tabIndex={0} role="region" aria-label={`${label} table`}>
+            <Table striped size="sm" aria-label={label}>
+              <thead>
                 <tr>
-                  <td colSpan={columns.length}>No matching rows.</td>
+                  {columns.map((c) => (
+                    <th scope="col" key={c.header} className={c.end ? 'text-end' : undefined}>
+                      {c.hideHeader ? <span className="visually-hidden">{c.header}</span> : c.header}
+                    </th>
+                  ))}
                 </tr>
-              ) : (
-                shown.map((row) => (
-                  <tr key={rowKey(row)} data-testid={rowTestId}>
-                    {columns.map((c) => (
-                      <td key={c.header} className={cellClass(c)}>
-                        {c.cell(row)}
-                      </td>
-                    ))}
+              </thead>
+              <tbody>
+                {shown.length === 0 ? (
+                  <tr>
+                    <td colSpan={columns.length}>No matching rows.</td>
                   </tr>
-                ))
-              )}
-            </tbody>
-          </Table>
+                ) : (
+                  shown.map((row) => (
+                    <tr key={rowKey(row)} data-testid={rowTestId}>
+                      {columns.map((c) => (
+                        <td key={c.header} className={cellClass(c)}>
+                          {c.cell(row)}
+                        </td>
+                      ))}
+                    </tr>
+                  ))
+                )}
+              </tbody>
+            </Table>
+          </div>
           {showPager && (
             <Pagination
               label={`${label} pages`}
