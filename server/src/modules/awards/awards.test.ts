@@ -3,6 +3,7 @@ import type { TestClient } from '../../../test/build-test-app.js';
 import { setTeam } from '../../../test/compete.js';
 import { testDatabaseKinds } from '../../../test/databases.js';
 import { startedEvent, type StartedEvent } from '../../../test/fixtures.js';
+import { getScoreView } from '../scoreboard/scoreboard.service.js';
 
 const AWARDS = '/api/admin/awards';
 const DELETE = '/api/admin/awards/delete';
@@ -156,6 +157,21 @@ for (const kind of testDatabaseKinds()) {
       );
       expect((await t.admin.post(DELETE, { award_id: res.body._id })).status).toBe(404);
       expect((await auditActions()).map((a) => a.action)).toEqual(['award.give', 'award.delete']);
+    });
+
+    it('is applied to the kept board like a solve (no rebuild); a deletion rebuilds it', async () => {
+      const live = async () => (await getScoreView(t.ctx, { live: true })).board;
+      const before = await live();
+      const version = before.version;
+      const res = await give({ team_id: t.teams.Red, points: 5, reason: 'Quiz' });
+      const after = await live();
+      expect(after).toBe(before);
+      expect(after.version).toBe(version + 1);
+      expect(after.ranked.find((c) => c.name === 'Red')?.points).toBe(105);
+      await t.admin.post(DELETE, { award_id: res.body._id });
+      const rebuilt = await live();
+      expect(rebuilt).not.toBe(before);
+      expect(rebuilt.ranked.find((c) => c.name === 'Red')?.points).toBe(100);
     });
 
     it("breaks ties on an award's time as on a solve's", async () => {
