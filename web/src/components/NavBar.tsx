@@ -1,4 +1,4 @@
-import { authApi } from '@ctf/contract';
+import { authApi, isStaff } from '@ctf/contract';
 import { useState } from 'react';
 import { Badge, Container, Nav, Navbar } from 'react-bootstrap';
 import { NavLink, useLocation, useNavigate } from 'react-router';
@@ -91,7 +91,7 @@ export function NavBar() {
             </Nav.Item>
           </Nav>
           <Nav as="ul">
-            {me.data?.is_admin === true && (
+            {isStaff(me.data?.role) && (
               <Nav.Item as="li">
                 <Nav.Link as={NavLink} to="/admin/panel">
                   Admin

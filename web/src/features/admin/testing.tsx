@@ -1,4 +1,5 @@
-import type { AdminChallenge, SetupStatus } from '@ctf/contract';
+import type { AdminChallenge, SetupStatus, User } from '@ctf/contract';
+import { queryKeys } from '../../lib/query';
 import type { ReactElement } from 'react';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { json, type Handler } from '../../test/api-mock';
@@ -9,8 +10,12 @@ import { renderAt } from '../../test/render';
 export { json, mockApi, type Handler } from '../../test/api-mock';
 export { SITE, makeUser } from '../../test/factories';
 
-export function renderPage(ui: ReactElement) {
-  return renderAt(ui, '/admin/panel');
+/** The signed-in admin the panel is rendered for (its role decides the tabs: staff-role.ts). */
+export const ADMIN_ME = makeUser({ _id: '1', username: 'boss', is_admin: true, role: 'admin' });
+
+/** The admin panel at `route`, signed in as `me` (an admin unless a test gives another role). */
+export function renderPage(ui: ReactElement, route = '/admin/panel', me: User = ADMIN_ME) {
+  return renderAt(ui, route, (client) => client.setQueryData(queryKeys.userInfo, me));
 }
 
 export function makeAdminChallenge(n: number, overrides: Partial<AdminChallenge> = {}): AdminChallenge {
@@ -36,6 +41,8 @@ export const SETUP: SetupStatus = {
 /** The answers the panel needs to render every tab; a test overrides the calls it is about. */
 export function baseRoutes(overrides: Record<string, Handler> = {}): Record<string, Handler> {
   return {
+    // The signed-in admin: the panel shows the tabs and buttons of the role (staff-role.ts).
+    'GET /api/user/info': () => json(ADMIN_ME),
     'GET /api/admin/get_site_info': () => json({ activated: false }),
     'GET /api/admin/get_users': () =>
       json([makeUser({ _id: '2', username: 'alice' }), makeUser({ _id: '3', username: 'bob', team: 'Red' })]),

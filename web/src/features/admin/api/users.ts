@@ -1,4 +1,4 @@
-import { adminApi } from '@ctf/contract';
+import { adminApi, type Role } from '@ctf/contract';
 import { useQuery } from '@tanstack/react-query';
 import { callApi, fetchData } from '../../../lib/api';
 import { queryKeys } from '../../../lib/query';
@@ -21,3 +21,6 @@ export const removeAdmin = (username: string) => callApi(adminApi.removeAdmin, {
 
 /** POST /api/admin/promote_admin {username}. */
 export const promoteAdmin = (username: string) => callApi(adminApi.promoteAdmin, { username });
+
+/** POST /api/admin/set_role {user_id, role}: a user's staff role (the last admin keeps admin). */
+export const setRole = (userId: string, role: Role) => callApi(adminApi.setRole, { user_id: userId, role });

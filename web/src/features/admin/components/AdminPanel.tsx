@@ -1,89 +1,95 @@
-import { useState, type ReactNode } from 'react';
-import { Container, Tab, Tabs } from 'react-bootstrap';
+import { useState } from 'react';
+import { Container, Nav, Tab } from 'react-bootstrap';
+import { useSearchParams } from 'react-router';
+import { PageLoading } from '../../../components/PageLoading';
+import { useCurrentUser } from '../../../lib/auth';
+import { sectionsFor, type PanelContext } from '../panel-registry';
+import { StaffRoleContext, useMayCall } from '../staff-role';
 import { useAdminAction } from '../use-admin-action';
 import { AdminMessageView } from './AdminMessageView';
-import { AdminsTab } from './AdminsTab';
-import { AnnouncementsTab } from './AnnouncementsTab';
-import { AuditTab } from './AuditTab';
-import { AwardsTab } from './AwardsTab';
-import { ImportExportTab } from './ImportExportTab';
-import { InstancesTab } from './InstancesTab';
-import { IntegrityTab } from './IntegrityTab';
-import { SubmissionsTab } from './SubmissionsTab';
-import { CreateChallengeTab } from './CreateChallengeTab';
-import { SettingsTab } from './SettingsTab';
-import { SetupChecklist } from './SetupChecklist';
 import { ScoreboardControls } from './ScoreboardControls';
+import { SetupChecklist } from './SetupChecklist';
 import { SiteControls } from './SiteControls';
-import { SolversTab } from './SolversTab';
-import { TeamsTab } from './TeamsTab';
-import { UploadTab } from './UploadTab';
-import { UsersTab } from './UsersTab';
-import { ViewChallengesTab } from './ViewChallengesTab';
 
 /**
- * docs/product.md §2 admin panel: the site toggle, the message area and the tabs. A tab's content mounts
- * when first opened, so each list loads only when it is looked at.
+ * docs/product.md §2 admin panel: the site toggle, the message area and the tabs, grouped in
+ * sections (panel-registry.tsx). Each tab has its own URL (?tab=ID): a reload or a shared link
+ * opens it, and the back button returns to the tab before. A role sees only the tabs and buttons
+ * the authorisation table lets it use. A tab's content mounts when first opened.
  */
 export function AdminPanel() {
-  const { message, act } = useAdminAction();
-  const [tab, setTab] = useState('users');
-  // A signal's evidence opens the Submissions tab afresh on its rows (the key remounts it).
-  const [evidence, setEvidence] = useState<{ ids: string[]; seq: number }>({ ids: [], seq: 0 });
+  const me = useCurrentUser();
+  if (me.isPending) return <PageLoading />;
   return (
-    <Container className="py-4">
-      <h1 className="mb-3">Admin Panel</h1>
-      <SetupChecklist act={act} onOpenSettings={() => setTab('settings')} />
-      <SiteControls act={act} />
-      <ScoreboardControls act={act} />
-      <AdminMessageView message={message} />
-      <Tabs
-        activeKey={tab}
-        onSelect={(key) => key && setTab(key)}
-        id="admin-tabs"
-        className="my-3"
-        mountOnEnter
-      >
-        {[
-          panelTab('users', 'Users', <UsersTab act={act} />),
-          panelTab('teams', 'Teams', <TeamsTab act={act} />),
-          panelTab('admins', 'Admins', <AdminsTab act={act} />),
-          panelTab('awards', 'Awards', <AwardsTab act={act} />),
-          panelTab('solvers', 'Solvers', <SolversTab />),
-          panelTab('view-challenges', 'View Challenges', <ViewChallengesTab act={act} />),
-          panelTab('create-challenge', 'Create Challenge', <CreateChallengeTab act={act} />),
-          panelTab('upload', 'Upload', <UploadTab act={act} />),
-          panelTab('import-export', 'Import / Export', <ImportExportTab />),
-          panelTab('instances', 'Instances', <InstancesTab act={act} />),
-          panelTab('announcements', 'Announcements', <AnnouncementsTab act={act} />),
-          panelTab(
-            'submissions',
-            'Submissions',
-            <SubmissionsTab key={evidence.seq} evidence={evidence.ids} />,
-          ),
-          panelTab(
-            'integrity',
-            'Integrity',
-            <IntegrityTab
-              onShowEvidence={(ids) => {
-                setEvidence((e) => ({ ids, seq: e.seq + 1 }));
-                setTab('submissions');
-              }}
-            />,
-          ),
-          panelTab('audit', 'Audit', <AuditTab />),
-          panelTab('settings', 'Settings', <SettingsTab act={act} />),
-        ]}
-      </Tabs>
-    </Container>
+    <StaffRoleContext.Provider value={me.data?.role ?? 'player'}>
+      <PanelBody />
+    </StaffRoleContext.Provider>
   );
 }
 
-/** One tab of the panel: its key (the active tab's state) and title. */
-function panelTab(eventKey: string, title: string, content: ReactNode) {
+function PanelBody() {
+  const { message, act } = useAdminAction();
+  const may = useMayCall();
+  const sections = sectionsFor(may);
+  const [params, setParams] = useSearchParams();
+  const ids = sections.flatMap((s) => s.tabs.map((t) => t.id));
+  const asked = params.get('tab');
+  const tab = asked && ids.includes(asked) ? asked : ids[0];
+  const openTab = (id: string) => setParams({ tab: id });
+  // A signal's evidence opens the Submissions tab afresh on its rows (the key remounts it).
+  const [evidence, setEvidence] = useState<{ ids: string[]; seq: number }>({ ids: [], seq: 0 });
+  const ctx: PanelContext = {
+    act,
+    openTab,
+    evidence,
+    showEvidence: (rows) => {
+      setEvidence((e) => ({ ids: rows, seq: e.seq + 1 }));
+      openTab('submissions');
+    },
+  };
+  const isAdmin = may({ method: 'POST', path: '/api/admin/update_site_info' });
   return (
-    <Tab key={eventKey} eventKey={eventKey} title={title}>
-      {content}
-    </Tab>
+    <Container className="py-4">
+      <h1 className="mb-3">Admin Panel</h1>
+      {isAdmin && (
+        <>
+          <SetupChecklist act={act} onOpenSettings={() => openTab('settings')} />
+          <SiteControls act={act} />
+          <ScoreboardControls act={act} />
+        </>
+      )}
+      <AdminMessageView message={message} />
+      {tab === undefined ? (
+        <p>Your role has no tab in this panel.</p>
+      ) : (
+        <Tab.Container id="admin-tabs" activeKey={tab} onSelect={(key) => key && openTab(key)} mountOnEnter>
+          <nav aria-label="Admin sections" className="admin-sections my-3 d-flex flex-wrap gap-3">
+            {sections.map((section) => (
+              <div key={section.id} role="group" aria-labelledby={`admin-section-${section.id}`}>
+                <h2 id={`admin-section-${section.id}`} className="h6 text-body-secondary mb-1">
+                  {section.title}
+                </h2>
+                <Nav variant="pills" className="flex-wrap" role="tablist">
+                  {section.tabs.map((t) => (
+                    <Nav.Item key={t.id}>
+                      <Nav.Link eventKey={t.id}>{t.title}</Nav.Link>
+                    </Nav.Item>
+                  ))}
+                </Nav>
+              </div>
+            ))}
+          </nav>
+          <Tab.Content>
+            {sections.flatMap((s) =>
+              s.tabs.map((t) => (
+                <Tab.Pane key={t.id} eventKey={t.id}>
+                  {t.render(ctx)}
+                </Tab.Pane>
+              )),
+            )}
+          </Tab.Content>
+        </Tab.Container>
+      )}
+    </Container>
   );
 }

@@ -1,8 +1,11 @@
 import {
   ANNOUNCEMENT_BODY_MAX_LENGTH,
   ANNOUNCEMENT_TITLE_MAX_LENGTH,
+  announcementsApi,
+  webhookApi,
   type AdminAnnouncement,
 } from '@ctf/contract';
+import { useMayCall } from '../staff-role';
 import { useState, type FormEvent } from 'react';
 import { Button, Form } from 'react-bootstrap';
 import {
@@ -27,6 +30,9 @@ export function AnnouncementsTab({ act }: { act: AdminAct }) {
   const list = useAdminAnnouncements();
   const [form, setForm] = useState(EMPTY);
   const [editing, setEditing] = useState<string | null>(null);
+  const may = useMayCall();
+  // A monitor reads the announcements; posting, editing, pinning and deleting are an admin's.
+  const writes = may(announcementsApi.createAnnouncement);
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -47,21 +53,30 @@ export function AnnouncementsTab({ act }: { act: AdminAct }) {
     { header: 'Posted', cell: (a) => posted.format(new Date(a.created_at)) },
     {
       header: 'Pinned',
-      cell: (a) => (
-        <Button
-          size="sm"
-          variant={a.pinned ? 'warning' : 'outline-secondary'}
-          aria-pressed={a.pinned}
-          aria-label={`${a.pinned ? 'Unpin' : 'Pin'} announcement ${a.title}`}
-          onClick={() =>
-            void act(() => updateAnnouncement(a._id, { title: a.title, body: a.body, pinned: !a.pinned }))
-          }
-        >
-          {a.pinned ? 'Pinned' : 'Pin'}
-        </Button>
-      ),
+      cell: (a) =>
+        !writes ? (
+          a.pinned ? (
+            'Pinned'
+          ) : (
+            ''
+          )
+        ) : (
+          <Button
+            size="sm"
+            variant={a.pinned ? 'warning' : 'outline-secondary'}
+            aria-pressed={a.pinned}
+            aria-label={`${a.pinned ? 'Unpin' : 'Pin'} announcement ${a.title}`}
+            onClick={() =>
+              void act(() => updateAnnouncement(a._id, { title: a.title, body: a.body, pinned: !a.pinned }))
+            }
+          >
+            {a.pinned ? 'Pinned' : 'Pin'}
+          </Button>
+        ),
     },
-    {
+  ];
+  if (writes)
+    columns.push({
       header: 'Actions',
       hideHeader: true,
       end: true,
@@ -89,58 +104,59 @@ export function AnnouncementsTab({ act }: { act: AdminAct }) {
           </Button>
         </>
       ),
-    },
-  ];
+    });
 
   return (
     <>
-      <WebhookStatusView />
-      <Form
-        onSubmit={(e) => void submit(e)}
-        className="mb-4"
-        aria-label={editing ? 'Edit announcement' : 'Post an announcement'}
-      >
-        <h2 className="h5">{editing ? 'Edit announcement' : 'Post an announcement'}</h2>
-        <Form.Group className="mb-2" controlId="announcement-title">
-          <Form.Label>Title</Form.Label>
-          <Form.Control
-            required
-            maxLength={ANNOUNCEMENT_TITLE_MAX_LENGTH}
-            value={form.title}
-            onChange={(e) => setForm({ ...form, title: e.target.value })}
+      {may(webhookApi.webhookStatus) && <WebhookStatusView />}
+      {writes && (
+        <Form
+          onSubmit={(e) => void submit(e)}
+          className="mb-4"
+          aria-label={editing ? 'Edit announcement' : 'Post an announcement'}
+        >
+          <h2 className="h5">{editing ? 'Edit announcement' : 'Post an announcement'}</h2>
+          <Form.Group className="mb-2" controlId="announcement-title">
+            <Form.Label>Title</Form.Label>
+            <Form.Control
+              required
+              maxLength={ANNOUNCEMENT_TITLE_MAX_LENGTH}
+              value={form.title}
+              onChange={(e) => setForm({ ...form, title: e.target.value })}
+            />
+          </Form.Group>
+          <Form.Group className="mb-2" controlId="announcement-body">
+            <Form.Label>Body (Markdown)</Form.Label>
+            <Form.Control
+              as="textarea"
+              rows={6}
+              required
+              maxLength={ANNOUNCEMENT_BODY_MAX_LENGTH}
+              value={form.body}
+              onChange={(e) => setForm({ ...form, body: e.target.value })}
+            />
+          </Form.Group>
+          <Form.Check
+            className="mb-2"
+            id="announcement-pinned"
+            label="Pinned (shown on the home page)"
+            checked={form.pinned}
+            onChange={(e) => setForm({ ...form, pinned: e.target.checked })}
           />
-        </Form.Group>
-        <Form.Group className="mb-2" controlId="announcement-body">
-          <Form.Label>Body (Markdown)</Form.Label>
-          <Form.Control
-            as="textarea"
-            rows={6}
-            required
-            maxLength={ANNOUNCEMENT_BODY_MAX_LENGTH}
-            value={form.body}
-            onChange={(e) => setForm({ ...form, body: e.target.value })}
-          />
-        </Form.Group>
-        <Form.Check
-          className="mb-2"
-          id="announcement-pinned"
-          label="Pinned (shown on the home page)"
-          checked={form.pinned}
-          onChange={(e) => setForm({ ...form, pinned: e.target.checked })}
-        />
-        <Button type="submit">{editing ? 'Save' : 'Post'}</Button>
-        {editing && (
-          <Button
-            variant="link"
-            onClick={() => {
-              setEditing(null);
-              setForm(EMPTY);
-            }}
-          >
-            Cancel
-          </Button>
-        )}
-      </Form>
+          <Button type="submit">{editing ? 'Save' : 'Post'}</Button>
+          {editing && (
+            <Button
+              variant="link"
+              onClick={() => {
+                setEditing(null);
+                setForm(EMPTY);
+              }}
+            >
+              Cancel
+            </Button>
+          )}
+        </Form>
+      )}
       <QueryState query={list} what="announcements">
         {(rows) => (
           <AdminTable

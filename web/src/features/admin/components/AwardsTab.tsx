@@ -1,4 +1,11 @@
-import { AWARD_POINTS_MAX, AWARD_REASON_MAX_LENGTH, adminApi, type AdminAward } from '@ctf/contract';
+import {
+  AWARD_POINTS_MAX,
+  AWARD_REASON_MAX_LENGTH,
+  adminApi,
+  awardsApi,
+  type AdminAward,
+} from '@ctf/contract';
+import { useMayCall } from '../staff-role';
 import { useState, type FormEvent } from 'react';
 import { Button, Form } from 'react-bootstrap';
 import { deleteAward, giveAward, useAdminAwards } from '../api/awards';
@@ -24,6 +31,8 @@ export function awardRecipient(a: AdminAward): string {
 export function AwardsTab({ act }: { act: AdminAct }) {
   const awards = useAdminAwards();
   const [form, setForm] = useState(EMPTY);
+  // A monitor reads the awards; giving and deleting them are an admin's.
+  const writes = useMayCall()(awardsApi.giveAward);
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -38,7 +47,9 @@ export function AwardsTab({ act }: { act: AdminAct }) {
     { header: 'To', cell: awardRecipient },
     { header: 'Points', cell: (a) => (a.points > 0 ? `+${a.points}` : String(a.points)) },
     { header: 'Reason', cell: (a) => a.reason },
-    {
+  ];
+  if (writes)
+    columns.push({
       header: 'Actions',
       hideHeader: true,
       end: true,
@@ -54,47 +65,48 @@ export function AwardsTab({ act }: { act: AdminAct }) {
           Delete
         </Button>
       ),
-    },
-  ];
+    });
 
   return (
     <>
-      <Form onSubmit={(e) => void submit(e)} className="mb-4" aria-label="Give an award">
-        <h2 className="h5">Give an award</h2>
-        <Form.Group className="mb-2" controlId="award-kind">
-          <Form.Label>To</Form.Label>
-          <Form.Select
-            value={form.kind}
-            onChange={(e) => setForm({ ...form, kind: e.target.value as 'user' | 'team', id: '' })}
-          >
-            <option value="user">A user</option>
-            <option value="team">A team</option>
-          </Form.Select>
-        </Form.Group>
-        <RecipientPicker kind={form.kind} value={form.id} onChange={(id) => setForm({ ...form, id })} />
-        <Form.Group className="mb-2" controlId="award-points">
-          <Form.Label>Points (negative for a penalty)</Form.Label>
-          <Form.Control
-            type="number"
-            required
-            step={1}
-            min={-AWARD_POINTS_MAX}
-            max={AWARD_POINTS_MAX}
-            value={form.points}
-            onChange={(e) => setForm({ ...form, points: e.target.value })}
-          />
-        </Form.Group>
-        <Form.Group className="mb-2" controlId="award-reason">
-          <Form.Label>Reason (shown to the player)</Form.Label>
-          <Form.Control
-            required
-            maxLength={AWARD_REASON_MAX_LENGTH}
-            value={form.reason}
-            onChange={(e) => setForm({ ...form, reason: e.target.value })}
-          />
-        </Form.Group>
-        <Button type="submit">Give award</Button>
-      </Form>
+      {writes && (
+        <Form onSubmit={(e) => void submit(e)} className="mb-4" aria-label="Give an award">
+          <h2 className="h5">Give an award</h2>
+          <Form.Group className="mb-2" controlId="award-kind">
+            <Form.Label>To</Form.Label>
+            <Form.Select
+              value={form.kind}
+              onChange={(e) => setForm({ ...form, kind: e.target.value as 'user' | 'team', id: '' })}
+            >
+              <option value="user">A user</option>
+              <option value="team">A team</option>
+            </Form.Select>
+          </Form.Group>
+          <RecipientPicker kind={form.kind} value={form.id} onChange={(id) => setForm({ ...form, id })} />
+          <Form.Group className="mb-2" controlId="award-points">
+            <Form.Label>Points (negative for a penalty)</Form.Label>
+            <Form.Control
+              type="number"
+              required
+              step={1}
+              min={-AWARD_POINTS_MAX}
+              max={AWARD_POINTS_MAX}
+              value={form.points}
+              onChange={(e) => setForm({ ...form, points: e.target.value })}
+            />
+          </Form.Group>
+          <Form.Group className="mb-2" controlId="award-reason">
+            <Form.Label>Reason (shown to the player)</Form.Label>
+            <Form.Control
+              required
+              maxLength={AWARD_REASON_MAX_LENGTH}
+              value={form.reason}
+              onChange={(e) => setForm({ ...form, reason: e.target.value })}
+            />
+          </Form.Group>
+          <Button type="submit">Give award</Button>
+        </Form>
+      )}
       <QueryState query={awards} what="awards">
         {(list) => (
           <AdminTable

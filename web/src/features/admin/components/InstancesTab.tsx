@@ -1,4 +1,5 @@
-import type { AdminInstance } from '@ctf/contract';
+import { instancesApi, type AdminInstance } from '@ctf/contract';
+import { useMayCall } from '../staff-role';
 import { useEffect, useState } from 'react';
 import { Badge, Button } from 'react-bootstrap';
 import { stopInstance, useAdminInstances } from '../api/instances';
@@ -25,6 +26,7 @@ export function ageText(iso: string, now: number): string {
  */
 export function InstancesTab({ act }: { act: AdminAct }) {
   const instances = useAdminInstances();
+  const may = useMayCall();
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), 30_000);
@@ -58,7 +60,10 @@ export function InstancesTab({ act }: { act: AdminAct }) {
         </>
       ),
     },
-    {
+  ];
+  // A monitor reads the list; Stop and Dismiss are an admin's.
+  if (may(instancesApi.adminStopInstance))
+    columns.push({
       header: 'Actions',
       hideHeader: true,
       end: true,
@@ -73,8 +78,7 @@ export function InstancesTab({ act }: { act: AdminAct }) {
           {i.state === 'failed' ? 'Dismiss' : 'Stop'}
         </Button>
       ),
-    },
-  ];
+    });
   return (
     <QueryState query={instances} what="instances">
       {(list) => (

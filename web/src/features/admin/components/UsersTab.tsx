@@ -1,49 +1,71 @@
-import type { AdminUser } from '@ctf/contract';
-import { Button } from 'react-bootstrap';
-import { promoteAdmin, removeUser, useAdminUsers } from '../api/users';
+import { ROLES, adminApi, integrityApi, type AdminUser, type Role } from '@ctf/contract';
+import { Button, Form } from 'react-bootstrap';
+import { promoteAdmin, removeUser, setRole, useAdminUsers } from '../api/users';
+import { useMayCall } from '../staff-role';
 import type { AdminAct } from '../use-admin-action';
 import { AdminTable, deleteColumn, type AdminColumn } from './AdminTable';
 import { moderationColumn, statusColumn } from './ModerationColumns';
 import { QueryState } from './QueryState';
 
+const ROLE_NAMES: Record<Role, string> = {
+  player: 'Player',
+  monitor: 'Monitor',
+  author: 'Author',
+  admin: 'Admin',
+};
+
 /**
  * Every participant (admins are listed and counted on their own tab), each with Delete. While the
  * site has divisions (the server then names each user's, or null), a Division column shows them.
+ * An admin sets each user's staff role here; a monitor reads the list without e-mail addresses and
+ * without a button.
  */
 export function UsersTab({ act }: { act: AdminAct }) {
   const users = useAdminUsers();
+  const may = useMayCall();
   const columns = (withDivision: boolean): AdminColumn<AdminUser>[] => [
     { header: 'Username', cell: (u) => u.username },
-    { header: 'Email', cell: (u) => u.email },
+    ...(may(adminApi.setRole) ? [{ header: 'Email', cell: (u: AdminUser) => u.email }] : []),
     { header: 'Team', cell: (u) => `${u.team}${u.is_leader ? ' (leader)' : ''}` },
     ...(withDivision ? [{ header: 'Division', cell: (u: AdminUser) => u.division ?? 'None' }] : []),
     { header: 'Completions', cell: (u) => u.completions.length },
-    {
-      header: 'Role',
-      hideHeader: true,
-      cell: (u) => (
-        <Button
-          size="sm"
-          variant="outline-primary"
-          aria-label={`Make Admin: ${u.username}`}
-          onClick={() => {
-            if (window.confirm(`Make '${u.username}' an admin? Admins manage the whole site.`))
-              void act(() => promoteAdmin(u.username));
-          }}
-        >
-          Make Admin
-        </Button>
-      ),
-    },
+    may(adminApi.setRole)
+      ? {
+          header: 'Staff role',
+          cell: (u: AdminUser) => (
+            <Form.Select
+              size="sm"
+              aria-label={`Staff role: ${u.username}`}
+              value={u.role}
+              onChange={(e) => {
+                const role = e.target.value as Role;
+                void act(() => setRole(u._id, role));
+              }}
+            >
+              {ROLES.map((r) => (
+                <option key={r} value={r}>
+                  {ROLE_NAMES[r]}
+                </option>
+              ))}
+            </Form.Select>
+          ),
+        }
+      : { header: 'Staff role', cell: (u: AdminUser) => ROLE_NAMES[u.role] },
+    ...(may(adminApi.promoteAdmin) ? [makeAdminColumn(act)] : []),
     statusColumn<AdminUser>(),
-    moderationColumn<AdminUser>('user', (u) => u.username, act),
-    deleteColumn(
-      'user',
-      (u) => u.username,
-      (u) => removeUser(u._id),
-      act,
-    ),
+    ...(may(integrityApi.moderate) ? [moderationColumn<AdminUser>('user', (u) => u.username, act)] : []),
+    ...(may(adminApi.removeUser)
+      ? [
+          deleteColumn(
+            'user',
+            (u: AdminUser) => u.username,
+            (u) => removeUser(u._id),
+            act,
+          ),
+        ]
+      : []),
   ];
+
   return (
     <QueryState query={users} what="users">
       {(list) => (
@@ -67,4 +89,25 @@ export function UsersTab({ act }: { act: AdminAct }) {
       )}
     </QueryState>
   );
+}
+
+/** Make Admin (promote_admin), kept beside the role selector: one click for the common case. */
+function makeAdminColumn(act: AdminAct): AdminColumn<AdminUser> {
+  return {
+    header: 'Role',
+    hideHeader: true,
+    cell: (u) => (
+      <Button
+        size="sm"
+        variant="outline-primary"
+        aria-label={`Make Admin: ${u.username}`}
+        onClick={() => {
+          if (window.confirm(`Make '${u.username}' an admin? Admins manage the whole site.`))
+            void act(() => promoteAdmin(u.username));
+        }}
+      >
+        Make Admin
+      </Button>
+    ),
+  };
 }

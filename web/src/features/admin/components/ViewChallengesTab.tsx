@@ -18,6 +18,7 @@ import { instanceValues } from '../instance-form-values';
 import { ChallengeForm } from './ChallengeForm';
 import { QueryState } from './QueryState';
 import { TeamFlagReveal } from './TeamFlagReveal';
+import { useMayCall } from '../staff-role';
 
 function formValues(c: AdminChallenge): ChallengeFormValues {
   return {
@@ -53,6 +54,8 @@ export function ViewChallengesTab({ act }: { act: AdminAct }) {
   const challenges = useAdminChallenges();
   const [editing, setEditing] = useState<AdminChallenge | null>(null);
   const [revealing, setRevealing] = useState<AdminChallenge | null>(null);
+  // A competitor's own flag is an admin's alone to reveal (an author edits the challenge).
+  const mayReveal = useMayCall()(adminApi.revealTeamFlag);
   const [busy, setBusy] = useState(false);
   const [selected, setSelected] = useState<string[]>([]);
   const [wave, setWave] = useState('');
@@ -155,7 +158,7 @@ export function ViewChallengesTab({ act }: { act: AdminAct }) {
           >
             {c.is_active ? 'Disable' : 'Enable'}
           </Button>
-          {c.per_team && (
+          {c.per_team && mayReveal && (
             <Button
               size="sm"
               variant="outline-secondary"

@@ -1,0 +1,103 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { PANEL_SECTIONS } from '../panel-registry';
+import { baseRoutes, json, makeUser, mockApi, renderPage, useDialogSpies } from '../testing';
+import { AdminPanel } from './AdminPanel';
+
+useDialogSpies();
+
+const ALL_TABS = PANEL_SECTIONS.flatMap((s) => s.tabs.map((t) => t.title));
+const tabNames = () => screen.getAllByRole('tab').map((t) => t.textContent);
+const monitor = makeUser({ _id: '5', username: 'watcher', role: 'monitor', email: '' });
+const author = makeUser({ _id: '6', username: 'writer', role: 'author', email: '' });
+
+describe('AdminPanel sections, tab URLs and roles', () => {
+  it('groups every tab of an admin into named sections', () => {
+    mockApi(baseRoutes());
+    renderPage(<AdminPanel />);
+    expect(tabNames()).toEqual(ALL_TABS);
+    for (const title of ['People', 'Challenges', 'Event', 'Integrity'])
+      expect(screen.getByRole('group', { name: title })).toBeInTheDocument();
+    expect(
+      within(screen.getByRole('group', { name: 'People' })).getByRole('tab', { name: 'Users' }),
+    ).toHaveAttribute('aria-selected', 'true');
+  });
+
+  it('opens the tab the URL names, and a click puts the tab in the URL', async () => {
+    mockApi(baseRoutes());
+    renderPage(<AdminPanel />, '/admin/panel?tab=teams');
+    expect(screen.getByRole('tab', { name: 'Teams' })).toHaveAttribute('aria-selected', 'true');
+    expect(await screen.findByRole('cell', { name: 'Red' })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('tab', { name: 'Admins' }));
+    expect(screen.getByTestId('location')).toHaveTextContent('/admin/panel?tab=admins');
+    expect(screen.getByRole('tab', { name: 'Admins' })).toHaveAttribute('aria-selected', 'true');
+  });
+
+  it('falls back to the first tab for a tab the URL names that the role may not open', () => {
+    mockApi(baseRoutes());
+    renderPage(<AdminPanel />, '/admin/panel?tab=settings', author);
+    expect(screen.getByRole('tab', { name: 'View Challenges' })).toHaveAttribute('aria-selected', 'true');
+  });
+
+  it('shows a monitor the tabs about play, without a button that changes anything', async () => {
+    const api = mockApi(baseRoutes({ 'GET /api/admin/instances': () => json([]) }));
+    renderPage(<AdminPanel />, '/admin/panel', monitor);
+    expect(tabNames()).toEqual([
+      'Users',
+      'Teams',
+      'Admins',
+      'Awards',
+      'Solvers',
+      'Announcements',
+      'Instances',
+      'Submissions',
+      'Integrity',
+      'Audit',
+    ]);
+    expect(await screen.findByRole('cell', { name: 'alice' })).toBeInTheDocument();
+    expect(screen.queryByRole('columnheader', { name: 'Email' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Make Admin|Delete|Hide|Ban/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('combobox', { name: /Staff role/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Site (In)?[Aa]ctive/ })).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('tab', { name: 'Teams' }));
+    expect(await screen.findByRole('cell', { name: '1/4' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Delete|Hide|Ban/ })).not.toBeInTheDocument();
+    // Nothing it may not read was asked for.
+    for (const call of [
+      'GET /api/admin/setup',
+      'GET /api/admin/get_site_info',
+      'GET /api/admin/ctf/fetch_challenges',
+    ])
+      expect(api.count(call), call).toBe(0);
+  });
+
+  it('shows an author the challenge tabs and the submission log only', () => {
+    mockApi(baseRoutes());
+    renderPage(<AdminPanel />, '/admin/panel', author);
+    expect(tabNames()).toEqual([
+      'View Challenges',
+      'Create Challenge',
+      'Upload',
+      'Import / Export',
+      'Submissions',
+    ]);
+    expect(screen.queryByRole('group', { name: 'People' })).not.toBeInTheDocument();
+  });
+
+  it("sets a user's staff role from the Users tab (admins only)", async () => {
+    const api = mockApi(
+      baseRoutes({
+        'POST /api/admin/set_role': () => json({ acknowledge: true, message: "'alice' is now a monitor." }),
+      }),
+    );
+    renderPage(<AdminPanel />);
+    const select = await screen.findByRole('combobox', { name: 'Staff role: alice' });
+    expect(select).toHaveValue('player');
+    await userEvent.selectOptions(select, 'monitor');
+    await waitFor(() =>
+      expect(api.bodyOf('POST /api/admin/set_role')).toEqual({ user_id: '2', role: 'monitor' }),
+    );
+    expect(await screen.findByText("'alice' is now a monitor.")).toBeInTheDocument();
+  });
+});
