@@ -71,8 +71,6 @@ function validBody(w: World, path: string): { payload: unknown; headers?: Record
     '/api/ctf/instance/renew': { challenge_id: w.ids.active },
     '/api/ctf/instance/stop': { challenge_id: w.ids.active },
     '/api/admin/instances/stop': { instance_id: '1' },
-    '/api/admin/awards': { user_id: String(w.other.user!.id), points: 10, reason: 'csrf' },
-    '/api/admin/awards/delete': { award_id: '1' },
     '/api/user/tokens': { name: 'csrf' },
     '/api/user/tokens/delete': { token_id: '1' },
     '/api/admin/sample_challenges': {},
