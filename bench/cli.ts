@@ -10,11 +10,13 @@ import { BASE_EVENT, DOUBLE_EVENT, TINY_EVENT } from './seed.js';
  * TEST_DATABASE_URL) names a server; writes bench/RESULTS.md. BENCH_SECONDS shortens each scenario.
  *
  * While working on one figure, BENCH_ONLY narrows the run (a comma list of scenarios, `sqlite`,
- * `postgres`, and the legs `workers`, `double`, `dynamic` and `streams`, e.g.
+ * `postgres`, and the legs `workers`, `double`, `dynamic`, `streams` and `instances`, e.g.
  * BENCH_ONLY=sqlite,leaderboard,double); a narrowed run prints its report and leaves RESULTS.md
  * alone, which only a whole run may write. The legs: `workers` the mixed profile with WORKERS=2,
  * `double` the doubled event, `dynamic` the event with half the challenges dynamic (issue 16),
- * `streams` BENCH_STREAMS (2,000) open live event streams on one process (issue 15).
+ * `streams` BENCH_STREAMS (2,000) open live event streams on one process (issue 15), `instances`
+ * 20 teams starting per-team instances at once (issue 30; bench/instances.ts), run only where a
+ * Docker engine with the test image answers (else skipped with one line) unless named.
  * BENCH_EVENT=tiny seeds the tests' tiny event instead (a quick check that a narrowed run works).
  */
 const pg = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
@@ -24,7 +26,7 @@ const only = new Set((process.env.BENCH_ONLY ?? '').split(',').filter(Boolean));
 const wants = (part: string, group: readonly string[]) =>
   only.size === 0 || only.has(part) || !group.some((g) => only.has(g));
 const DATABASES = ['sqlite', 'postgres'] as const;
-const PARTS = ['workers', 'double', 'dynamic', 'streams'] as const;
+const PARTS = ['workers', 'double', 'dynamic', 'streams', 'instances'] as const;
 const legs = [...SCENARIOS, ...PARTS];
 const report = await runBench({
   databases: DATABASES.filter((d) => (d === 'sqlite' || pg) && wants(d, DATABASES)),
@@ -36,6 +38,8 @@ const report = await runBench({
   workers: wants('workers', legs),
   streams: wants('streams', legs) ? Number(process.env.BENCH_STREAMS ?? 2000) : 0,
   dynamic: wants('dynamic', legs),
+  // Named: it must run (no engine is an error); in a wider run only where an engine answers.
+  instances: only.has('instances') ? 'required' : wants('instances', legs) ? 'auto' : 'off',
   boardCost: true,
   log: (l) => process.stdout.write(l + '\n'),
 });

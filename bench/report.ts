@@ -1,4 +1,5 @@
 import type { BoardCost } from './board-cost.js';
+import { instancesSection } from './instances.js';
 import { SUBMITTING, sliceCount, type LoadResult, type ScenarioName } from './load.js';
 import type { BenchReport, StreamsRun } from './results.js';
 
@@ -185,6 +186,7 @@ export function formatReport(report: BenchReport): string {
     }
   }
   for (const run of report.runs) if (run.streams) lines.push(...streamsSection(run.streams, ratioOf));
+  for (const run of report.runs) if (run.instances) lines.push(...instancesSection(run.instances));
 
   const dyn = report.dynamic;
   if (dyn) {

@@ -21,6 +21,11 @@ export interface BenchOptions {
   streams: number;
   /** Also run the dynamic leg: half the challenges dynamic (issue 16, SQLite). */
   dynamic: boolean;
+  /**
+   * The instances leg (issue 30, SQLite): 'auto' runs it when a Docker engine with the test image
+   * answers (else one line says it was skipped), 'required' fails without one.
+   */
+  instances: 'off' | 'auto' | 'required';
   /** Measure what a correct flag costs the scoreboard on every seeded event (board-cost.ts). */
   boardCost: boolean;
   log?: (line: string) => void;
@@ -50,6 +55,28 @@ export interface StreamsRun {
   peakRssMb: number;
 }
 
+/** The instances leg (issue 30): the leaderboard with no instance starting, then with 20 starting. */
+export interface InstancesRun {
+  teams: number;
+  idle: LoadResult;
+  starting: LoadResult;
+  /** Competitors whose instance reached 'running' (its port answered) within 60 s. */
+  answered: number;
+  /** Of those, how many printed their flag when read over TCP. */
+  withFlag: number;
+  /** ms from the Starts being sent to the first and the last instance running (NaN: not all). */
+  firstAnsweredMs: number;
+  allAnsweredMs: number;
+  /** ms from the Starts to the end of the measurement taken while they started. */
+  measuredMs: number;
+  errors: string[];
+  /** The answers to the players' Stop, by status. */
+  stopStatuses: Record<string, number>;
+  /** Containers and networks with the site's label right after the Stops (must be 0). */
+  leftContainers: number;
+  leftNetworks: number;
+}
+
 /** The dynamic leg (issue 16): the base event with half the challenges dynamic. */
 export interface DynamicRun {
   results: LoadResult[];
@@ -75,6 +102,7 @@ export interface DatabaseRun {
   boardCost: BoardCost | null;
   doubleBoardCost: BoardCost | null;
   streams: StreamsRun | null;
+  instances: InstancesRun | null;
 }
 
 export interface BenchReport {

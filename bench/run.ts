@@ -23,6 +23,7 @@ import {
 import { boardSize, measureRefreshTransfer } from './pages.js';
 import type { BenchOptions, BenchReport, DatabaseRun, DynamicRun, StreamsRun } from './results.js';
 import type { SeededEvent } from './seed.js';
+import { benchInstances } from './instances.js';
 import { StreamsClient } from './streams.js';
 
 export const SCENARIOS: ScenarioName[] = [
@@ -119,6 +120,10 @@ async function benchDatabase(
       database === 'sqlite' && opts.streams > 0
         ? await benchStreams(baseline, prepared.env, prepared.event, opts, hello)
         : null;
+    const instances =
+      database === 'sqlite'
+        ? await benchInstances(baseline, prepared.env, prepared.event, opts, hello)
+        : null;
     return {
       database,
       startupMs,
@@ -134,6 +139,7 @@ async function benchDatabase(
       boardCost: prepared.boardCost,
       doubleBoardCost: null,
       streams,
+      instances,
     };
   } finally {
     await prepared.cleanup();

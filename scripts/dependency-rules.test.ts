@@ -46,8 +46,8 @@ const FIXTURE: Record<string, string[]> = {
   // Another module's repository (the module itself sits above challenges: only the repo is wrong).
   'server/src/modules/submissions/submissions.service.ts': ['../challenges/challenges.repo.js'],
   // A new module that nobody put in the order.
-  'server/src/modules/awards/awards.service.ts': [],
-  'server/src/modules/admin/admin.service.ts': ['../awards/awards.service.js'],
+  'server/src/modules/bounties/bounties.service.ts': [],
+  'server/src/modules/admin/admin.service.ts': ['../bounties/bounties.service.js'],
   // A web feature importing another feature, and one using shared code only.
   'web/src/features/home/HomePage.tsx': ['../rules/RulesPage', '../../components/Layout'],
   'web/src/features/rules/RulesPage.tsx': ['../../components/Layout'],
@@ -95,7 +95,7 @@ describe('the one-way import rules (.dependency-cruiser.cjs)', () => {
       /^no-circular: server\/src\/modules\/teams\/teams\.(service|presenter)\.ts -> server\/src\/modules\/teams\/teams\.(presenter|service)\.ts$/,
     );
     expect(violations.filter((v) => !v.startsWith('no-circular: '))).toEqual([
-      'module-declared: server/src/modules/admin/admin.service.ts -> server/src/modules/awards/awards.service.ts',
+      'module-declared: server/src/modules/admin/admin.service.ts -> server/src/modules/bounties/bounties.service.ts',
       'module-order:event-state: server/src/modules/event-state/event-state.service.ts -> server/src/modules/site/site.service.ts',
       'no-foreign-repo: server/src/modules/submissions/submissions.service.ts -> server/src/modules/challenges/challenges.repo.ts',
       'web-feature-isolation: web/src/features/home/HomePage.tsx -> web/src/features/rules/RulesPage.tsx',

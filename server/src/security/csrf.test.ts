@@ -74,6 +74,8 @@ function validBody(w: World, path: string): { payload: unknown; headers?: Record
     '/api/user/tokens': { name: 'csrf' },
     '/api/user/tokens/delete': { token_id: '1' },
     '/api/admin/sample_challenges': {},
+    '/api/admin/awards': { user_id: String(w.other.user!.id), points: 10, reason: 'Csrf' },
+    '/api/admin/awards/delete': { award_id: '1' },
   };
   if (path === settingsApi.uploadLogo.path) {
     const boundary = 'csrfBoundary';

@@ -222,14 +222,20 @@ export class WebhookSender {
       if (!message) return;
       const outcome = await this.send(message.payload);
       if (outcome.ok) {
-        await deleteSentMessage(db, message.id, token);
-        await writeWebhookState(db, { last_success_at: this.ctx.clock.now().toISOString() });
+        // NOTE: one transaction, so the status never reads "nothing pending" before the success
+        // that emptied the queue is recorded.
+        await this.ctx.database.transaction(async (trx) => {
+          await deleteSentMessage(trx, message.id, token);
+          await writeWebhookState(trx, { last_success_at: this.ctx.clock.now().toISOString() });
+        });
         continue;
       }
       const backoff = Math.min(WEBHOOK_TIMING.backoffMs * 2 ** message.attempts, WEBHOOK_TIMING.maxBackoffMs);
       const wait = outcome.retryAfterMs ?? backoff * (0.75 + Math.random() / 2);
-      await releaseForRetry(db, message.id, token, now() + wait, outcome.error);
-      await writeWebhookState(db, { last_error: `${this.ctx.clock.now().toISOString()} ${outcome.error}` });
+      await this.ctx.database.transaction(async (trx) => {
+        await releaseForRetry(trx, message.id, token, now() + wait, outcome.error);
+        await writeWebhookState(trx, { last_error: `${this.ctx.clock.now().toISOString()} ${outcome.error}` });
+      });
       // The webhook is failing: the other messages wait for the next poll rather than hammer it.
       return;
     }
