@@ -81,7 +81,9 @@ describe.runIf(run)('staff roles in Chromium', () => {
     await page.getByRole('tab', { name: 'Audit' }).focus();
     await page.keyboard.press('Enter');
     await page.waitForURL(/\?tab=audit$/);
-    expect(await page.getByRole('tab', { name: 'Audit' }).getAttribute('aria-selected')).toBe('true');
+    await expect
+      .poll(() => page.getByRole('tab', { name: 'Audit' }).getAttribute('aria-selected'))
+      .toBe('true');
     await page.close();
   });
 

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Container, Nav, Tab } from 'react-bootstrap';
+import { adminApi } from '@ctf/contract';
 import { useSearchParams } from 'react-router';
 import { PageLoading } from '../../../components/PageLoading';
 import { useCurrentUser } from '../../../lib/auth';
@@ -47,7 +48,7 @@ function PanelBody() {
       openTab('submissions');
     },
   };
-  const isAdmin = may({ method: 'POST', path: '/api/admin/update_site_info' });
+  const isAdmin = may(adminApi.updateSiteInfo);
   return (
     <Container className="py-4">
       <h1 className="mb-3">Admin Panel</h1>
@@ -55,9 +56,10 @@ function PanelBody() {
         <>
           <SetupChecklist act={act} onOpenSettings={() => openTab('settings')} />
           <SiteControls act={act} />
-          <ScoreboardControls act={act} />
         </>
       )}
+      {/* The freeze for an admin; the exports also for a monitor. */}
+      {may(adminApi.exportScoreboardCsv) && <ScoreboardControls act={act} />}
       <AdminMessageView message={message} />
       {tab === undefined ? (
         <p>Your role has no tab in this panel.</p>

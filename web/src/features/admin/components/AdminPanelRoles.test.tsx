@@ -60,6 +60,9 @@ describe('AdminPanel sections, tab URLs and roles', () => {
     expect(screen.queryByRole('button', { name: /Make Admin|Delete|Hide|Ban/ })).not.toBeInTheDocument();
     expect(screen.queryByRole('combobox', { name: /Staff role/ })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /Site (In)?[Aa]ctive/ })).not.toBeInTheDocument();
+    // The exports, without the freeze's form.
+    expect(screen.getAllByRole('link', { name: /CSV|JSON/ }).length).toBeGreaterThan(0);
+    expect(screen.queryByRole('button', { name: /freeze/i })).not.toBeInTheDocument();
     await userEvent.click(screen.getByRole('tab', { name: 'Teams' }));
     expect(await screen.findByRole('cell', { name: '1/4' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /Delete|Hide|Ban/ })).not.toBeInTheDocument();

@@ -5,6 +5,8 @@ import { ValueOptions } from '../../../components/ValueOptions';
 import { useFreezeAt, useSiteInfo } from '../../../lib/site-info';
 import { EXPORT_LINKS, setFreeze } from '../api/scoreboard';
 import type { AdminAct } from '../use-admin-action';
+import { useMayCall } from '../staff-role';
+import { adminApi } from '@ctf/contract';
 
 /**
  * The scoreboard freeze (set a time, or lift it: lifting reveals everything at once) and the
@@ -19,6 +21,8 @@ export function ScoreboardControls({ act }: { act: AdminAct }) {
   const [value, setValue] = useState('');
   const [busy, setBusy] = useState(false);
   const id = useId();
+  // A monitor downloads the exports; setting or lifting the freeze is an admin's.
+  const mayFreeze = useMayCall()(adminApi.freezeScoreboard);
 
   async function run(next: string | null) {
     if (busy) return;
@@ -52,32 +56,34 @@ export function ScoreboardControls({ act }: { act: AdminAct }) {
           </>
         )}
       </p>
-      <Form onSubmit={submit} className="d-flex flex-wrap gap-2 align-items-end">
-        <Form.Group controlId={`${id}-freeze`}>
-          <Form.Label>Freeze time</Form.Label>
-          <InputGroup>
-            <Form.Control
-              type="datetime-local"
-              value={value || isoToLocalInput(freezeAt)}
-              onChange={(e) => setValue(e.target.value)}
-            />
-            <Button type="submit" variant="outline-primary" aria-disabled={busy}>
-              Set freeze
-            </Button>
-          </InputGroup>
-        </Form.Group>
-        <Button
-          variant="outline-danger"
-          aria-disabled={busy}
-          disabled={freezeAt === null}
-          onClick={() => {
-            setValue('');
-            void run(null);
-          }}
-        >
-          Lift freeze
-        </Button>
-      </Form>
+      {mayFreeze && (
+        <Form onSubmit={submit} className="d-flex flex-wrap gap-2 align-items-end">
+          <Form.Group controlId={`${id}-freeze`}>
+            <Form.Label>Freeze time</Form.Label>
+            <InputGroup>
+              <Form.Control
+                type="datetime-local"
+                value={value || isoToLocalInput(freezeAt)}
+                onChange={(e) => setValue(e.target.value)}
+              />
+              <Button type="submit" variant="outline-primary" aria-disabled={busy}>
+                Set freeze
+              </Button>
+            </InputGroup>
+          </Form.Group>
+          <Button
+            variant="outline-danger"
+            aria-disabled={busy}
+            disabled={freezeAt === null}
+            onClick={() => {
+              setValue('');
+              void run(null);
+            }}
+          >
+            Lift freeze
+          </Button>
+        </Form>
+      )}
       <div className="mt-3 d-flex flex-wrap gap-2 align-items-center">
         {divisions.length > 0 && (
           <Form.Group controlId={`${id}-division`} className="d-flex gap-2 align-items-center">
