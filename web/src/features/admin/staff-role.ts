@@ -12,3 +12,8 @@ export function useMayCall(): (route: { method: 'GET' | 'POST'; path: string }) 
   const role = useContext(StaffRoleContext);
   return (route) => mayCall(role, route);
 }
+
+/** The role itself, for the rules the contract states per role (e.g. seesSubmittedText). */
+export function useStaffRole(): Role {
+  return useContext(StaffRoleContext);
+}

@@ -88,6 +88,33 @@ describe('AdminPanel sections, tab URLs and roles', () => {
     expect(screen.queryByRole('group', { name: 'People' })).not.toBeInTheDocument();
   });
 
+  it('shows a non-admin the submission log without the submitted text or its search', async () => {
+    mockApi(
+      baseRoutes({
+        'GET /api/admin/submissions': () =>
+          json({
+            rows: [
+              {
+                _id: '1',
+                time: '2026-01-01T12:00:00Z',
+                username: 'alice',
+                team: 'None',
+                challenge: 'Challenge 1',
+                result: 'wrong',
+                address: '203.0.113.9',
+              },
+            ],
+            next_cursor: null,
+          }),
+      }),
+    );
+    renderPage(<AdminPanel />, '/admin/panel?tab=submissions', author);
+    expect(await screen.findByRole('cell', { name: '203.0.113.9' })).toBeInTheDocument();
+    expect(screen.queryByRole('columnheader', { name: 'Submitted' })).not.toBeInTheDocument();
+    expect(screen.queryByLabelText('Text contains')).not.toBeInTheDocument();
+    expect(screen.getByLabelText('User')).toBeInTheDocument();
+  });
+
   it("sets a user's staff role from the Users tab (admins only)", async () => {
     const api = mockApi(
       baseRoutes({

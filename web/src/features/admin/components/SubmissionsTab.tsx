@@ -1,10 +1,11 @@
-import { integrityApi, type SubmissionRow } from '@ctf/contract';
+import { integrityApi, seesSubmittedText, type SubmissionRow } from '@ctf/contract';
 import { useState } from 'react';
 import { Alert, Badge, Button } from 'react-bootstrap';
 import { submissionsCsvUrl, useSubmissionsPage, type SubmissionFilterValues } from '../api/submissions';
 import { AdminTable, useCursorPages, type AdminColumn } from './AdminTable';
 import { FilterForm } from './FilterForm';
 import { QueryState } from './QueryState';
+import { useStaffRole } from '../staff-role';
 
 const EMPTY: SubmissionFilterValues = {
   user: '',
@@ -50,6 +51,8 @@ export function SubmissionsTab({ evidence }: { evidence?: readonly string[] }) {
   );
   const pages = useCursorPages(JSON.stringify(filters));
   const page = useSubmissionsPage(filters, pages.cursor);
+  // Only an admin reads (and searches) the submitted text: it may be another team's flag.
+  const seesText = seesSubmittedText(useStaffRole());
   return (
     <>
       <FilterForm
@@ -63,7 +66,7 @@ export function SubmissionsTab({ evidence }: { evidence?: readonly string[] }) {
             label: 'Result',
             options: integrityApi.SUBMISSION_RESULTS.map((r) => ({ value: r, label: r })),
           },
-          { name: 'q', label: 'Text contains' },
+          ...(seesText ? [{ name: 'q' as const, label: 'Text contains' }] : []),
           { name: 'from', label: 'From', type: 'datetime-local' },
           { name: 'to', label: 'To', type: 'datetime-local' },
         ]}
@@ -91,7 +94,7 @@ export function SubmissionsTab({ evidence }: { evidence?: readonly string[] }) {
         {(data) => (
           <AdminTable
             label="Submissions"
-            columns={COLUMNS}
+            columns={seesText ? COLUMNS : COLUMNS.filter((c) => c.header !== 'Submitted')}
             rows={data.rows}
             rowKey={(r) => r._id}
             empty={
