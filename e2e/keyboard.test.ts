@@ -255,7 +255,8 @@ describe.runIf(run)('keyboard only in Chromium', { timeout: 120_000 }, () => {
     const page = await pageFor('admin', '/admin/panel', true);
     const users = page.getByRole('tab', { name: 'Users' });
     await tabTo(page, users);
-    for (const next of ['Teams', 'Admins', 'Solvers', 'View Challenges']) {
+    // One set of tabs across the sections: from People's last tab on to Challenges' first.
+    for (const next of ['Teams', 'Admins', 'Awards', 'View Challenges']) {
       await page.keyboard.press('ArrowRight');
       const tab = page.getByRole('tab', { name: next });
       await expect.poll(() => tab.getAttribute('aria-selected')).toBe('true');
@@ -263,8 +264,9 @@ describe.runIf(run)('keyboard only in Chromium', { timeout: 120_000 }, () => {
     }
     await page.keyboard.press('ArrowLeft');
     await expect
-      .poll(() => page.getByRole('tab', { name: 'Solvers' }).getAttribute('aria-selected'))
+      .poll(() => page.getByRole('tab', { name: 'Awards' }).getAttribute('aria-selected'))
       .toBe('true');
+    expect(await focused(page)).toBe('Awards');
     await page.keyboard.press('ArrowRight');
     await settle(page);
     // The first challenge: Disable, then Enable again, with Enter.

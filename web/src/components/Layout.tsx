@@ -4,6 +4,7 @@ import { ErrorBoundary } from './ErrorBoundary';
 import { LiveUpdates } from './LiveUpdates';
 import { NavBar } from './NavBar';
 import { PageLoading } from './PageLoading';
+import { isSamePage } from '../lib/same-page';
 import { useSiteInfo } from '../lib/site-info';
 import { pageTitle } from './page-title';
 
@@ -20,14 +21,15 @@ export function Layout() {
 
   // After moving to another page, it starts at the top and the focus at its content, as after a
   // full page load: a screen reader reads the new page, and Tab goes on from there rather than
-  // from the link just used. (Not on the first page, nor for the skip link's #main.)
+  // from the link just used. (Not on the first page, nor for the skip link's #main, nor for a
+  // change that stays on the same page, such as an admin tab: the focus stays on the tab.)
   useEffect(() => {
     if (shownKey.current === location.key) return;
     shownKey.current = location.key;
-    if (location.hash) return;
+    if (location.hash || isSamePage(location)) return;
     window.scrollTo(0, 0);
     main.current?.focus({ preventScroll: true });
-  }, [location.key, location.hash]);
+  }, [location]);
 
   return (
     <>

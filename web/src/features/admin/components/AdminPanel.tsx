@@ -4,6 +4,7 @@ import { adminApi } from '@ctf/contract';
 import { useSearchParams } from 'react-router';
 import { PageLoading } from '../../../components/PageLoading';
 import { useCurrentUser } from '../../../lib/auth';
+import { SAME_PAGE } from '../../../lib/same-page';
 import { sectionsFor, type PanelContext } from '../panel-registry';
 import { StaffRoleContext, useMayCall } from '../staff-role';
 import { useAdminAction } from '../use-admin-action';
@@ -36,7 +37,7 @@ function PanelBody() {
   const ids = sections.flatMap((s) => s.tabs.map((t) => t.id));
   const asked = params.get('tab');
   const tab = asked && ids.includes(asked) ? asked : ids[0];
-  const openTab = (id: string) => setParams({ tab: id });
+  const openTab = (id: string) => setParams({ tab: id }, SAME_PAGE);
   // A signal's evidence opens the Submissions tab afresh on its rows (the key remounts it).
   const [evidence, setEvidence] = useState<{ ids: string[]; seq: number }>({ ids: [], seq: 0 });
   const ctx: PanelContext = {
@@ -65,7 +66,20 @@ function PanelBody() {
         <p>Your role has no tab in this panel.</p>
       ) : (
         <Tab.Container id="admin-tabs" activeKey={tab} onSelect={(key) => key && openTab(key)} mountOnEnter>
-          <nav aria-label="Admin sections" className="admin-sections my-3 d-flex flex-wrap gap-3">
+          <nav
+            aria-label="Admin sections"
+            className="admin-sections my-3 d-flex flex-wrap gap-3"
+            onKeyDownCapture={(e) => {
+              const next = tabAfterKey(e.key, ids, tab);
+              if (next === null) return;
+              // One set of tabs across the sections: the arrows go on from a section's last tab to
+              // the next section's first (each section's own list would stop at its edge).
+              e.preventDefault();
+              e.stopPropagation();
+              document.getElementById(`admin-tabs-tab-${next}`)?.focus();
+              openTab(next);
+            }}
+          >
             {sections.map((section) => (
               <div key={section.id} role="group" aria-labelledby={`admin-section-${section.id}`}>
                 <h2 id={`admin-section-${section.id}`} className="h6 text-body-secondary mb-1">
@@ -94,4 +108,14 @@ function PanelBody() {
       )}
     </Container>
   );
+}
+
+/** The tab the arrow keys, Home and End move to from `current`, wrapping round; null for other keys. */
+export function tabAfterKey(key: string, ids: string[], current: string): string | null {
+  const at = ids.indexOf(current);
+  const step: Record<string, number> = { ArrowRight: at + 1, ArrowDown: at + 1, ArrowLeft: at - 1, ArrowUp: at - 1 };
+  if (key === 'Home') return ids[0] ?? null;
+  if (key === 'End') return ids[ids.length - 1] ?? null;
+  if (!(key in step) || ids.length === 0) return null;
+  return ids[(step[key]! + ids.length) % ids.length] ?? null;
 }
