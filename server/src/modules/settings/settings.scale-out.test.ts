@@ -1,8 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { TEST_ORIGIN, TEST_SECRET, TestClock, TestClient, loginUser } from '../../../test/build-test-app.js';
-import { createTestDatabase, testDatabaseKinds, type TestDatabase } from '../../../test/databases.js';
-import { buildApp } from '../../app.js';
-import { loadConfig } from '../../config.js';
+import { describe, expect, it } from 'vitest';
+import { TestClock, TestClient, loginUser } from '../../../test/build-test-app.js';
+import { testDatabaseKinds } from '../../../test/databases.js';
+import { twoProcesses } from '../../../test/two-processes.js';
 
 /**
  * Two processes on one database, each with its own bus (the SQLite events file, or PostgreSQL
@@ -11,52 +10,32 @@ import { loadConfig } from '../../config.js';
  */
 for (const kind of testDatabaseKinds()) {
   describe(`settings across two processes (${kind})`, () => {
-    let database: TestDatabase;
-    const apps: Awaited<ReturnType<typeof buildApp>>[] = [];
     const clock = new TestClock(Date.parse('2031-01-01T00:00:00Z'));
 
-    async function twoProcesses() {
-      database = await createTestDatabase(kind, { empty: true });
-      const config = loadConfig({
-        DATA_DIR: database.dataDir,
-        PUBLIC_URL: TEST_ORIGIN,
-        SESSION_SECRET: TEST_SECRET,
-        LOG_LEVEL: 'silent',
-        ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
-      });
-      for (let i = 0; i < 2; i++) {
-        const built = await buildApp(config, { clock, logger: false });
-        await built.app.ready();
-        apps.push(built);
-      }
-      const [a, b] = apps as [(typeof apps)[0], (typeof apps)[0]];
+    async function withAdmin() {
+      const { a, b } = await twoProcesses(kind, clock);
       return { a, b, admin: await loginUser(a.ctx, a.app, 'root', { admin: true }) };
     }
 
-    afterEach(async () => {
-      for (const { app } of apps.splice(0)) await app.close();
-      await database?.drop();
-    });
-
     it('serves a setting saved on one process from the other within a second', async () => {
-      const { b, admin } = await twoProcesses();
+      const { b, admin } = await withAdmin();
       const reader = new TestClient(b.app, undefined, null);
       expect((await reader.get('/api/info/site')).body.name).toBe('Capture The Flag');
       const saved = await admin.post('/api/admin/settings', { name: 'Shared CTF', prizeText: '€500' });
       expect(saved.status, saved.text).toBe(200);
-      const started = Date.now();
-      let seen = '';
-      while (Date.now() - started < 1000) {
-        const info = await reader.get('/api/info/site');
-        seen = `${info.body.name} ${info.body.prizeText}`;
-        if (seen === 'Shared CTF €500') break;
-        await new Promise((r) => setTimeout(r, 10));
-      }
-      expect(seen).toBe('Shared CTF €500');
+      await expect
+        .poll(
+          async () => {
+            const info = await reader.get('/api/info/site');
+            return `${info.body.name} ${info.body.prizeText}`;
+          },
+          { timeout: 1000 },
+        )
+        .toBe('Shared CTF €500');
     });
 
     it('opens the site once at the start however many processes read it then', async () => {
-      const { a, b, admin } = await twoProcesses();
+      const { a, b, admin } = await withAdmin();
       await admin.post('/api/admin/settings', {
         eventStart: '2031-01-02T00:00:00Z',
         eventEnd: '2031-01-03T00:00:00Z',
