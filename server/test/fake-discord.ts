@@ -1,5 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
+import { WEBHOOK_TIMING } from '../src/modules/webhooks/webhooks.service.js';
 
 export type Mode = 500 | 429 | 'hang' | 200;
 
@@ -52,4 +54,29 @@ export class FakeDiscord {
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
+}
+
+/**
+ * A FakeDiscord started before this file's tests and stopped after them, with the outbox's timing
+ * shortened meanwhile (polls and back-offs of tens of milliseconds) so that retries happen while a
+ * test waits for them; the timing is put back afterwards.
+ */
+export function fakeDiscordWithFastRetries(): FakeDiscord {
+  const fake = new FakeDiscord();
+  const saved = { ...WEBHOOK_TIMING };
+  beforeAll(async () => {
+    await fake.start();
+    Object.assign(WEBHOOK_TIMING, {
+      pollMs: 20,
+      timeoutMs: 300,
+      leaseMs: 2000,
+      backoffMs: 20,
+      maxBackoffMs: 100,
+    });
+  });
+  afterAll(async () => {
+    Object.assign(WEBHOOK_TIMING, saved);
+    await fake.stop();
+  });
+  return fake;
 }

@@ -1,30 +1,14 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.js';
 import { testDatabaseKinds } from '../../../test/databases.js';
-import { FakeDiscord } from '../../../test/fake-discord.js';
-import { WEBHOOK_TIMING } from './webhooks.service.js';
+import { fakeDiscordWithFastRetries } from '../../../test/fake-discord.js';
 
 /**
  * The outbox hears of what the modules announce through the port's transaction phase: its message
  * is written with the cause, so a cause that rolls back sends nothing and one that commits sends
  * once (docs/architecture.md, "The port").
  */
-const fake = new FakeDiscord();
-const saved = { ...WEBHOOK_TIMING };
-beforeAll(async () => {
-  await fake.start();
-  Object.assign(WEBHOOK_TIMING, {
-    pollMs: 20,
-    timeoutMs: 300,
-    leaseMs: 2000,
-    backoffMs: 20,
-    maxBackoffMs: 100,
-  });
-});
-afterAll(async () => {
-  Object.assign(WEBHOOK_TIMING, saved);
-  await fake.stop();
-});
+const fake = fakeDiscordWithFastRetries();
 
 const until = (check: () => void | Promise<void>) => vi.waitFor(check, { timeout: 10_000, interval: 20 });
 

@@ -1,30 +1,15 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../app.js';
 import { ConfigError, loadConfig } from '../../config.js';
 import type { AppContext } from '../../context.js';
 import { buildTestApp, type TestApp, type TestClient } from '../../../test/build-test-app.js';
 import { addChallenge, makeTeam, openSite } from '../../../test/compete.js';
 import { testDatabaseKinds } from '../../../test/databases.js';
-import { FakeDiscord } from '../../../test/fake-discord.js';
+import { fakeDiscordWithFastRetries } from '../../../test/fake-discord.js';
 import { createAnnouncement } from '../announcements/announcements.service.js';
 import { WEBHOOK_TIMING } from './webhooks.service.js';
 
-const fake = new FakeDiscord();
-const saved = { ...WEBHOOK_TIMING };
-beforeAll(async () => {
-  await fake.start();
-  Object.assign(WEBHOOK_TIMING, {
-    pollMs: 20,
-    timeoutMs: 300,
-    leaseMs: 2000,
-    backoffMs: 20,
-    maxBackoffMs: 100,
-  });
-});
-afterAll(async () => {
-  Object.assign(WEBHOOK_TIMING, saved);
-  await fake.stop();
-});
+const fake = fakeDiscordWithFastRetries();
 
 /** The test clock made to tick with real time (retries are scheduled on it), plus `skip`. */
 function tick(clock: TestApp['clock']): { skip: (ms: number) => void } {
@@ -118,7 +103,11 @@ for (const kind of testDatabaseKinds()) {
       const eve = await t.login('eve');
       await makeTeam(t, '[Claim prize](https://evil.tk/x)', [eve.user!.id]);
       await eve.post('/api/ctf/submit-flag', { challenge_id: String(c.id), flag: c.flag });
-      await createAnnouncement(t.ctx, { title: '# ~~Title~~ `x` > _y_', body: 'The **body** stays Markdown', pinned: false });
+      await createAnnouncement(t.ctx, {
+        title: '# ~~Title~~ `x` > _y_',
+        body: 'The **body** stays Markdown',
+        pinned: false,
+      });
       await until(() => expect(fake.delivered).toHaveLength(3));
       const contents = fake.delivered.map((d) => d.content);
       expect(contents).toContain(
