@@ -122,26 +122,34 @@ export async function setPorts(trx: Executor, id: number, ports: string): Promis
   await trx.updateTable('instances').set({ ports }).where('id', '=', id).execute();
 }
 
-/** The container exists (its id known); the row stays 'starting' until its port answers. */
-export async function setContainer(db: Executor, id: number, containerId: string): Promise<boolean> {
+type InstanceChange = { container_id: string } | { state: 'running' | 'stopping' } | { expires_at: number };
+
+/**
+ * Changes an instance only while its state is what the change expects (`in`, or anything but
+ * `notIn`): the guard that keeps two processes, the janitor and a player's click from racing;
+ * answers whether this call changed it.
+ */
+async function changeGuarded(
+  db: Executor,
+  id: number,
+  change: InstanceChange,
+  guard: { in: string } | { notIn: string },
+): Promise<boolean> {
   const r = await db
     .updateTable('instances')
-    .set({ container_id: containerId })
+    .set(change)
     .where('id', '=', id)
-    .where('state', '=', 'starting')
+    .where('state', 'in' in guard ? '=' : '!=', 'in' in guard ? guard.in : guard.notIn)
     .executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
 }
 
-export async function setRunning(db: Executor, id: number): Promise<boolean> {
-  const r = await db
-    .updateTable('instances')
-    .set({ state: 'running' })
-    .where('id', '=', id)
-    .where('state', '=', 'starting')
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows) > 0;
-}
+/** The container exists (its id known); the row stays 'starting' until its port answers. */
+export const setContainer = (db: Executor, id: number, containerId: string) =>
+  changeGuarded(db, id, { container_id: containerId }, { in: 'starting' });
+
+export const setRunning = (db: Executor, id: number) =>
+  changeGuarded(db, id, { state: 'running' }, { in: 'starting' });
 
 /** A failed start keeps its row (the admin panel shows the engine's message); its ports go. */
 export async function setFailed(db: Executor, id: number, error: string): Promise<void> {
@@ -155,15 +163,8 @@ export async function setFailed(db: Executor, id: number, error: string): Promis
 }
 
 /** Marks the row stopping (no renewal, no second stop); answers whether this call did. */
-export async function markStopping(db: Executor, id: number): Promise<boolean> {
-  const r = await db
-    .updateTable('instances')
-    .set({ state: 'stopping' })
-    .where('id', '=', id)
-    .where('state', '!=', 'stopping')
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows) > 0;
-}
+export const markStopping = (db: Executor, id: number) =>
+  changeGuarded(db, id, { state: 'stopping' }, { notIn: 'stopping' });
 
 export async function deleteInstance(db: Executor, id: number): Promise<void> {
   await db.deleteFrom('instance_ports').where('instance_id', '=', id).execute();
@@ -171,15 +172,8 @@ export async function deleteInstance(db: Executor, id: number): Promise<void> {
 }
 
 /** Renews a running instance to `expiresAt`; false when it is not running (any more). */
-export async function setExpiry(db: Executor, id: number, expiresAt: number): Promise<boolean> {
-  const r = await db
-    .updateTable('instances')
-    .set({ expires_at: expiresAt })
-    .where('id', '=', id)
-    .where('state', '=', 'running')
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows) > 0;
-}
+export const setExpiry = (db: Executor, id: number, expiresAt: number) =>
+  changeGuarded(db, id, { expires_at: expiresAt }, { in: 'running' });
 
 export async function listInstances(db: Executor): Promise<InstanceRow[]> {
   return db.selectFrom('instances').selectAll().orderBy('id').execute() as Promise<InstanceRow[]>;
