@@ -5,7 +5,7 @@ import { postImport } from '../../test/archive-upload.js';
 import { buildTestApp, type TestApp, type TestClient } from '../../test/build-test-app.js';
 import { testDatabaseKinds } from '../../test/databases.js';
 import { whileHealthChecked } from '../../test/event-loop.js';
-import { makeZip } from '../lib/zip.js';
+import { makeZip, writeZip } from '../lib/zip.js';
 
 /**
  * Issue 29, reproductions 1: one small input must not hold the server. Markdown and YAML are
@@ -35,51 +35,12 @@ async function deflatedZeros(size: number): Promise<Buffer> {
   return Buffer.concat(out);
 }
 
-/** A ZIP whose entries are given already deflated, with their true sizes and CRCs. */
-function deflatedZip(entries: { name: string; data: Buffer; size: number; crc: number }[]): Buffer {
-  const parts: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const e of entries) {
-    const name = Buffer.from(e.name);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(8, 8);
-    local.writeUInt32LE(e.crc, 14);
-    local.writeUInt32LE(e.data.length, 18);
-    local.writeUInt32LE(e.size, 22);
-    local.writeUInt16LE(name.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE((3 << 8) | 20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(8, 10);
-    central.writeUInt32LE(e.crc, 16);
-    central.writeUInt32LE(e.data.length, 20);
-    central.writeUInt32LE(e.size, 24);
-    central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE((0o100644 << 16) >>> 0, 38);
-    central.writeUInt32LE(offset, 42);
-    parts.push(local, name, e.data);
-    centrals.push(central, name);
-    offset += 30 + name.length + e.data.length;
-  }
-  const centralSize = centrals.reduce((n, b) => n + b.length, 0);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(centralSize, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...parts, ...centrals, end]);
-}
-
 /** CRC-32 of `size` zero bytes, in 1 MB steps. */
 function crcOfZeros(size: number): number {
   const mb = Buffer.alloc(1024 * 1024);
   let crc = 0;
-  for (let left = size; left > 0; left -= mb.length) crc = crc32(left >= mb.length ? mb : mb.subarray(0, left), crc);
+  for (let left = size; left > 0; left -= mb.length)
+    crc = crc32(left >= mb.length ? mb : mb.subarray(0, left), crc);
   return crc >>> 0;
 }
 
@@ -104,12 +65,17 @@ for (const kind of testDatabaseKinds()) {
           admin.post('/api/admin/announcements/create', { title: 'Deep', body }),
         );
         expect(result.status, result.text).toBe(400);
-        expect(result.body.message).toContain(`Body nests quotes or lists more than ${MARKDOWN_MAX_NESTING} levels deep (line 1)`);
+        expect(result.body.message).toContain(
+          `Body nests quotes or lists more than ${MARKDOWN_MAX_NESTING} levels deep (line 1)`,
+        );
         expect(ms).toBeLessThan(FAST_MS);
         expect(worstHealthMs).toBeLessThan(HEALTH_MS);
       }
       // Nesting within the budget still renders.
-      const fine = await admin.post('/api/admin/announcements/create', { title: 'Fine', body: '> > quoted\n\n- a\n  - b' });
+      const fine = await admin.post('/api/admin/announcements/create', {
+        title: 'Fine',
+        body: '> > quoted\n\n- a\n  - b',
+      });
       expect(fine.status, fine.text).toBe(200);
     });
 
@@ -131,7 +97,9 @@ for (const kind of testDatabaseKinds()) {
       const zip = makeZip([
         { name: 'deep/challenge.yml', content: `${YML}description: "${'>'.repeat(1200)}x\\nx\\nx"\n` },
       ]);
-      const { result, ms, worstHealthMs } = await whileHealthChecked(t.app, () => postImport(admin, zip, true));
+      const { result, ms, worstHealthMs } = await whileHealthChecked(t.app, () =>
+        postImport(admin, zip, true),
+      );
       expect(result.status, result.text).toBe(400);
       expect(errorsOf(result.body)).toContain(
         `deep/challenge.yml: The description nests quotes or lists more than ${MARKDOWN_MAX_NESTING} levels deep (line 1): refused.`,
@@ -156,7 +124,9 @@ for (const kind of testDatabaseKinds()) {
       const keys = `${YML}extra_keys: {${Array.from({ length: 32_000 }, () => 'a').join(',')}}\n`;
       expect(keys.length).toBeLessThan(70 * 1024);
       const zip = makeZip([{ name: 'keys/challenge.yml', content: keys }]);
-      const { result, ms, worstHealthMs } = await whileHealthChecked(t.app, () => postImport(admin, zip, true));
+      const { result, ms, worstHealthMs } = await whileHealthChecked(t.app, () =>
+        postImport(admin, zip, true),
+      );
       expect(result.status, result.text).toBe(400);
       expect(errorsOf(result.body)).toContain(
         `keys/challenge.yml: challenge.yml holds more than ${CHALLENGE_ARCHIVE_LIMITS.maxYamlKeys} keys: refused.`,
@@ -166,7 +136,9 @@ for (const kind of testDatabaseKinds()) {
       // Distinct block keys too (each one an unknown key the importer would have looked up).
       const block = `${YML}${Array.from({ length: 8_000 }, (_, i) => `k${i}: 1`).join('\n')}\n`;
       const res = await postImport(admin, makeZip([{ name: 'keys/challenge.yml', content: block }]), true);
-      expect(errorsOf(res.body)).toMatch(/keys\/challenge\.yml: challenge\.yml holds more than .* keys: refused\./);
+      expect(errorsOf(res.body)).toMatch(
+        /keys\/challenge\.yml: challenge\.yml holds more than .* keys: refused\./,
+      );
     });
 
     it('refuses five challenge.yml files nested 120,000 deep before parsing any', async () => {
@@ -178,7 +150,9 @@ for (const kind of testDatabaseKinds()) {
         `${YML}extra: ${'['.repeat(60_000)}${']'.repeat(60_000)}\n`,
       ];
       const zip = makeZip(nested.map((content, i) => ({ name: `n${i}/challenge.yml`, content })));
-      const { result, ms, worstHealthMs } = await whileHealthChecked(t.app, () => postImport(admin, zip, true));
+      const { result, ms, worstHealthMs } = await whileHealthChecked(t.app, () =>
+        postImport(admin, zip, true),
+      );
       expect(result.status, result.text).toBe(400);
       for (let i = 0; i < nested.length; i += 1)
         expect(errorsOf(result.body)).toContain(
@@ -191,17 +165,25 @@ for (const kind of testDatabaseKinds()) {
     it('still finds a repeated key, with its line', async () => {
       const zip = makeZip([{ name: 'dup/challenge.yml', content: `${YML}name: Again\n` }]);
       const res = await postImport(admin, zip, true);
-      expect(res.body.errors).toEqual([{ file: 'dup/challenge.yml', line: 7, message: 'YAML: Map keys must be unique' }]);
+      expect(res.body.errors).toEqual([
+        { file: 'dup/challenge.yml', line: 7, message: 'YAML: Map keys must be unique' },
+      ]);
     });
 
     it('a dry run of two 95 MB entries stops at the per-entry limit, holding neither', async () => {
       const size = 95 * 1024 * 1024;
       const data = await deflatedZeros(size);
       const crc = crcOfZeros(size);
-      const zip = deflatedZip([
-        { name: 'big/challenge.yml', data: deflateRawSync(YML), size: YML.length, crc: crc32(YML) >>> 0 },
-        { name: 'big/a.bin', data, size, crc },
-        { name: 'big/b.bin', data, size, crc },
+      const zip = writeZip([
+        {
+          name: 'big/challenge.yml',
+          method: 8,
+          data: deflateRawSync(YML),
+          size: YML.length,
+          crc: crc32(YML) >>> 0,
+        },
+        { name: 'big/a.bin', method: 8, data, size, crc },
+        { name: 'big/b.bin', method: 8, data, size, crc },
       ]);
       expect(zip.length).toBeLessThan(400 * 1024);
       const before = process.memoryUsage().rss;
@@ -210,7 +192,9 @@ for (const kind of testDatabaseKinds()) {
         peak = Math.max(peak, process.memoryUsage().rss);
       }, 2);
       try {
-        const { result, ms, worstHealthMs } = await whileHealthChecked(t.app, () => postImport(admin, zip, true));
+        const { result, ms, worstHealthMs } = await whileHealthChecked(t.app, () =>
+          postImport(admin, zip, true),
+        );
         expect(result.status, result.text).toBe(400);
         expect(errorsOf(result.body)).toContain(
           `big/a.bin: 'big/a.bin' unpacks to more than ${CHALLENGE_ARCHIVE_LIMITS.maxEntryBytes / (1024 * 1024)} MB: refused (a file that large goes through the Upload tab).`,

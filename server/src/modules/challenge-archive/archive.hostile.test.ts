@@ -5,68 +5,13 @@ import { crc32, deflateRawSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp, type TestClient } from '../../../test/build-test-app.js';
 import { testDatabaseKinds } from '../../../test/databases.js';
-import { makeZip } from '../../lib/zip.js';
+import { makeZip, writeZip } from '../../lib/zip.js';
 import { postImport } from '../../../test/archive-upload.js';
 
 /**
  * Hostile archives (issue 17): each is refused with a clear message naming what is wrong, and
  * nothing of it is imported: no challenge, no file row, nothing in the upload folder or beside it.
  */
-
-interface RawEntry {
-  name: string;
-  data: Buffer;
-  /** 0 stored, 8 deflated (data is then compressed already). */
-  method?: 0 | 8;
-  /** The uncompressed size the headers claim (a ZIP bomb lies here). */
-  size?: number;
-  crc?: number;
-  /** Unix mode in the high half of the external attributes (symlinks: 0o120777). */
-  mode?: number;
-}
-
-/** A ZIP written byte by byte, so a test can make it say what a hostile archiver would. */
-function rawZip(entries: RawEntry[]): Buffer {
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const e of entries) {
-    const name = Buffer.from(e.name);
-    const method = e.method ?? 0;
-    const size = e.size ?? e.data.length;
-    const crc = e.crc ?? crc32(e.data) >>> 0;
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(method, 8);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(e.data.length, 18);
-    local.writeUInt32LE(size, 22);
-    local.writeUInt16LE(name.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE((3 << 8) | 20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(method, 10);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(e.data.length, 20);
-    central.writeUInt32LE(size, 24);
-    central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE(((e.mode ?? 0o100644) << 16) >>> 0, 38);
-    central.writeUInt32LE(offset, 42);
-    locals.push(local, name, e.data);
-    centrals.push(central, name);
-    offset += 30 + name.length + e.data.length;
-  }
-  const centralSize = centrals.reduce((n, b) => n + b.length, 0);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(centralSize, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, ...centrals, end]);
-}
 
 const YML = `name: Hostile
 author: x
@@ -109,15 +54,15 @@ for (const kind of testDatabaseKinds()) {
 
     it('refuses path traversal in entry names', async () => {
       await refused(
-        rawZip([
+        writeZip([
           { name: 'ok/challenge.yml', data: yml() },
           { name: 'ok/../../evil.txt', data: Buffer.from('x') },
         ]),
         /'ok\/\.\.\/\.\.\/evil\.txt' points outside the archive \(path traversal\)/,
         'ok/../../evil.txt',
       );
-      await refused(rawZip([{ name: '/etc/challenge.yml', data: yml() }]), /path traversal/);
-      await refused(rawZip([{ name: 'a\\..\\..\\challenge.yml', data: yml() }]), /path traversal/);
+      await refused(writeZip([{ name: '/etc/challenge.yml', data: yml() }]), /path traversal/);
+      await refused(writeZip([{ name: 'a\\..\\..\\challenge.yml', data: yml() }]), /path traversal/);
     });
 
     it('refuses path traversal in files:', async () => {
@@ -138,7 +83,7 @@ for (const kind of testDatabaseKinds()) {
 
     it('refuses symlink entries', async () => {
       await refused(
-        rawZip([
+        writeZip([
           { name: 'ok/challenge.yml', data: yml('files: [link]\n') },
           { name: 'ok/link', data: Buffer.from('/etc/passwd'), mode: 0o120777 },
         ]),
@@ -152,7 +97,7 @@ for (const kind of testDatabaseKinds()) {
       // Declares more than the limit.
       const zeros = deflateRawSync(Buffer.alloc(1024 * 1024));
       await refused(
-        rawZip([
+        writeZip([
           { name: 'b/challenge.yml', data: yml() },
           { name: 'b/big.bin', data: zeros, method: 8, size: CHALLENGE_ARCHIVE_LIMITS.maxTotalBytes + 1 },
         ]),
@@ -161,7 +106,7 @@ for (const kind of testDatabaseKinds()) {
       // Declares 100 bytes and inflates to 8 MB: stopped while inflating.
       const bomb = Buffer.alloc(8 * 1024 * 1024);
       await refused(
-        rawZip([
+        writeZip([
           { name: 'b/challenge.yml', data: yml() },
           { name: 'b/bomb.bin', data: deflateRawSync(bomb), method: 8, size: 100, crc: crc32(bomb) >>> 0 },
         ]),
