@@ -7,6 +7,7 @@ import { createChallenge } from '../server/src/modules/challenges/challenges.ser
 import { saveUpload } from '../server/src/modules/files/files.service.js';
 import { setSiteActive } from '../server/src/modules/site/site.service.js';
 import { makeZip } from '../server/src/lib/zip.js';
+import { inChunks, insertSolvesWithRatings, type SeededSolve } from '../server/src/scripts/bulk-seed.js';
 
 export interface EventSize {
   users: number;
@@ -99,10 +100,6 @@ function rng(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-}
-
-async function inChunks<T>(rows: T[], size: number, fn: (chunk: T[]) => Promise<unknown>): Promise<void> {
-  for (let i = 0; i < rows.length; i += size) await fn(rows.slice(i, i + size));
 }
 
 /**
@@ -255,7 +252,7 @@ export async function seedEvent(
     return challengeIds[challengeIds.length - 1]!;
   };
   const seen = new Set<string>();
-  const solves: { user_id: number; challenge_id: number; team_id: number | null; created_at: string }[] = [];
+  const solves: SeededSolve[] = [];
   const maxSolves = Math.min(size.solves, userIds.length * challengeIds.length);
   while (solves.length < maxSolves) {
     const uid = userIds[Math.floor(rand() * userIds.length)]!;
@@ -271,16 +268,7 @@ export async function seedEvent(
       created_at: new Date(t).toISOString(),
     });
   }
-  await inChunks(solves, 500, (chunk) => db.insertInto('solves').values(chunk).execute());
-  const ratings = solves
-    .filter(() => rand() < 0.3)
-    .map((s) => ({
-      user_id: s.user_id,
-      challenge_id: s.challenge_id,
-      rating: 1 + Math.floor(rand() * 5),
-      created_at: s.created_at,
-    }));
-  await inChunks(ratings, 500, (chunk) => db.insertInto('ratings').values(chunk).execute());
+  await insertSolvesWithRatings(db, solves, rand);
 
   // One admin (no competitor: admins count nowhere), whose session posts the stream leg's announcements.
   await db

@@ -5,6 +5,7 @@ import { createAnnouncement } from '../modules/announcements/announcements.servi
 import { createChallenge, listChallengesForAdmin } from '../modules/challenges/challenges.service.js';
 import { updateSettings } from '../modules/settings/settings.service.js';
 import { SYSTEM_ACTOR } from '../modules/audit/audit.service.js';
+import { inChunks, insertSolvesWithRatings, type SeededSolve } from './bulk-seed.js';
 
 /** How big the event under way is (`npm run seed:demo -- --event`). */
 export interface DemoEventSize {
@@ -53,10 +54,6 @@ const capital = (w: string) => w[0]!.toUpperCase() + w.slice(1);
 function solvesOf(k: number, challenges: number): number {
   if (k < 10) return Math.round(challenges * (0.9 - 0.04 * k));
   return Math.max(1, Math.round(40 * Math.exp(-(k - 10) / 40)));
-}
-
-async function inChunks<T>(rows: T[], size: number, fn: (chunk: T[]) => Promise<unknown>): Promise<void> {
-  for (let i = 0; i < rows.length; i += size) await fn(rows.slice(i, i + size));
 }
 
 /**
@@ -197,7 +194,7 @@ export async function seedDemoEvent(
   // Easier challenges are solved more; each competitor's solves spread over the days, early ones first.
   const weight = (d: string) =>
     DIFFICULTIES.length - DIFFICULTIES.indexOf(d as (typeof DIFFICULTIES)[number]);
-  const solves: { user_id: number; challenge_id: number; team_id: number | null; created_at: string }[] = [];
+  const solves: SeededSolve[] = [];
   for (const [k, c] of competitors.entries()) {
     const picked = challenges
       .map((ch) => ({ ch, key: Math.pow(rand(), 1 / weight(ch.difficulty)) }))
@@ -215,16 +212,7 @@ export async function seedDemoEvent(
       }),
     );
   }
-  await inChunks(solves, 500, (chunk) => db.insertInto('solves').values(chunk).execute());
-  const ratings = solves
-    .filter(() => rand() < 0.3)
-    .map((s) => ({
-      user_id: s.user_id,
-      challenge_id: s.challenge_id,
-      rating: 1 + Math.floor(rand() * 5),
-      created_at: s.created_at,
-    }));
-  await inChunks(ratings, 500, (chunk) => db.insertInto('ratings').values(chunk).execute());
+  await insertSolvesWithRatings(db, solves, rand);
   if (ctx.database.dialect === 'postgres') await sql`analyze`.execute(db);
 
   for (let i = 0; i < size.announcements; i++) {
