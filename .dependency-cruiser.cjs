@@ -23,6 +23,7 @@ const SERVER_MODULE_ORDER = [
   'challenges',
   'files',
   'challenge-archive',
+  'writeups',
   'submission-log',
   'submissions',
   'ratings',

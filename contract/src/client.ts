@@ -15,6 +15,7 @@ import type * as announcements from './api/announcements.js';
 import type * as webhook from './api/webhook.js';
 import type * as awards from './api/awards.js';
 import type * as instances from './api/instances.js';
+import type * as writeups from './api/writeups.js';
 import type * as leaderboard from './api/leaderboard.js';
 import type * as settings from './api/settings.js';
 import type * as site from './api/site.js';
@@ -88,5 +89,7 @@ export const webhookApi: ClientApi<typeof webhook> = ROUTES.webhook;
 export const awardsApi: ClientApi<typeof awards> = ROUTES.awards;
 /** Per-team challenge instances (issue 30). */
 export const instancesApi: ClientApi<typeof instances> = ROUTES.instances;
+/** Writeups (issue 32). */
+export const writeupsApi: ClientApi<typeof writeups> = ROUTES.writeups;
 export type { AckResponse, MessageResponse } from './api/common.js';
 export * from './shared.js';

@@ -14,6 +14,7 @@ export * as announcementsApi from './api/announcements.js';
 export * as webhookApi from './api/webhook.js';
 export * as awardsApi from './api/awards.js';
 export * as instancesApi from './api/instances.js';
+export * as writeupsApi from './api/writeups.js';
 export { flagsOf } from './api/admin.js';
 export { ROUTES, type Route } from './api/routes.js';
 export {

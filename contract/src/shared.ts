@@ -4,7 +4,7 @@
  * own file adds its endpoints (zod schemas, or the web's method-and-path routes).
  */
 export type { Division, DivisionInput } from './api/divisions.js';
-export type { AdminSettings, EventSettings, EventSettingsInput } from './api/settings.js';
+export type { AdminSettings, EventSettings, EventSettingsInput, WriteupSettings } from './api/settings.js';
 export {
   AFTER_END_MODES,
   LOGO_TYPES,
@@ -51,6 +51,8 @@ export type {
 } from './api/leaderboard.js';
 export type {
   AdminChallenge,
+  AdminSolution,
+  SolutionInput,
   AdminFlag,
   AdminHint,
   AdminUser,
@@ -67,6 +69,13 @@ export type {
   SolveExportRow,
 } from './api/admin.js';
 export type { SiteInfo } from './api/site.js';
+export type {
+  AdminWriteup,
+  AdminWriteupQuery,
+  MyWriteup,
+  PublishedWriteup,
+  WriteupFile,
+} from './api/writeups.js';
 export type {
   AuditEntry,
   AuditPage,
@@ -88,6 +97,7 @@ export * from './rules/usernames.js';
 export * from './rules/html-policy.js';
 export * from './rules/markdown-budget.js';
 export * from './rules/default-texts.js';
+export * from './rules/writeups.js';
 export type { LiveEventData, LiveEventType } from './api/live-events.js';
 export {
   LIVE_EVENT_TYPES,

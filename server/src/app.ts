@@ -30,6 +30,7 @@ import { registerSubmissionLogRoutes } from './modules/submission-log/submission
 import { registerRatingRoutes } from './modules/ratings/ratings.routes.js';
 import { registerScoreboardRoutes } from './modules/scoreboard/scoreboard.routes.js';
 import { registerAwardRoutes } from './modules/awards/awards.routes.js';
+import { registerWriteupRoutes } from './modules/writeups/writeups.routes.js';
 import { registerSettingsRoutes } from './modules/settings/settings.routes.js';
 import { registerDivisionRoutes } from './modules/divisions/divisions.routes.js';
 import { registerSiteRoutes } from './modules/site/site.routes.js';
@@ -154,6 +155,7 @@ export async function buildApp(
   registerSubmissionLogRoutes(app, ctx);
   registerFilesRoutes(app, ctx);
   registerChallengeArchiveRoutes(app, ctx);
+  registerWriteupRoutes(app, ctx);
   registerChallengeRoutes(app, ctx);
   registerSubmissionRoutes(app, ctx);
   registerRatingRoutes(app, ctx);

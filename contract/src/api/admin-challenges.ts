@@ -21,6 +21,9 @@ import {
   HINTS_PER_CHALLENGE_MAX,
   MAX_ATTEMPTS_LIMIT,
   PREREQUISITES_MAX,
+  SOLUTION_CONTENT_MAX_LENGTH,
+  SOLUTION_FILES_MAX,
+  SOLUTION_VISIBILITIES,
 } from '../rules/constants.js';
 import {
   DYNAMIC_DECAY_MAX,
@@ -71,6 +74,32 @@ export const AdminHint = z.object({
 export type AdminHint = z.infer<typeof AdminHint>;
 
 /**
+ * A challenge's official solution (issue 32): Markdown, who may see it ('hidden': staff only;
+ * 'solved': once the caller's competitor solved the challenge; 'after_end': once the event has
+ * ended), and stored files (names from the Upload tab) that follow the same rule on download.
+ */
+export const SolutionInput = z
+  .object({
+    content: z
+      .string({ error: 'Solution content is required' })
+      .max(SOLUTION_CONTENT_MAX_LENGTH, `Solution must be at most ${SOLUTION_CONTENT_MAX_LENGTH} characters`)
+      .superRefine(markdownWithinBudget('Solution')),
+    visibility: z.enum(SOLUTION_VISIBILITIES, {
+      error: "Solution visibility must be 'hidden', 'solved' or 'after_end'",
+    }),
+    files: z.array(z.string().max(FILE_NAME_MAX_LENGTH)).max(SOLUTION_FILES_MAX).optional().default([]),
+  })
+  .strict();
+export type SolutionInput = z.input<typeof SolutionInput>;
+/** The solution as admins see it. */
+export const AdminSolution = z.object({
+  content: z.string(),
+  visibility: z.enum(SOLUTION_VISIBILITIES),
+  files: z.array(z.string()),
+});
+export type AdminSolution = z.infer<typeof AdminSolution>;
+
+/**
  * The admin view adds what only admins may read: the flags (`flag` is the first one, for the
  * single-flag form of docs/product.md), the attempt limit, the hints with their content, the release time
  * and the prerequisites.
@@ -89,6 +118,8 @@ export const AdminChallenge = PublicChallenge.extend({
   scoring: ChallengeScoringInput,
   /** The container each team starts (issue 30), or null. */
   instance: InstanceDefinition.nullable(),
+  /** The official solution (issue 32), or null. */
+  solution: AdminSolution.nullable(),
 });
 export type AdminChallenge = z.infer<typeof AdminChallenge>;
 
@@ -162,6 +193,8 @@ const ChallengeFields = z.object({
   per_team_on_page: z.boolean({ error: 'per_team_on_page must be true or false' }).optional(),
   /** A container per team (issue 30); null: none. Absent on an update: left as it is. */
   instance: InstanceDefinition.nullable().optional(),
+  /** The official solution (issue 32); null: none. Absent on an update: left as it is. */
+  solution: SolutionInput.nullable().optional(),
 });
 
 /** The flag list a body means: `flags` when given, else the old single `flag` as one static flag. */

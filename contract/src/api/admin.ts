@@ -10,6 +10,7 @@ import { ANNOUNCEMENT_ADMIN_ENDPOINTS } from './announcements.js';
 import { WEBHOOK_ADMIN_ENDPOINTS } from './webhook.js';
 import { AWARD_ADMIN_ENDPOINTS } from './awards.js';
 import { INSTANCE_ADMIN_ENDPOINTS } from './instances.js';
+import { WRITEUP_ADMIN_ENDPOINTS } from './writeups.js';
 import { DIVISION_ADMIN_ENDPOINTS, DivisionFilter } from './divisions.js';
 import { FILE_NAME_MAX_LENGTH } from '../rules/constants.js';
 import { AdminChallenge, ChallengeInput, UpdateChallengeInput } from './admin-challenges.js';
@@ -25,6 +26,8 @@ export {
 } from './admin-rules.js';
 export {
   AdminChallenge,
+  AdminSolution,
+  SolutionInput,
   AdminFlag,
   AdminHint,
   ChallengeInput,
@@ -329,4 +332,5 @@ export const ADMIN_ENDPOINTS = [
   ...WEBHOOK_ADMIN_ENDPOINTS,
   ...AWARD_ADMIN_ENDPOINTS,
   ...INSTANCE_ADMIN_ENDPOINTS,
+  ...WRITEUP_ADMIN_ENDPOINTS,
 ] as const;

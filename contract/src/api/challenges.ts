@@ -76,6 +76,13 @@ export const ChallengeDetail = z.object({
   team_flag: z.string().optional(),
   /** Present (true) when the challenge starts a container per team (issue 30). */
   instance: z.literal(true).optional(),
+  /**
+   * The official solution, rendered and sanitised (issue 32): present only when the caller may see
+   * it (its visibility, docs/decisions/0013-after-the-event.md), absent otherwise.
+   */
+  solution_html: z.string().optional(),
+  /** The solution's files (download names), with solution_html only. */
+  solution_files: z.array(z.string()).optional(),
 });
 export type ChallengeDetail = z.infer<typeof ChallengeDetail>;
 

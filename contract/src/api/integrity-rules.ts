@@ -38,6 +38,8 @@ export const AUDIT_ACTIONS = [
   'instance.expire',
   'award.give',
   'award.delete',
+  'writeup.review',
+  'writeup.export',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

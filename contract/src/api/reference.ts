@@ -22,6 +22,7 @@ import * as tokens from './tokens.js';
 import * as users from './users.js';
 import * as webhook from './webhook.js';
 import * as awards from './awards.js';
+import * as writeups from './writeups.js';
 
 /**
  * Who may call a route: 'anonymous' (anyone; the same answer for all), 'public' (anyone; the
@@ -161,6 +162,17 @@ const SUMMARIES: Summaries = {
       'Every instance: team, challenge, age, address, state, and a failed start’s engine message.',
     adminStopInstance: 'Stops any instance (or dismisses a failed start).',
   },
+  writeups: {
+    submitWriteup:
+      "Hands in (or replaces) the caller's competitor's writeup of a solved challenge: an https link or a PDF or Markdown file (multipart).",
+    myWriteups: "The caller's competitor's writeups: challenge, link or file, when, reviewed, published.",
+    writeupFile:
+      "A writeup's file: the caller's competitor's own, a published one after the event, or any for staff who may list writeups (inline=1: Markdown as sandboxed plain text; otherwise, and a PDF always, a download).",
+    publishedWriteups: 'The published writeups of a challenge once the event has ended (empty before).',
+    adminWriteups: 'Every writeup, filtered by challenge, competitor or division.',
+    reviewWriteup: 'Marks a writeup reviewed or not, and publishes or unpublishes it (audited).',
+    writeupsZip: 'Every writeup in one ZIP with index.csv (audited).',
+  },
 };
 
 /** A route whose answer is not one of the contract's JSON shapes (a page, a stream, a file). */
@@ -185,7 +197,7 @@ export interface ReferenceEntry {
 }
 
 const AREA_MODULES = [admin, announcements, auth, challenges, divisions, integrity, leaderboard];
-const MORE_MODULES = [settings, site, teams, tokens, users, webhook, instances, awards];
+const MORE_MODULES = [settings, site, teams, tokens, users, webhook, instances, awards, writeups];
 
 function isEndpoint(value: unknown): value is Endpoint {
   return (

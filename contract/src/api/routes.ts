@@ -140,6 +140,16 @@ export const ROUTES = {
     adminInstances: get('/api/admin/instances'),
     adminStopInstance: post('/api/admin/instances/stop'),
   },
+  /** Writeups (issue 32): a competitor hands one in per solved challenge; admins review and publish. */
+  writeups: {
+    submitWriteup: post('/api/ctf/writeup'),
+    myWriteups: get('/api/user/writeups'),
+    writeupFile: acting('/api/ctf/writeup/file'),
+    publishedWriteups: get('/api/info/writeups'),
+    adminWriteups: get('/api/admin/writeups'),
+    reviewWriteup: post('/api/admin/writeups/review'),
+    writeupsZip: acting('/api/admin/writeups.zip'),
+  },
 } as const;
 
 /** The uploaded logo's URL (site info's logoUrl adds ?v=<hash> so browsers may keep it). */

@@ -3,6 +3,7 @@ import { AckResponse, endpoint, markdownWithinBudget } from './common.js';
 import { ROUTES } from './routes.js';
 import { AFTER_END_MODES, SETTINGS_LIMITS } from './settings-rules.js';
 import { INSTANCE_LIMITS } from './instances-rules.js';
+import { WRITEUP_NOTE_MAX_LENGTH } from '../rules/constants.js';
 
 export * from './settings-rules.js';
 
@@ -34,6 +35,22 @@ const isoDate = z
 
 const text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
 const markdown = text(SETTINGS_LIMITS.markdownMax).superRefine(markdownWithinBudget(''));
+
+/**
+ * Writeup collection (issue 32): open or closed, an optional deadline (ISO 8601 UTC; after it
+ * nothing more is taken) and a note shown to players beside the form.
+ */
+export const WriteupSettings = z
+  .object({
+    open: z.boolean({ error: 'writeups.open must be true or false' }),
+    deadline: isoDate.nullable(),
+    note: z
+      .string()
+      .trim()
+      .max(WRITEUP_NOTE_MAX_LENGTH, `must be at most ${WRITEUP_NOTE_MAX_LENGTH} characters`),
+  })
+  .strict();
+export type WriteupSettings = z.output<typeof WriteupSettings>;
 
 /**
  * The event's settings as an admin edits them. Stored in the database; the environment variables
@@ -88,6 +105,8 @@ export const EventSettings = z.object({
     .int('must be a whole number')
     .min(1, `must be 1 to ${INSTANCE_LIMITS.perTeamMax}`)
     .max(INSTANCE_LIMITS.perTeamMax, `must be 1 to ${INSTANCE_LIMITS.perTeamMax}`),
+  /** Writeup collection (issue 32); GET /api/info/site carries it too. */
+  writeups: WriteupSettings,
 });
 export type EventSettings = z.output<typeof EventSettings>;
 export type EventSettingsInput = z.input<typeof EventSettings>;

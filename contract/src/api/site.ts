@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { endpoint } from './common.js';
 import { ROUTES } from './routes.js';
-import { AfterEnd } from './settings.js';
+import { AfterEnd, WriteupSettings } from './settings.js';
 
 export const SiteInfo = z.object({
   eventStart: z.string(),
@@ -29,6 +29,8 @@ export const SiteInfo = z.object({
   divisions: z.array(z.string()),
   /** No account is an admin yet: the login page says how to make the first one. */
   firstAdminNeeded: z.boolean(),
+  /** Writeup collection (issue 32): open, the deadline (ISO 8601 UTC or null) and the admin's note. */
+  writeups: WriteupSettings,
 });
 export type SiteInfo = z.infer<typeof SiteInfo>;
 

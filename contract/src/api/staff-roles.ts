@@ -90,6 +90,10 @@ const TABLE: ReadonlyArray<readonly [Route, readonly Exclude<StaffRole, 'admin'>
   [ROUTES.awards.listAwards, MONITOR],
   [ROUTES.awards.giveAward, ADMIN_ONLY],
   [ROUTES.awards.deleteAward, ADMIN_ONLY],
+  // Writeups (issue 32): a monitor reads them (list, ZIP, and so each file); an admin reviews and publishes.
+  [ROUTES.writeups.adminWriteups, MONITOR],
+  [ROUTES.writeups.writeupsZip, MONITOR],
+  [ROUTES.writeups.reviewWriteup, ADMIN_ONLY],
   // After the event
   [A.exportScoreboardCsv, MONITOR],
   [A.exportSolvesCsv, MONITOR],

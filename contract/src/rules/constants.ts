@@ -175,3 +175,23 @@ export const DIVISION_LIMITS = {
   maxDomains: 20,
   domainMax: 253,
 } as const;
+
+/**
+ * Official solutions and writeups (issue 32, docs/decisions/0013-after-the-event.md). A solution's
+ * Markdown (rendered through the one Markdown path) and its visibility: never to players
+ * ('hidden'), once the caller's competitor solved the challenge ('solved'), or once the event
+ * has ended ('after_end', practice mode included).
+ */
+export const SOLUTION_VISIBILITIES = ['hidden', 'solved', 'after_end'] as const;
+export type SolutionVisibility = (typeof SOLUTION_VISIBILITIES)[number];
+export const SOLUTION_CONTENT_MAX_LENGTH = 20_000;
+/** Stored files (the Upload tab's) a solution may list. */
+export const SOLUTION_FILES_MAX = 10;
+/** A writeup file (PDF or Markdown), counted while it streams in: reading stops past it. */
+export const WRITEUP_MAX_BYTES = 5 * 1024 * 1024;
+/** A writeup link: https only, at most this long. */
+export const WRITEUP_URL_MAX_LENGTH = 2_000;
+/** The admin's note to players about writeups. */
+export const WRITEUP_NOTE_MAX_LENGTH = 2_000;
+/** The longest download name a writeup file keeps (after sanitising). */
+export const WRITEUP_NAME_MAX_LENGTH = 100;

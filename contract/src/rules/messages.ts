@@ -25,6 +25,20 @@ export const MESSAGES = {
   /** 503 while the database cannot be reached (code 'unavailable'); the page shows it as it is. */
   databaseUnavailable:
     'The site cannot reach its database right now, so this was not saved. Please try again in a moment.',
+  /** Writeups (issue 32): the refusals of POST /api/ctf/writeup, each naming its problem. */
+  writeupSolveFirst: 'Solve this challenge first.',
+  writeupsClosed: 'Writeups are closed.',
+  writeupLinkOrFile: "Send a link in the field 'url' or a file in the field 'file'.",
+  writeupLinkAndFile: 'Send either a link or a file, not both.',
+  writeupLinkNotHttps: 'The link must be an https:// address.',
+  writeupLinkTooLong: 'The link is too long: at most 2000 characters.',
+  writeupFileTooLarge: 'The file is too large: at most 5 MB.',
+  writeupFileEmpty: 'The file is empty.',
+  writeupFileType: 'Only a PDF (.pdf) or a Markdown (.md) file is accepted.',
+  writeupNotPdf: 'The file is not a PDF: it does not start with %PDF-.',
+  writeupMarkdownNotText: 'The Markdown file is not UTF-8 text (it has invalid or NUL bytes).',
+  writeupMarkdownIsHtml: 'The Markdown file is an HTML or SVG document, not Markdown.',
+  writeupMalformed: 'The upload could not be read: the multipart body is malformed.',
 } as const;
 
 /** Client-side texts of docs/product.md §2/§5/§8. */
@@ -66,7 +80,9 @@ export const DIVISION_MESSAGES = {
   teamDecides:
     "A team plays in its leader's division: leave your team to change yours (a leader alone on a team without solves may change it).",
   teamHasSolves: 'Your team has solves, so its division cannot change.',
-  joinOtherDivision: "You can only join a team in your own division: this team plays in its leader's division.",
-  acceptOtherDivision: "That user is in another division: a team accepts only members of its leader's division.",
+  joinOtherDivision:
+    "You can only join a team in your own division: this team plays in its leader's division.",
+  acceptOtherDivision:
+    "That user is in another division: a team accepts only members of its leader's division.",
   saved: 'Divisions saved.',
 } as const;

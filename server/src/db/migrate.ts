@@ -24,6 +24,7 @@ import * as m0015h from './migrations/0015_h_outbox_refs.js';
 import * as m0016a from './migrations/0016_a_awards.js';
 import * as m0016t from './migrations/0016_t_api_tokens.js';
 import * as m0017r from './migrations/0017_r_staff_roles.js';
+import * as m0018w from './migrations/0018_w_writeups.js';
 
 /** Append-only, numbered. Kysely's migrator takes a lock, so one process migrates and others wait. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -52,6 +53,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0016_a_awards': m0016a,
   '0016_t_api_tokens': m0016t,
   '0017_r_staff_roles': m0017r,
+  '0018_w_writeups': m0018w,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -201,6 +201,41 @@ export interface ChallengeFilesTable {
   file_id: number;
 }
 
+/** A challenge's official solution (issue 32); migration 0018_w. */
+export interface ChallengeSolutionsTable {
+  challenge_id: number;
+  /** The Markdown as the author wrote it. */
+  content: string;
+  /** Its rendered, sanitised HTML (server/src/lib/markdown.ts). */
+  html: string;
+  visibility: 'hidden' | 'solved' | 'after_end';
+}
+
+export interface ChallengeSolutionFilesTable {
+  challenge_id: number;
+  file_id: number;
+}
+
+/** A competitor's writeup of a challenge (issue 32): a link or a file; one per (challenge, competitor). */
+export interface WriteupsTable {
+  id: Generated<number>;
+  challenge_id: number;
+  /** 't<team id>' or 'u<user id>' (as hint unlocks). */
+  competitor: string;
+  team_id: number | null;
+  /** Who handed it in last (null once that account is removed). */
+  user_id: number | null;
+  url: string | null;
+  file_name: string | null;
+  file_size: number | null;
+  file_type: string | null;
+  /** The stored bytes' name under the upload folder's writeups/ folder. */
+  storage_key: string | null;
+  submitted_at: string;
+  reviewed: Generated<number>;
+  published: Generated<number>;
+}
+
 export interface SolvesTable {
   id: Generated<number>;
   user_id: number;
@@ -257,6 +292,9 @@ export interface Database {
   challenges: ChallengesTable;
   files: FilesTable;
   challenge_files: ChallengeFilesTable;
+  challenge_solutions: ChallengeSolutionsTable;
+  challenge_solution_files: ChallengeSolutionFilesTable;
+  writeups: WriteupsTable;
   challenge_flags: ChallengeFlagsTable;
   challenge_attempts: ChallengeAttemptsTable;
   hints: HintsTable;

@@ -1,4 +1,4 @@
-import { adminApi, settingsApi } from '@ctf/contract';
+import { adminApi, settingsApi, writeupsApi } from '@ctf/contract';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TEST_ORIGIN, buildTestApp, type TestApp, type TestClient } from '../../test/build-test-app.js';
 import { changedTables, snapshotDatabase } from '../../test/db-snapshot.js';
@@ -76,6 +76,7 @@ function validBody(w: World, path: string): { payload: unknown; headers?: Record
     '/api/admin/sample_challenges': {},
     '/api/admin/awards': { user_id: String(w.other.user!.id), points: 10, reason: 'Csrf' },
     '/api/admin/awards/delete': { award_id: '1' },
+    '/api/admin/writeups/review': { writeup_id: '1', reviewed: true, published: true },
   };
   if (path === settingsApi.uploadLogo.path) {
     const boundary = 'csrfBoundary';
@@ -110,6 +111,16 @@ function validBody(w: World, path: string): { payload: unknown; headers?: Record
         zip,
         Buffer.from(`\r\n--${boundary}--\r\n`),
       ]),
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    };
+  }
+  if (path === writeupsApi.submitWriteup.path) {
+    const boundary = 'csrfBoundary';
+    return {
+      payload: Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="challenge_id"\r\n\r\n${w.ids.active}\r\n` +
+          `--${boundary}\r\nContent-Disposition: form-data; name="url"\r\n\r\nhttps://example.org/csrf\r\n--${boundary}--\r\n`,
+      ),
       headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
     };
   }

@@ -76,6 +76,7 @@ export function makeAdminChallenge(n: number, overrides: Partial<AdminChallenge>
     prerequisites: [],
     scoring: { type: 'static' },
     instance: null,
+    solution: null,
     ...overrides,
   };
 }
@@ -101,4 +102,5 @@ export const SITE: SiteInfo = {
   afterEnd: 'open',
   divisions: [],
   firstAdminNeeded: false,
+  writeups: { open: false, deadline: null, note: '' },
 };

@@ -132,6 +132,11 @@ function sampleRequest(
     '/api/admin/instances/stop': { payload: { instance_id: String(f.failedInstanceId) } },
     '/api/admin/awards': { payload: { user_id: String(f.playerId), points: 5, reason: 'authz' } },
     '/api/admin/awards/delete': { payload: { award_id: f.doomedAwardId } },
+    // No writeup in the fixture: the admin's call reaches the rule (404), not the guard.
+    '/api/admin/writeups/review': {
+      payload: { writeup_id: '1', reviewed: true, published: true },
+      adminStatus: 404,
+    },
     '/api/admin/divisions': { payload: { divisions: [{ name: 'Open', emailDomains: [] }] } },
     '/api/admin/settings/logo': {
       payload: LOGO_BODY,

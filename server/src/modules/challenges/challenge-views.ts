@@ -18,6 +18,7 @@ import {
 } from './challenge-gate.js';
 import { compareChallenges, listAnswer, listCache, type PublicChallengeList } from './public-list.js';
 import { teamFlag, teamFlagKey, competitorOfUser } from './team-flags.js';
+import { solutionFor } from './solutions.js';
 
 /**
  * What a reader sees: the kept list with a board's values (live for admins, as of the freeze for
@@ -116,11 +117,12 @@ export async function getChallengeDetail(
       locked: true,
     };
   }
-  const [hints, attemptsLeft] = await Promise.all([
+  const [hints, attemptsLeft, solution] = await Promise.all([
     hintsForCompetitor(ctx, user, id),
     play.maxAttempts === null
       ? Promise.resolve(null)
       : attemptsUsed(ctx.database.db, user.id, id).then((used) => Math.max(0, play.maxAttempts! - used)),
+    solutionFor(ctx, user, id),
   ]);
   // A challenge built to read it offers a competitor its own per-team flag (admins are no competitor).
   const teamFlagText =
@@ -132,5 +134,6 @@ export async function getChallengeDetail(
     attemptsLeft,
     teamFlag: teamFlagText,
     instance: play.hasInstance,
+    solution,
   });
 }

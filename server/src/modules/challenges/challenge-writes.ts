@@ -22,6 +22,7 @@ import {
 } from './challenge-parts.repo.js';
 import { TEAM_FLAG_BASE_MAX_LENGTH, TEAM_FLAG_EXTRA_LENGTH } from './team-flags.js';
 import { normaliseFlags, type StoredFlag } from './flags.js';
+import { prepareSolution, writeSolution, type PreparedSolution } from './solutions.js';
 
 // The write of one challenge, inside the caller's transaction: the admin's input checked and put
 // in stored form, the row and its parts written, the audit row recorded. Create and Update
@@ -37,6 +38,8 @@ export interface PreparedChallenge {
   /** null: leave the stored ones (an update that did not send them). */
   hints: PreparedHint[] | null;
   prerequisites: number[] | null;
+  /** The official solution (issue 32): undefined leaves the stored one, null removes it. */
+  solution?: PreparedSolution | null | undefined;
 }
 
 /** A time as stored: ISO 8601 UTC (the input may carry any offset). */
@@ -84,6 +87,7 @@ export async function prepareChallenge(input: ChallengeInput): Promise<PreparedC
     hints: input.hints === undefined ? null : await prepareHints(input.hints),
     prerequisites:
       input.prerequisites === undefined ? null : [...new Set(input.prerequisites.map((p) => Number(p)))],
+    solution: await prepareSolution(input.solution),
   };
 }
 
@@ -125,6 +129,7 @@ async function writeParts(trx: Executor, id: number, prepared: PreparedChallenge
   await replaceChallengeFlags(trx, id, prepared.flags);
   if (prepared.hints) await writeChallengeHints(trx, id, prepared.hints);
   if (prepared.prerequisites) await writePrerequisites(trx, id, prepared.prerequisites);
+  await writeSolution(trx, id, prepared.solution);
 }
 
 /**
@@ -192,6 +197,12 @@ function auditView(
     files: [...new Set(files)].sort(),
     ...(prepared.prerequisites && { prerequisites: [...prepared.prerequisites].sort((a, b) => a - b) }),
     ...(prepared.hints && { hints: prepared.hints.map((h) => ({ title: h.title, cost: h.cost })) }),
+    ...(prepared.solution !== undefined && {
+      solution: prepared.solution && {
+        visibility: prepared.solution.visibility,
+        files: prepared.solution.files,
+      },
+    }),
   };
 }
 /** Who writes and when, and (import: `state`) whether the challenge is active afterwards. */

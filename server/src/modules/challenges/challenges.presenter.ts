@@ -47,6 +47,7 @@ export interface AdminOnlyFields {
   prerequisites: number[];
   /** The scoring columns (parameters of a dynamic challenge). */
   scoring?: ScoringColumns;
+  solution: AdminChallenge['solution'];
 }
 
 /** The admin view adds the flags (and the first as `flag`), and only the admin view. */
@@ -63,6 +64,7 @@ export function presentAdminChallenge(challenge: PublicChallenge, extra: AdminOn
     prerequisites: extra.prerequisites.map(toApiId),
     scoring: extra.scoring ? scoringFromColumns(extra.scoring) : { type: 'static' },
     instance: extra.instance,
+    solution: extra.solution,
   };
 }
 
@@ -74,6 +76,7 @@ export function presentChallengeDetail(
     attemptsLeft: number | null;
     teamFlag?: string | undefined;
     instance?: boolean;
+    solution?: { html: string; files: string[] } | null;
   },
 ): ChallengeDetail {
   return {
@@ -93,5 +96,6 @@ export function presentChallengeDetail(
     attempts_left: play.attemptsLeft,
     ...(play.teamFlag === undefined ? {} : { team_flag: play.teamFlag }),
     ...(play.instance ? { instance: true as const } : {}),
+    ...(play.solution ? { solution_html: play.solution.html, solution_files: play.solution.files } : {}),
   };
 }

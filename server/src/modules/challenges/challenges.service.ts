@@ -29,6 +29,7 @@ import {
 import type { StoredFlag } from './flags.js';
 import { withCurrentValues } from './challenge-views.js';
 import { buildPublicChallenges, compareChallenges } from './public-list.js';
+import { listSolutionsForAdmin } from './solutions.js';
 
 export { getChallengeDetail, getPublicChallengeList } from './challenge-views.js';
 export {
@@ -168,7 +169,7 @@ export async function isKnownChallenge(ctx: AppContext, id: number): Promise<boo
 /** Every challenge with its flags, hints, schedule and scoring, in list order (admin View Challenges). */
 export async function listChallengesForAdmin(ctx: AppContext): Promise<AdminChallenge[]> {
   const db = ctx.database.db;
-  const [challenges, flags, authoring, hints, prerequisites, scorings, view] = await Promise.all([
+  const [challenges, flags, authoring, hints, prerequisites, scorings, view, solutions] = await Promise.all([
     buildPublicChallenges(db),
     listChallengeFlags(db),
     listAuthoringFields(db),
@@ -176,6 +177,7 @@ export async function listChallengesForAdmin(ctx: AppContext): Promise<AdminChal
     listPrerequisites(db),
     listChallengeScorings(db),
     getScoreView(ctx, { live: true }),
+    listSolutionsForAdmin(ctx),
   ]);
   // Current values live (admins never see a frozen board).
   return withCurrentValues(challenges, view.board).map((c) => {
@@ -191,6 +193,7 @@ export async function listChallengesForAdmin(ctx: AppContext): Promise<AdminChal
       hints: hints.get(id) ?? [],
       prerequisites: prerequisites.get(id) ?? [],
       scoring: scorings.get(id),
+      solution: solutions.get(id) ?? null,
     });
   });
 }
@@ -237,6 +240,13 @@ export async function listAllFlags(
 }
 
 export { listCompetitors } from './team-flags.repo.js';
+export {
+  listArchivableSolutions,
+  listSolutionsForAdmin,
+  maySeeSolution,
+  maySeeSolutionFile,
+} from './solutions.js';
+export { competitorSolved } from './solutions.repo.js';
 export {
   competitorOfUser,
   ownerOfSuffix,

@@ -55,6 +55,7 @@ for (const kind of testDatabaseKinds()) {
         scoring_type: 'static',
         scoring: { type: 'static' },
         instance: null,
+        solution: null,
         rating: 0,
         is_active: true,
         user_completions: 0,

@@ -55,5 +55,6 @@ export function defaultSettings(config: Config, now: Date): EventSettings {
     autoClose: false,
     submissionRetentionDays: config.submissionRetentionDays,
     instancesPerTeam: DEFAULT_INSTANCES_PER_TEAM,
+    writeups: { open: false, deadline: null, note: '' },
   };
 }

@@ -235,6 +235,11 @@ export async function afterEndMode(ctx: AppContext): Promise<'open' | 'closed' |
   return ctx.clock.now().getTime() >= state.endMs ? state.settings.afterEnd : 'open';
 }
 
+/** Whether the event's end time has passed (whatever the after-event setting: practice included). */
+export async function hasEventEnded(ctx: AppContext): Promise<boolean> {
+  return ctx.clock.now().getTime() >= (await readEventState(ctx)).endMs;
+}
+
 /** The freeze time set (in force or still to come), or null: the stored one, else FREEZE_AT. */
 export async function getFreezeAt(ctx: AppContext): Promise<Date | null> {
   return (await readEventState(ctx)).freezeAt;

@@ -1,5 +1,6 @@
 import { MESSAGES, adminApi } from '@ctf/contract';
 import { rm, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/connect.js';
@@ -7,7 +8,7 @@ import type { Executor, UserRow } from '../../db/schema.js';
 import { DomainError, badInput, conflict, notFound } from '../../lib/errors.js';
 import { SYSTEM_ACTOR, recordAudit, type AuditActor } from '../audit/audit.service.js';
 import { isSiteActive } from '../event-state/event-state.service.js';
-import { canSeeChallengeContent } from '../challenges/challenges.service.js';
+import { canSeeChallengeContent, maySeeSolutionFile } from '../challenges/challenges.service.js';
 import {
   deleteFileById,
   findFileByName,
@@ -170,7 +171,8 @@ export interface Download {
 /**
  * Opens a stored file for a download. Only an exact stored name is looked up, and only that
  * looked-up name reaches the disk. Admins may fetch any stored file; participants only a file of an
- * active, released challenge whose prerequisites they solved, while the site is active.
+ * active, released challenge whose prerequisites they solved, or of a solution they may see,
+ * while the site is active.
  */
 export async function openDownload(ctx: AppContext, user: UserRow, name: string): Promise<Download> {
   const missing = () => notFound('File not found');
@@ -187,7 +189,8 @@ export async function openDownload(ctx: AppContext, user: UserRow, name: string)
         break;
       }
     }
-    if (!visible) throw missing();
+    // A solution's file follows its solution's visibility (issue 32).
+    if (!visible && !(await maySeeSolutionFile(ctx, user, row.id))) throw missing();
   }
   const opened = await openStored(ctx.config.uploadDir, row.name);
   if (!opened) throw missing();
@@ -287,4 +290,26 @@ export class ImportedFiles {
     for (const p of this.placed) if (p.aside) await rm(p.aside, { force: true });
     for (const p of this.pending) if (p.temp) await discardTemp(p.temp);
   }
+}
+
+/**
+ * Another module's own stored files (writeups, issue 32): bytes in a folder of the upload folder,
+ * named by that module with a random key, never listed with the uploads nor served by name. The
+ * same streaming receipt (counted, never whole in memory) and atomic placement as an upload.
+ */
+export const privateFiles = {
+  folder: (ctx: AppContext, purpose: 'writeups'): string => path.join(ctx.config.uploadDir, purpose),
+  receive: receiveToTemp,
+  commit: commitTemp,
+  discard: discardTemp,
+  open: openStored,
+  remove: removeStored,
+  TooLargeError,
+};
+export type { TempUpload };
+
+/** The bytes of an uploaded file by its exact stored name (a solution's file for the archive), or null. */
+export async function readUploadedFile(ctx: AppContext, name: string): Promise<Buffer | null> {
+  if (adminApi.fileNameProblem(name)) return null;
+  return readStored(ctx.config.uploadDir, name);
 }

@@ -68,6 +68,7 @@ function presentSiteInfo(
     afterEnd: s.afterEnd,
     divisions,
     firstAdminNeeded: !hasAdmin,
+    writeups: s.writeups,
   };
 }
 

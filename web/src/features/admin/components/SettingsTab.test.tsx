@@ -25,6 +25,7 @@ const SETTINGS: AdminSettings = {
   autoClose: false,
   submissionRetentionDays: 90,
   instancesPerTeam: 3,
+  writeups: { open: false, deadline: null, note: '' },
   logoUrl: null,
 };
 
