@@ -30,6 +30,7 @@ const SERVER_MODULE_ORDER = [
   'settings',
   'site',
   'announcements',
+  'event-archive',
   'admin',
   'api-docs',
   'events',
