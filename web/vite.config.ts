@@ -17,6 +17,8 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     sourcemap: false,
+    // Read by scripts/route-pages.mjs (each page's HTML preloads its own code), which then removes it.
+    manifest: true,
     chunkSizeWarningLimit: 600,
     rolldownOptions: {
       output: {

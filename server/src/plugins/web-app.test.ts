@@ -1,10 +1,11 @@
 import Fastify from 'fastify';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { registerWebApp } from './web-app.js';
+import { WEB_ROUTES, pageName, registerWebApp } from './web-app.js';
 
 let dir = '';
 afterEach(() => {
@@ -84,4 +85,46 @@ describe('the web app plugin', () => {
     expect(res.statusCode).toBe(404);
     await app.close();
   });
+
+  it('sends a route the page the build made for it (preloading its code), the 404 its own, the rest index.html', async () => {
+    const { app } = await appWithDist();
+    mkdirSync(path.join(dir, 'pages'));
+    const page = (name: string) => `${INDEX}<link rel="modulepreload" href="/assets/${name}.js">`;
+    for (const name of ['leaderboard', 'admin-panel', 'challenge-help', 'home', 'not-found']) {
+      writeFileSync(path.join(dir, 'pages', `${name}.html`), page(name));
+      writeFileSync(path.join(dir, 'pages', `${name}.html.br`), brotliCompressSync(page(name)));
+    }
+    await app.close();
+    const fresh = Fastify();
+    await registerWebApp(fresh, dir);
+    const body = async (url: string) => {
+      const res = await fresh.inject({ url, headers: { 'accept-encoding': 'br' } });
+      return { status: res.statusCode, html: brotliDecompressSync(res.rawPayload).toString() };
+    };
+    expect(await body('/leaderboard')).toEqual({ status: 200, html: page('leaderboard') });
+    expect(await body('/admin/panel')).toEqual({ status: 200, html: page('admin-panel') });
+    expect(await body('/challenge_help')).toEqual({ status: 200, html: page('challenge-help') });
+    expect(await body('/')).toEqual({ status: 200, html: page('home') });
+    expect(await body('/nowhere')).toEqual({ status: 404, html: page('not-found') });
+    expect(await body('/compete')).toEqual({ status: 200, html: INDEX });
+    await fresh.close();
+  });
+
+  const webDist = fileURLToPath(new URL('../../../web/dist', import.meta.url));
+  it.runIf(existsSync(path.join(webDist, 'index.html')))(
+    'has, in the real build, a page for every route that preloads a chunk the first page does not load',
+    () => {
+      const index = readFileSync(path.join(webDist, 'index.html'), 'utf8');
+      for (const route of WEB_ROUTES) {
+        const html = readFileSync(path.join(webDist, 'pages', `${pageName(route)}.html`), 'utf8');
+        const preloads = [...html.matchAll(/rel="modulepreload" crossorigin href="([^"]+)"/g)].map(
+          (m) => m[1]!,
+        );
+        expect(
+          preloads.filter((href) => !index.includes(href)),
+          route,
+        ).not.toEqual([]);
+      }
+    },
+  );
 });

@@ -23,16 +23,26 @@ export const WEB_ROUTES = [
 
 /**
  * Serves the built web app: hashed assets cached for a year (Brotli or gzip copies made at build
- * time when the browser accepts them), index.html for each SPA route, and
+ * time when the browser accepts them), for each SPA route its page (index.html preloading that
+ * page's code, made by scripts/route-pages.mjs; index.html itself when the build has none), and
  * a 404 with the app (which shows its not-found page) for anything else. Unknown /api paths get
  * a JSON 404.
  */
 export async function registerWebApp(app: FastifyInstance, webDist: string): Promise<void> {
   const indexFile = path.join(webDist, 'index.html');
   const built = existsSync(indexFile);
-  const indexHtml = built
-    ? readFileSync(indexFile, 'utf8')
-    : '<!doctype html><title>CTF</title><p>The web app is not built yet: run <code>npm run build</code>.</p>';
+  const index = built
+    ? builtPage(indexFile)
+    : {
+        html: '<!doctype html><title>CTF</title><p>The web app is not built yet: run <code>npm run build</code>.</p>',
+        br: null,
+        gz: null,
+      };
+  /** The route's own copy of index.html, preloading its page's code, when the build made one. */
+  const pageFor = (name: string): BuiltPage => {
+    const file = path.join(webDist, 'pages', `${name}.html`);
+    return built && existsSync(file) ? builtPage(file) : index;
+  };
 
   if (built) {
     await app.register(fastifyStatic, {
@@ -56,27 +66,17 @@ export async function registerWebApp(app: FastifyInstance, webDist: string): Pro
     });
   }
 
-  // The page carries its first paint's CSS inline (~18 kB): send the build's Brotli or gzip copy
-  // when the browser takes it, and only a copy that matches the page byte for byte.
-  const copy = (suffix: 'br' | 'gz', decode: (b: Buffer) => Buffer): Buffer | null => {
-    const file = `${indexFile}.${suffix}`;
-    if (!built || !existsSync(file)) return null;
-    const bytes = readFileSync(file);
-    return decode(bytes).toString('utf8') === indexHtml ? bytes : null;
-  };
-  const indexBr = copy('br', brotliDecompressSync);
-  const indexGz = copy('gz', gunzipSync);
-
-  const sendIndex = (status: number) => (request: FastifyRequest, reply: FastifyReply) => {
+  const sendPage = (page: BuiltPage, status: number) => (request: FastifyRequest, reply: FastifyReply) => {
     void reply.status(status).type('text/html; charset=utf-8').header('Cache-Control', 'no-cache');
     void reply.header('Vary', 'Accept-Encoding');
     const accepted = acceptedCodings(request.headers['accept-encoding'] ?? '');
-    if (indexBr && accepted.has('br')) return reply.header('Content-Encoding', 'br').send(indexBr);
-    if (indexGz && accepted.has('gzip')) return reply.header('Content-Encoding', 'gzip').send(indexGz);
-    return reply.send(indexHtml);
+    if (page.br && accepted.has('br')) return reply.header('Content-Encoding', 'br').send(page.br);
+    if (page.gz && accepted.has('gzip')) return reply.header('Content-Encoding', 'gzip').send(page.gz);
+    return reply.send(page.html);
   };
 
-  for (const r of WEB_ROUTES) app.get(r, sendIndex(200));
+  for (const r of WEB_ROUTES) app.get(r, sendPage(pageFor(pageName(r)), 200));
+  const notFound = sendPage(pageFor('not-found'), 404);
 
   app.setNotFoundHandler((request, reply) => {
     if (request.url.startsWith('/api/') || request.url === '/api' || request.method !== 'GET') {
@@ -85,6 +85,31 @@ export async function registerWebApp(app: FastifyInstance, webDist: string): Pro
         .type('application/json; charset=utf-8')
         .send(JSON.stringify({ message: 'Not found' }));
     }
-    return sendIndex(404)(request, reply);
+    return notFound(request, reply);
   });
+}
+
+/** The name of a route's page module, web/src/app/routes/<name>.tsx: `/` is home, `/` and `_` are `-`. */
+export function pageName(route: string): string {
+  return route === '/' ? 'home' : route.slice(1).replace(/[/_]/g, '-');
+}
+
+interface BuiltPage {
+  html: string;
+  br: Buffer | null;
+  gz: Buffer | null;
+}
+
+/**
+ * A page of the build with the Brotli and gzip copies made beside it (it carries its first paint's
+ * CSS inline, ~18 kB): a copy is kept only when it matches the page byte for byte.
+ */
+function builtPage(file: string): BuiltPage {
+  const html = readFileSync(file, 'utf8');
+  const copy = (suffix: 'br' | 'gz', decode: (b: Buffer) => Buffer): Buffer | null => {
+    if (!existsSync(`${file}.${suffix}`)) return null;
+    const bytes = readFileSync(`${file}.${suffix}`);
+    return decode(bytes).toString('utf8') === html ? bytes : null;
+  };
+  return { html, br: copy('br', brotliDecompressSync), gz: copy('gz', gunzipSync) };
 }
