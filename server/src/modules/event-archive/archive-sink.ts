@@ -48,19 +48,37 @@ export function directorySink(root: string): ArchiveSink & { written: string[] }
  */
 export function zipSink(): ArchiveSink & { output: Readable; end(): void; fail(err: Error): void } {
   const zip = new yazl.ZipFile();
+  const output = zip.outputStream as Readable;
   const mtime = new Date('2000-01-01T00:00:00Z');
+  // A download closed early (the admin left) ends the build: the entry waiting for a reader, and
+  // every later write, fail instead of waiting for ever.
+  let closed: Promise<never> | null = null;
+  const whenClosed = new Promise<never>((_, reject) => {
+    output.once('close', () => reject(new Error('archive: the ZIP stream was closed')));
+  });
+  whenClosed.catch(() => {});
   return {
-    output: zip.outputStream as Readable,
+    output,
     async write(name, content) {
+      if (output.destroyed) throw new Error('archive: the ZIP stream was closed');
       const entry = new PassThrough();
       const done = new Promise<void>((resolve, reject) => {
         entry.once('end', resolve);
         entry.once('error', reject);
       });
       zip.addReadStream(entry, checkedName(name), { mtime, mode: 0o100644, compress: true });
-      await Promise.all([pipeline(Readable.from(content), entry as Writable), done]);
+      closed ??= whenClosed;
+      try {
+        await Promise.race([
+          Promise.all([pipeline(Readable.from(content), entry as Writable), done]),
+          closed,
+        ]);
+      } catch (err) {
+        entry.destroy();
+        throw err;
+      }
     },
     end: () => zip.end(),
-    fail: (err) => (zip.outputStream as Readable).destroy(err),
+    fail: (err) => output.destroy(err),
   };
 }
