@@ -31,6 +31,7 @@ const SERVER_MODULE_ORDER = [
   'settings',
   'site',
   'announcements',
+  'event-archive',
   'admin',
   'api-docs',
   'events',

@@ -51,6 +51,7 @@ describe('benchmark harness', () => {
       // The instances leg needs a real engine and 20 containers: instances.load.docker.test.ts
       // covers 20 starts at once, and the leg is run by hand (bench/NOTES.md).
       instances: 'off',
+      archive: true,
       boardCost: true,
     });
     const run = report.runs[0]!;
@@ -111,5 +112,10 @@ describe('benchmark harness', () => {
     expect(md).toContain('Live event streams (issue 15)');
     expect(md).toContain('Dynamic scoring (issue 16)');
     expect(md).toContain('What a correct flag costs the scoreboard');
+    // Issue 32: the static archive of the tiny event, every released challenge a page.
+    expect(run.archive!.challenges).toBeGreaterThan(0);
+    expect(run.archive!.pages).toBeGreaterThan(run.archive!.challenges);
+    expect(run.archive!.peakRssMb).toBeGreaterThan(0);
+    expect(md).toContain('Static archive (issue 32)');
   }, 240_000);
 });

@@ -11,9 +11,10 @@ import { BASE_EVENT, DOUBLE_EVENT, TINY_EVENT } from './seed.js';
  *
  * While working on one figure, BENCH_ONLY narrows the run (a comma list of scenarios, `sqlite`,
  * `postgres`, and the legs `workers`, `double`, `dynamic`, `streams` and `instances`, e.g.
- * BENCH_ONLY=sqlite,leaderboard,double); a narrowed run prints its report and leaves RESULTS.md
+ * BENCH_ONLY=sqlite,leaderboard,double; BENCH_ONLY=archive seeds the event and builds only its archive); a narrowed run prints its report and leaves RESULTS.md
  * alone, which only a whole run may write. The legs: `workers` the mixed profile with WORKERS=2,
  * `double` the doubled event, `dynamic` the event with half the challenges dynamic (issue 16),
+ * `archive` the static archive of the event built by `npm run archive` (issue 32; bench/archive.ts),
  * `streams` BENCH_STREAMS (2,000) open live event streams on one process (issue 15), `instances`
  * 20 teams starting per-team instances at once (issue 30; bench/instances.ts), run only where a
  * Docker engine with the test image answers (else skipped with one line) unless named.
@@ -26,7 +27,7 @@ const only = new Set((process.env.BENCH_ONLY ?? '').split(',').filter(Boolean));
 const wants = (part: string, group: readonly string[]) =>
   only.size === 0 || only.has(part) || !group.some((g) => only.has(g));
 const DATABASES = ['sqlite', 'postgres'] as const;
-const PARTS = ['workers', 'double', 'dynamic', 'streams', 'instances'] as const;
+const PARTS = ['workers', 'double', 'dynamic', 'streams', 'instances', 'archive'] as const;
 const legs = [...SCENARIOS, ...PARTS];
 const report = await runBench({
   databases: DATABASES.filter((d) => (d === 'sqlite' || pg) && wants(d, DATABASES)),
@@ -40,6 +41,7 @@ const report = await runBench({
   dynamic: wants('dynamic', legs),
   // Named: it must run (no engine is an error); in a wider run only where an engine answers.
   instances: only.has('instances') ? 'required' : wants('instances', legs) ? 'auto' : 'off',
+  archive: wants('archive', legs),
   boardCost: true,
   log: (l) => process.stdout.write(l + '\n'),
 });

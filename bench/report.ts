@@ -1,4 +1,5 @@
 import type { BoardCost } from './board-cost.js';
+import { archiveChecks, archiveSection } from './archive.js';
 import { instancesSection } from './instances.js';
 import { SUBMITTING, sliceCount, type LoadResult, type ScenarioName } from './load.js';
 import type { BenchReport, StreamsRun } from './results.js';
@@ -187,6 +188,7 @@ export function formatReport(report: BenchReport): string {
   }
   for (const run of report.runs) if (run.streams) lines.push(...streamsSection(run.streams, ratioOf));
   for (const run of report.runs) if (run.instances) lines.push(...instancesSection(run.instances));
+  for (const run of report.runs) if (run.archive) lines.push(...archiveSection(run.archive));
 
   const dyn = report.dynamic;
   if (dyn) {
@@ -318,6 +320,8 @@ export function formatReport(report: BenchReport): string {
       );
     }
   }
+  if (sqliteRun?.archive)
+    for (const [name, value, ok] of archiveChecks(sqliteRun.archive)) check(name, value, ok, 1);
   const streams = sqliteRun?.streams;
   if (streams) {
     const n = `${streams.opened.open} open streams`;

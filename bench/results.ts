@@ -1,3 +1,4 @@
+import type { ArchiveRun } from './archive.js';
 import type { BoardCost } from './board-cost.js';
 import type { LoadResult, ScenarioName } from './load.js';
 import type { RefreshTransfer } from './pages.js';
@@ -26,6 +27,8 @@ export interface BenchOptions {
    * answers (else one line says it was skipped), 'required' fails without one.
    */
   instances: 'off' | 'auto' | 'required';
+  /** Build the static archive of the seeded event (issue 32, SQLite; bench/archive.ts). */
+  archive: boolean;
   /** Measure what a correct flag costs the scoreboard on every seeded event (board-cost.ts). */
   boardCost: boolean;
   log?: (line: string) => void;
@@ -103,6 +106,8 @@ export interface DatabaseRun {
   doubleBoardCost: BoardCost | null;
   streams: StreamsRun | null;
   instances: InstancesRun | null;
+  /** The static archive of the seeded event (SQLite), built before the load. */
+  archive: ArchiveRun | null;
 }
 
 export interface BenchReport {

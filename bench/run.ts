@@ -24,6 +24,7 @@ import { boardSize, measureRefreshTransfer } from './pages.js';
 import type { BenchOptions, BenchReport, DatabaseRun, DynamicRun, StreamsRun } from './results.js';
 import type { SeededEvent } from './seed.js';
 import { benchInstances } from './instances.js';
+import { benchArchive } from './archive.js';
 import { StreamsClient } from './streams.js';
 
 export const SCENARIOS: ScenarioName[] = [
@@ -76,6 +77,7 @@ async function benchDatabase(
   const prepared = await prepare(database, opts.size, { boardCost: opts.boardCost });
   if (prepared.boardCost) logBoardCost(opts, database, prepared.boardCost);
   try {
+    const archive = database === 'sqlite' && opts.archive ? await benchArchive(prepared.env, opts) : null;
     const t0 = Date.now();
     const server = await startServer({ ...prepared.env, LOG_LEVEL: 'warn' });
     const startupMs = Date.now() - t0;
@@ -140,6 +142,7 @@ async function benchDatabase(
       doubleBoardCost: null,
       streams,
       instances,
+      archive,
     };
   } finally {
     await prepared.cleanup();

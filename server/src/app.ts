@@ -11,6 +11,7 @@ import type { RateLimiter } from './lib/rate-limiter.js';
 import { registerAdminRoutes } from './modules/admin/admin.routes.js';
 import { registerApiDocsRoutes } from './modules/api-docs/api-docs.routes.js';
 import { registerChallengeArchiveRoutes } from './modules/challenge-archive/archive.routes.js';
+import { registerEventArchiveRoutes } from './modules/event-archive/event-archive.routes.js';
 import { registerAnnouncementRoutes } from './modules/announcements/announcements.routes.js';
 import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.js';
 import { registerInstanceRoutes } from './modules/instances/instances.routes.js';
@@ -164,6 +165,7 @@ export async function buildApp(
   registerAwardRoutes(app, ctx);
   registerEventRoutes(app, ctx);
   registerAnnouncementRoutes(app, ctx);
+  registerEventArchiveRoutes(app, ctx);
   registerWebhookRoutes(app, ctx);
   registerInstanceRoutes(app, ctx);
   registerApiDocsRoutes(app, ctx, routes);

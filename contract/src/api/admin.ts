@@ -267,6 +267,17 @@ export const exportChallenges = endpoint({
 });
 
 /**
+ * The event's static archive (issue 32): every page and file of the event as it stands, a ZIP
+ * with index.html at its root that opens from the file system (docs/deploy.md, "After the event").
+ */
+export const eventArchive = endpoint({
+  ...ROUTES.admin.eventArchive,
+  body: undefined,
+  response: z.string(),
+  produces: 'application/zip',
+});
+
+/**
  * The admin panel's set-up checklist, shown while the site has no challenges: how many it has,
  * which sign-in methods work and the exact redirect URLs to register with each provider (from
  * PUBLIC_URL), and whether the Discord webhook is configured.
@@ -323,6 +334,7 @@ export const ADMIN_ENDPOINTS = [
   exportSolvesJson,
   importChallenges,
   exportChallenges,
+  eventArchive,
   getSetup,
   addSampleChallenges,
   ...SETTINGS_ENDPOINTS,

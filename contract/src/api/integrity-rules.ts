@@ -13,6 +13,7 @@ export const AUDIT_ACTIONS = [
   'challenge.reveal_team_flag',
   'challenge.import',
   'challenge.export',
+  'event.archive',
   'file.upload',
   'file.delete',
   'user.remove',

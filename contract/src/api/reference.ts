@@ -120,6 +120,7 @@ const SUMMARIES: Summaries = {
     importChallenges:
       "Imports a ZIP of challenge.yml folders (multipart, field 'file'; ?dry_run=1 only checks).",
     exportChallenges: 'Every challenge as challenge.yml folders with their files, in one ZIP.',
+    eventArchive: 'The event as a static site (scoreboard, challenges, announcements), in one ZIP.',
     getSetup: "The set-up checklist's facts: challenges, sign-in methods and their redirect URLs, webhook.",
     addSampleChallenges: 'Imports the sample challenges; refused once the site has any challenge.',
   },

@@ -100,6 +100,8 @@ export const ROUTES = {
     exportSolvesJson: acting('/api/admin/export/solves.json'),
     importChallenges: post('/api/admin/ctf/import'),
     exportChallenges: acting('/api/admin/ctf/export'),
+    /** The event's static archive (issue 32): a ZIP with index.html at its root. */
+    eventArchive: acting('/api/admin/archive.zip'),
     getSetup: get('/api/admin/setup'),
     addSampleChallenges: post('/api/admin/sample_challenges'),
   },

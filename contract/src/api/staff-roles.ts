@@ -99,6 +99,7 @@ const TABLE: ReadonlyArray<readonly [Route, readonly Exclude<StaffRole, 'admin'>
   [A.exportSolvesCsv, MONITOR],
   [A.exportScoreboardJson, MONITOR],
   [A.exportSolvesJson, MONITOR],
+  [A.eventArchive, MONITOR],
 ];
 
 const key = (route: Pick<Route, 'method' | 'path'>) => `${route.method} ${route.path}`;

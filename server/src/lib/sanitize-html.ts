@@ -66,3 +66,40 @@ export async function sanitizeHtml(html: string): Promise<string> {
   if (!html.includes('<')) return html;
   return sanitize(html, OPTIONS);
 }
+
+/** The `rel` of a link a static archive keeps to another site (issue 32): no referrer, no endorsement. */
+export const ARCHIVE_LINK_REL = 'noopener noreferrer nofollow';
+
+/**
+ * Stored (already safe) HTML made fit for a static archive that must make no request to any server
+ * when opened (issue 32): links to other sites stay plain links with ARCHIVE_LINK_REL; a link
+ * to a path of the site goes where `localHref` maps it inside the archive (null: it loses its
+ * href); an image loses its source and shows its alternative text, since a source is another server's
+ * or the site's (an image without one is left out). The same policy as above, so nothing the
+ * stored HTML lacked can come in.
+ */
+export async function archiveHtml(html: string, localHref: (path: string) => string | null): Promise<string> {
+  if (!html.includes('<')) return html;
+  return sanitize(html, {
+    ...OPTIONS,
+    exclusiveFilter: (frame) => frame.tag === 'img' && !frame.attribs.alt,
+    transformTags: {
+      '*': (tagName, attribs) => {
+        const attributes = { ...attribs };
+        delete attributes.target;
+        delete attributes.src;
+        if (tagName === 'a' && attributes.href !== undefined) {
+          const href = attributes.href.replace(/[\t\n\r]/g, '').trim();
+          if (/^[a-z][a-z0-9+.-]*:|^\/\//i.test(href)) attributes.rel = ARCHIVE_LINK_REL;
+          else {
+            const local = href.startsWith('/') ? localHref(href) : null;
+            if (local === null) delete attributes.href;
+            else attributes.href = local;
+            delete attributes.rel;
+          }
+        }
+        return { tagName, attribs: attributes };
+      },
+    },
+  });
+}

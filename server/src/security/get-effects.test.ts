@@ -46,6 +46,7 @@ for (const kind of testDatabaseKinds()) {
           '/api/auth/logout',
           '/api/admin/ctf/force_update',
           '/api/admin/ctf/export',
+          '/api/admin/archive.zip',
           '/api/admin/export/scoreboard.csv',
           '/api/admin/export/scoreboard.json',
           '/api/admin/export/solves.csv',

@@ -38,6 +38,7 @@ export {
   type ChallengeForPlay,
 } from './challenge-gate.js';
 export { knownFirstBlood, type PublicChallengeList } from './public-list.js';
+export { listReleasedChallenges } from './released-list.js';
 
 /** Claims one of the user's attempts at a limited challenge; false when none is left. */
 export async function claimChallengeAttempt(

@@ -12,3 +12,6 @@ export const EXPORT_LINKS = [
   { href: adminApi.exportSolvesCsv.path, label: 'Solves (CSV)' },
   { href: adminApi.exportSolvesJson.path, label: 'Solves (JSON)' },
 ] as const;
+
+/** The event's static archive (issue 32): every page and file of the event, one ZIP. */
+export const ARCHIVE_LINK = { href: adminApi.eventArchive.path, label: 'Download archive (ZIP)' } as const;

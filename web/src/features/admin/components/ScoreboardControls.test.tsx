@@ -15,10 +15,13 @@ describe('Scoreboard exports', { timeout: 20_000 }, () => {
       '/api/admin/export/scoreboard.csv',
     );
     expect(screen.queryByLabelText('Exports of')).toBeNull();
+    expect(exportLink('Download archive (ZIP)')).toHaveAttribute('href', '/api/admin/archive.zip');
   });
 
   it("link to one division's board and solves once it is picked", async () => {
-    mockApi(baseRoutes({ 'GET /api/info/site': () => json({ ...SITE, divisions: ['First-years', 'Open'] }) }));
+    mockApi(
+      baseRoutes({ 'GET /api/info/site': () => json({ ...SITE, divisions: ['First-years', 'Open'] }) }),
+    );
     renderPage(<AdminPanel />);
     const picker = await screen.findByLabelText('Exports of');
     expect(exportLink('Solves (JSON)')).toHaveAttribute('href', '/api/admin/export/solves.json');
@@ -27,7 +30,10 @@ describe('Scoreboard exports', { timeout: 20_000 }, () => {
       'href',
       '/api/admin/export/scoreboard.csv?division=First-years',
     );
-    expect(exportLink('Solves (JSON)')).toHaveAttribute('href', '/api/admin/export/solves.json?division=First-years');
+    expect(exportLink('Solves (JSON)')).toHaveAttribute(
+      'href',
+      '/api/admin/export/solves.json?division=First-years',
+    );
     await userEvent.selectOptions(picker, 'Every division');
     expect(exportLink('Scoreboard (JSON)')).toHaveAttribute('href', '/api/admin/export/scoreboard.json');
   });

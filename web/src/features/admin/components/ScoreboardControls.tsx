@@ -3,7 +3,7 @@ import { Button, Form, InputGroup } from 'react-bootstrap';
 import { isoToLocalInput, localInputToIso } from '../api/challenges';
 import { ValueOptions } from '../../../components/ValueOptions';
 import { useFreezeAt, useSiteInfo } from '../../../lib/site-info';
-import { EXPORT_LINKS, setFreeze } from '../api/scoreboard';
+import { ARCHIVE_LINK, EXPORT_LINKS, setFreeze } from '../api/scoreboard';
 import type { AdminAct } from '../use-admin-action';
 import { useMayCall } from '../staff-role';
 import { adminApi } from '@ctf/contract';
@@ -11,7 +11,7 @@ import { adminApi } from '@ctf/contract';
 /**
  * The scoreboard freeze (set a time, or lift it: lifting reveals everything at once) and the
  * exports (downloads of the live board and of every solve), of everyone or, while the site has
- * divisions, of one division (`?division=`).
+ * divisions, of one division (`?division=`); and the event's static archive (issue 32).
  */
 export function ScoreboardControls({ act }: { act: AdminAct }) {
   const freezeAt = useFreezeAt().data ?? null;
@@ -22,7 +22,8 @@ export function ScoreboardControls({ act }: { act: AdminAct }) {
   const [busy, setBusy] = useState(false);
   const id = useId();
   // A monitor downloads the exports; setting or lifting the freeze is an admin's.
-  const mayFreeze = useMayCall()(adminApi.freezeScoreboard);
+  const may = useMayCall();
+  const mayFreeze = may(adminApi.freezeScoreboard);
 
   async function run(next: string | null) {
     if (busy) return;
@@ -106,6 +107,15 @@ export function ScoreboardControls({ act }: { act: AdminAct }) {
           ))}
         </p>
       </div>
+      {may(adminApi.eventArchive) && (
+        <p className="mt-2 mb-0">
+          After the event:{' '}
+          <a href={ARCHIVE_LINK.href} download>
+            {ARCHIVE_LINK.label}
+          </a>{' '}
+          (a static site of the scoreboard, challenges and announcements, to put on any static host)
+        </p>
+      )}
     </section>
   );
 }
