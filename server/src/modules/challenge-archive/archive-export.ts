@@ -8,6 +8,7 @@ import { listChallengesForAdmin } from '../challenges/challenges.service.js';
 import { readStored } from '../files/files.storage.js';
 import { YML, slugOf, zipBuffer } from './archive-packing.js';
 import { instanceYml } from './instance-yml.js';
+import { solutionYml } from './solution-yml.js';
 
 // The export: every challenge as a folder of challenge.yml and its stored files, which the import
 // (archive.service.ts) reads back unchanged.
@@ -56,6 +57,7 @@ function challengeYml(c: AdminChallenge, names: ReadonlyMap<string, string>): st
     ...(c.per_team && { per_team: true }),
     ...(c.per_team_on_page && { per_team_on_page: true }),
     ...instanceYml(c.instance),
+    ...solutionYml(c.solution),
     version: '0.1',
   };
   return stringify(doc, { lineWidth: 0 });

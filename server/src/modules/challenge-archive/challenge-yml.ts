@@ -11,6 +11,7 @@ import {
 } from '@ctf/contract';
 import { markdownBudgetProblem } from '@ctf/contract';
 import { readInstanceYml } from './instance-yml.js';
+import { readSolutionYml } from './solution-yml.js';
 import { renderMarkdown } from '../../lib/markdown.js';
 import { readYamlDocument } from './yaml-document.js';
 
@@ -61,6 +62,7 @@ const KNOWN_KEYS = new Set([
   'image',
   'connection_info',
   'instance',
+  'solution',
   'version',
 ]);
 
@@ -329,6 +331,7 @@ export async function parseChallengeYml(
   const perTeam = bool('per_team');
   const perTeamOnPage = bool('per_team_on_page');
   const instance = readInstanceYml(data, (path, message) => err(line(path), message));
+  const solution = readSolutionYml(data, (path, message) => err(line(path), message));
   if (data.connection_info !== undefined && data.image === undefined)
     warn(
       line(['connection_info']),
@@ -356,6 +359,7 @@ export async function parseChallengeYml(
       per_team_on_page: perTeamOnPage,
       // Absent means none, like every absent key: an update removes a container definition.
       instance: instance as ChallengeInput['instance'],
+      solution,
     },
     isActive,
     requirements,
