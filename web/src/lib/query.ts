@@ -15,6 +15,10 @@ export const queryKeys = {
   /** POST /api/info/get-completions: the caller's own user and team completions. */
   completions: ['completions'] as const,
   admin: (what: string) => ['admin', what] as const,
+  /** GET /api/user/writeups: the caller's competitor's writeups (issue 32). */
+  myWriteups: ['writeups', 'mine'] as const,
+  /** GET /api/info/writeups: a challenge's published writeups. */
+  publishedWriteups: (id: string) => ['writeups', 'published', id] as const,
 };
 
 export function createQueryClient(): QueryClient {

@@ -6,6 +6,7 @@ import {
   type ChallengeScoringInput,
   type Difficulty,
   type ScoringFunction,
+  type SolutionVisibility,
 } from '@ctf/contract';
 import { localInputToIso, type ChallengeForm as ChallengeFormBody } from './api/challenges';
 import type { FlagValue } from './components/FlagListEditor';
@@ -39,7 +40,18 @@ export interface ChallengeFormValues {
   scoring: ScoringValues;
   /** A container per team (issue 30), as typed. */
   instance: InstanceValues;
+  /** The official solution (issue 32): empty content means none. */
+  solution: SolutionValues;
 }
+
+export interface SolutionValues {
+  content: string;
+  visibility: SolutionVisibility;
+  /** Stored file names (the Upload tab's). */
+  files: string[];
+}
+
+export const NO_SOLUTION: SolutionValues = { content: '', visibility: 'after_end', files: [] };
 
 export interface ScoringValues {
   type: 'static' | 'dynamic';
@@ -110,6 +122,7 @@ export const EMPTY_CHALLENGE: ChallengeFormValues = {
   prerequisites: [],
   scoring: DEFAULT_SCORING,
   instance: NO_INSTANCE,
+  solution: NO_SOLUTION,
 };
 
 const REQUIRED_TEXT = 'Name, author, category, difficulty and flag are required.';
@@ -146,6 +159,14 @@ function toBody(
       content: h.content,
       cost: Number(h.cost),
     })),
+    solution:
+      values.solution.content.trim() === ''
+        ? null
+        : {
+            content: values.solution.content,
+            visibility: values.solution.visibility,
+            files: values.solution.files,
+          },
   };
 }
 

@@ -5,6 +5,7 @@ import {
   instancesApi,
   integrityApi,
   settingsApi,
+  writeupsApi,
 } from '@ctf/contract';
 import type { ReactNode } from 'react';
 import type { AdminAct } from './use-admin-action';
@@ -23,6 +24,7 @@ import { TeamsTab } from './components/TeamsTab';
 import { UploadTab } from './components/UploadTab';
 import { UsersTab } from './components/UsersTab';
 import { ViewChallengesTab } from './components/ViewChallengesTab';
+import { WriteupsTab } from './components/WriteupsTab';
 
 /** What a tab's content may use from the panel. */
 export interface PanelContext {
@@ -116,6 +118,12 @@ export const PANEL_SECTIONS: PanelSection[] = [
         title: 'Instances',
         opens: instancesApi.adminInstances,
         render: ({ act }) => <InstancesTab act={act} />,
+      },
+      {
+        id: 'writeups',
+        title: 'Writeups',
+        opens: writeupsApi.adminWriteups,
+        render: ({ act }) => <WriteupsTab act={act} />,
       },
       {
         id: 'settings',

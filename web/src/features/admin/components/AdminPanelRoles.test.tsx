@@ -51,6 +51,7 @@ describe('AdminPanel sections, tab URLs and roles', () => {
       'Solvers',
       'Announcements',
       'Instances',
+      'Writeups',
       'Submissions',
       'Integrity',
       'Audit',

@@ -17,6 +17,7 @@ import { ChoiceField, ScoringFields, WholeNumberField } from './ChallengeFormFie
 import { FlagListEditor } from './FlagListEditor';
 import { HintListEditor } from './HintListEditor';
 import { InstanceFields } from './InstanceFields';
+import { SolutionFields } from './SolutionFields';
 
 /**
  * docs/product.md §5 challenge form, for Create Challenge and for editing: name, author, category,
@@ -49,7 +50,9 @@ export function ChallengeForm({
     setValues((v) => ({ ...v, [key]: value }));
 
   // A file attached earlier but since deleted stays listed, so saving shows the server's refusal.
-  const fileChoices = [...new Set([...(uploads.data ?? []), ...initial.files])].sort();
+  const fileChoices = [
+    ...new Set([...(uploads.data ?? []), ...initial.files, ...initial.solution.files]),
+  ].sort();
 
   function submit(e: FormEvent) {
     e.preventDefault();
@@ -238,6 +241,14 @@ export function ChallengeForm({
         </Col>
         <Col xs={12}>
           <HintListEditor id={id} hints={values.hints} onChange={(hints) => set('hints', hints)} />
+        </Col>
+        <Col xs={12}>
+          <SolutionFields
+            id={id}
+            value={values.solution}
+            fileChoices={fileChoices}
+            onChange={(solution) => set('solution', solution)}
+          />
         </Col>
       </Row>
       {error && (

@@ -177,6 +177,13 @@ describe('Create Challenge', () => {
     const form = await fillForm();
     expect(within(form).getByLabelText('Points')).toHaveValue('50');
     await userEvent.click(await within(form).findByLabelText('b.zip'));
+    // The Solution section: Markdown, who sees it, and a stored file shown with it.
+    await userEvent.type(
+      within(form).getByLabelText('Official solution (Markdown; empty: none)'),
+      '# Use the key',
+    );
+    await userEvent.selectOptions(within(form).getByLabelText('Who sees the solution'), 'solved');
+    await userEvent.click(within(form).getByLabelText('a.zip (solution)'));
     await userEvent.click(within(form).getByRole('button', { name: 'Create Challenge' }));
     expect(dialogs.alert).not.toHaveBeenCalled();
     expect(api.bodyOf('POST /api/admin/ctf/create_challenge')).toEqual({
@@ -196,6 +203,7 @@ describe('Create Challenge', () => {
       points: 50,
       scoring: { type: 'static' },
       instance: null,
+      solution: { content: '# Use the key', visibility: 'solved', files: ['a.zip'] },
     });
     await waitFor(() => expect(message()).toHaveTextContent("Challenge 'New one' created successfully."));
     await waitFor(() => expect(screen.getByLabelText('Name')).toHaveValue(''));

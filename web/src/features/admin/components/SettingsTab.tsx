@@ -20,6 +20,7 @@ import {
 } from '../api/settings';
 import type { AdminAct } from '../use-admin-action';
 import { DivisionsEditor } from './DivisionsEditor';
+import { WriteupSettingsFields } from './WriteupSettingsFields';
 
 const AFTER_END_LABELS: Record<AfterEnd, string> = {
   open: 'Open: play goes on until an admin switches the site off',
@@ -251,6 +252,7 @@ function SettingsForm({ loaded, act }: { loaded: AdminSettings; act: AdminAct })
           challenge host above.
         </Form.Text>
       </Form.Group>
+      <WriteupSettingsFields value={form.writeups} onChange={(w) => set('writeups', w)} zone={zone} />
       <Button type="submit" aria-disabled={busy}>
         Save Settings
       </Button>

@@ -13,7 +13,7 @@ import {
 } from '../api/challenges';
 import type { AdminAct } from '../use-admin-action';
 import { AdminTable, type AdminColumn } from './AdminTable';
-import { scoringValues, type ChallengeFormValues } from '../challenge-form-values';
+import { NO_SOLUTION, scoringValues, type ChallengeFormValues } from '../challenge-form-values';
 import { instanceValues } from '../instance-form-values';
 import { ChallengeForm } from './ChallengeForm';
 import { QueryState } from './QueryState';
@@ -36,6 +36,7 @@ function formValues(c: AdminChallenge): ChallengeFormValues {
     prerequisites: c.prerequisites,
     scoring: scoringValues(c.scoring),
     instance: instanceValues(c.instance),
+    solution: c.solution ? { ...c.solution, files: [...c.solution.files] } : NO_SOLUTION,
     hints: c.hints.map((h) => ({
       _id: h._id,
       title: h.title,

@@ -14,6 +14,11 @@ import { HintsPanel } from './HintsPanel';
 import { RatingForm } from './RatingForm';
 import { TeamFlagPanel } from './TeamFlagPanel';
 import { InstancePanel } from './InstancePanel';
+import { PublishedWriteups } from './PublishedWriteups';
+import { SolutionPanel } from './SolutionPanel';
+import { YourWriteup } from './YourWriteup';
+import { useSiteInfo } from '../../../lib/site-info';
+import { writeupsOpenAt } from '@ctf/contract';
 
 /** docs/product.md §2 Challenge page: detail, flag form, then the rating prompt or the thank-you panel. */
 export function ChallengePage() {
@@ -24,6 +29,7 @@ export function ChallengePage() {
   const onTeam = !!me.data?.team_id;
   const completions = useCompletions(onTeam);
   const refresh = useRefreshAfterScore();
+  const site = useSiteInfo();
   const [ratingMessage, setRatingMessage] = useState<RatingOutcome | null>(null);
 
   const solved = useMemo(() => !!me.data?.completions.some((c) => c.id === id), [me.data, id]);
@@ -94,6 +100,15 @@ export function ChallengePage() {
                 onAnswered={() => detail.data.attempts_left !== null && void detail.refetch()}
               />
             </>
+          )}
+          {detail.data.solution_html !== undefined && (
+            <SolutionPanel html={detail.data.solution_html} files={detail.data.solution_files ?? []} />
+          )}
+          {site.data && (solved || teamDone === true) && writeupsOpenAt(site.data.writeups, new Date()) && (
+            <YourWriteup challengeId={id} settings={site.data.writeups} />
+          )}
+          {site.data && Date.parse(site.data.eventEnd) <= Date.now() && (
+            <PublishedWriteups challengeId={id} />
           )}
           {solved && (
             <section aria-labelledby="rating-heading" className="my-4">

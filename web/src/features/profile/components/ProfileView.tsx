@@ -5,6 +5,7 @@ import { QueryError } from '../../../components/QueryError';
 import { useCurrentUser } from '../../../lib/auth';
 import { ApiTokens } from './ApiTokens';
 import { DivisionPicker } from './DivisionPicker';
+import { ProfileWriteups } from './ProfileWriteups';
 
 /** docs/product.md §2 profile page: avatar, username and the way to the team page. */
 export function ProfileView() {
@@ -52,6 +53,7 @@ export function ProfileView() {
       </Card>
       <DivisionPicker user={user} />
       <AwardList awards={user.awards} owner="your" />
+      <ProfileWriteups />
       <ApiTokens />
     </>
   );
