@@ -78,9 +78,9 @@ export function WriteupsTab({ act }: { act: AdminAct }) {
         after the event.
       </p>
       <p>
-        <Button as="a" href={WRITEUPS_ZIP_URL} download variant="outline-primary">
+        <a className="btn btn-outline-primary" href={WRITEUPS_ZIP_URL} download>
           Download all (ZIP)
-        </Button>
+        </a>
       </p>
       <Form onSubmit={apply} className="row g-2 align-items-end mb-3" aria-label="Filter writeups">
         <Form.Group className="col-sm-4" controlId="writeups-challenge">
