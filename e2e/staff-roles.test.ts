@@ -66,6 +66,7 @@ describe.runIf(run)('staff roles in Chromium', () => {
       'Solvers',
       'Announcements',
       'Instances',
+      'Writeups',
       'Submissions',
       'Integrity',
       'Audit',

@@ -98,7 +98,7 @@ describe.runIf(run)('solutions and writeups in Chromium', () => {
     const panel = await admin.newPage();
     await panel.goto(`${server.url}/admin/panel?tab=settings`);
     await panel.getByLabel('Collect writeups: players hand in one per challenge they solved').check();
-    await panel.getByLabel('Note to players about writeups').fill('Short and honest, please.');
+    await panel.getByLabel('Writeup note to players').fill('Short and honest, please.');
     await panel.getByRole('button', { name: 'Save Settings' }).click();
     await expect
       .poll(async () => (await (await admin.request.get(`${server.url}/api/info/site`)).json()).writeups)

@@ -211,6 +211,11 @@ for (const kind of testDatabaseKinds()) {
       expect((await t.admin.get(`${ADMIN}?division=Students`)).body).toEqual([]);
       const monitor = await t.login('mona', { role: 'monitor' });
       expect((await monitor.get(ADMIN)).status).toBe(200);
+      // The staff who may list writeups read each file; an author (challenges only) does not.
+      expect((await monitor.get(list[1].file.href)).status).toBe(200);
+      const author = await t.login('abe', { role: 'author' });
+      expect((await author.get(list[1].file.href)).status).toBe(404);
+      expect((await author.get(ADMIN)).status).toBe(403);
       const body = { writeup_id: list[1]._id, reviewed: true, published: true };
       expect((await monitor.post(`${ADMIN}/review`, body)).status).toBe(403);
       expect((await t.users.ann.get(ADMIN)).status).toBe(403);

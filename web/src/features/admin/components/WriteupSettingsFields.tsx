@@ -34,7 +34,7 @@ export function WriteupSettingsFields({
         />
       </Form.Group>
       <Form.Group className="mb-3" controlId="settings-writeups-note">
-        <Form.Label>Note to players about writeups</Form.Label>
+        <Form.Label>Writeup note to players</Form.Label>
         <Form.Control
           as="textarea"
           rows={3}
