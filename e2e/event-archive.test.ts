@@ -7,7 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readZipArchive } from '../server/src/modules/challenge-archive/archive-reader.js';
 import { seriousViolations } from './support/a11y.js';
 import { browserAvailable, launchBrowser } from './support/browser.js';
-import { createSampleChallenges, populateEvent, type DemoEvent } from './support/demo-event.js';
+import {
+  SAMPLE_CHALLENGES,
+  createSampleChallenges,
+  populateEvent,
+  type DemoEvent,
+} from './support/demo-event.js';
 import { HttpClient } from './support/http.js';
 import { startServer, type RunningServer } from './support/server.js';
 
@@ -38,6 +43,35 @@ describe.runIf(run)('the static archive opened from file:// in Chromium', () => 
       pinned: true,
     });
     expect(said.status).toBe(200);
+    // A solution shown after the end, and a published writeup (a link), on the first challenge.
+    const first = event.challenges[0]!;
+    const sample = SAMPLE_CHALLENGES.find((c) => c.name === first.name)!;
+    const solved = await event.admin.post(server.url, '/api/admin/ctf/update_challenge', {
+      ...sample,
+      challenge_id: first._id,
+      flag: first.flag,
+      solution: { content: 'Read the **description**.', visibility: 'after_end' },
+    });
+    expect(solved.status, solved.text).toBe(200);
+    const collection = { writeups: { open: true, deadline: null, note: '' } };
+    expect((await event.admin.post(server.url, '/api/admin/settings', collection)).status).toBe(200);
+    const form = new FormData();
+    form.append('challenge_id', first._id);
+    form.append('url', 'https://blog.example/welcome');
+    const erin = await new HttpClient(server.url).signIn(server.url, event.users.solo);
+    const handed = await fetch(`${server.url}/api/ctf/writeup`, {
+      method: 'POST',
+      body: form,
+      headers: { origin: server.url, cookie: erin.cookie },
+    });
+    expect(handed.status).toBe(200);
+    const id = ((await handed.json()) as { _id: string })._id;
+    const published = await event.admin.post(server.url, '/api/admin/writeups/review', {
+      writeup_id: id,
+      reviewed: true,
+      published: true,
+    });
+    expect(published.status, published.text).toBe(200);
     winner = (await event.admin.get(server.url, '/api/info/leaderboard')).body[0].name;
     // As the browser follows the panel's link: a top-level navigation.
     const res = await fetch(`${server.url}/api/admin/archive.zip`, {
@@ -103,11 +137,14 @@ describe.runIf(run)('the static archive opened from file:// in Chromium', () => 
   it('passes axe on every kind of page and asks no server for anything', async () => {
     const viewSource = event.challenges.find((c) => c.name === 'View Source')!;
     const challengePage = `challenges/${viewSource._id}-view-source.html`;
+    const first = event.challenges[0]!;
+    const withWriteup = `challenges/${first._id}-${first.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.html`;
     for (const p of [
       'index.html',
       'scoreboard.html',
       'challenges/index.html',
       challengePage,
+      withWriteup,
       'announcements.html',
     ]) {
       const page = await open(p);
@@ -115,6 +152,12 @@ describe.runIf(run)('the static archive opened from file:// in Chromium', () => 
       expect(await seriousViolations(page), p).toEqual([]);
       await page.context().close();
     }
+    const solvedPage = await open(withWriteup);
+    expect(await solvedPage.getByRole('heading', { name: 'Solution' }).count()).toBe(1);
+    expect(await solvedPage.locator('main').textContent()).toContain('Read the description.');
+    const writeup = solvedPage.getByRole('link', { name: 'https://blog.example/welcome' });
+    expect(await writeup.getAttribute('rel')).toBe('noopener noreferrer nofollow');
+    await solvedPage.context().close();
     const page = await open(challengePage);
     const file = page.getByRole('link', { name: 'view-source.zip' });
     expect(await file.getAttribute('href')).toBe('../files/view-source.zip');

@@ -13,7 +13,8 @@ async function main(): Promise<void> {
     const s = await withApp((ctx) => writeArchiveTo(ctx, dir));
     process.stdout.write(
       `Archive written to ${dir} in ${((Date.now() - started) / 1000).toFixed(1)} s: ${s.pages} page(s) ` +
-        `(${s.challenges} challenge(s), ${s.competitors} competitor(s) on the board), ${s.files} file(s). ` +
+        `(${s.challenges} challenge(s), ${s.competitors} competitor(s) on the board), ${s.files} file(s), ` +
+        `${s.writeups} published writeup(s). ` +
         `Open ${dir}/index.html, or put the folder on any static host.\n`,
     );
   }, [ArchiveRefusal]);

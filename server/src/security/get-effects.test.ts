@@ -52,6 +52,8 @@ for (const kind of testDatabaseKinds()) {
           '/api/admin/export/solves.csv',
           '/api/admin/export/solves.json',
           '/api/admin/submissions.csv',
+          '/api/admin/writeups.zip',
+          '/api/ctf/writeup/file',
         ].sort(),
       );
     });

@@ -104,6 +104,9 @@ caption { text-align: left; font-weight: bold; padding: 0.25rem 0; }
 th, td { border-bottom: 1px solid #ddd; padding: 0.3rem 0.5rem; text-align: left; vertical-align: top; }
 td.num, th.num { text-align: right; }
 .table-wrap { overflow-x: auto; }
+dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.25rem 1rem; }
+dt { font-weight: bold; }
+dd { margin: 0; }
 .graph svg { max-width: 100%; height: auto; }
 .muted { color: #555; }
 pre, code { white-space: pre-wrap; word-break: break-word; }

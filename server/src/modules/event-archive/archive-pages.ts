@@ -6,6 +6,8 @@ import { esc, pageEnd, pageStart, relative, timeTag, urlPart, type PageFrame } f
 export interface ArchiveData {
   event: { name: string; tagline: string; start: string; end: string };
   generatedAt: string;
+  /** Whether the event had ended when the archive was built (solutions and writeups only then). */
+  ended: boolean;
   /** The freeze the public board is as of (not lifted), or null. */
   frozenAt: string | null;
   board: ScoreBoard;
@@ -118,7 +120,7 @@ export function indexPage(data: ArchiveData): string {
     pageStart(frame(data, 'Home', 'index.html')) +
     `<h1>${esc(data.event.name)}</h1>
 ${data.event.tagline ? `<p>${esc(data.event.tagline)}</p>\n` : ''}<p>From ${timeTag(data.event.start)} to ${timeTag(data.event.end)}.</p>
-${frozenNote(data)}<h2>Results</h2>
+${frozenNote(data)}${data.ended ? '' : '<p class="muted">The event had not ended when this archive was built: it holds no solutions or writeups.</p>\n'}<h2>Results</h2>
 ${winners.length > 0 ? `<ul class="winners">${winners.join('')}</ul>` : '<p>No one scored.</p>'}
 ${topTable}<p><a href="scoreboard.html">The full scoreboard (${board.ranked.length} competitors)</a> · <a href="challenges/index.html">Every challenge (${data.challenges.length})</a> · <a href="announcements.html">Announcements (${data.announcements.length})</a></p>
 ${divisions}<h2>Score graph</h2>

@@ -10,6 +10,13 @@ import { readEventState } from '../event-state/event-state.service.js';
 import { openStored } from '../files/files.storage.js';
 import { getScoreView } from '../scoreboard/scoreboard.service.js';
 import { graphSeries } from '../scoreboard/scoreboard.views.js';
+import {
+  NO_ADDENDA,
+  readAddenda,
+  solutionSection,
+  writeWriteupFile,
+  writeupsSection,
+} from './archive-addenda.js';
 import { scoreGraphFigure } from './archive-graph.js';
 import { STYLE_CSS, relative } from './archive-html.js';
 import {
@@ -35,6 +42,8 @@ export interface ArchiveSummary {
   files: number;
   challenges: number;
   competitors: number;
+  /** Published writeups listed (links and files). */
+  writeups: number;
 }
 
 /** The score graph's competitors (the index page's). */
@@ -69,6 +78,7 @@ async function readArchiveData(ctx: AppContext): Promise<ArchiveData> {
   return {
     event,
     generatedAt: ctx.clock.now().toISOString(),
+    ended: state.endMs <= ctx.clock.now().getTime(),
     frozenAt: view.frozenAt,
     board,
     divisions: [...board.divisions].map(([id, name]) => ({
@@ -126,10 +136,21 @@ export async function buildEventArchive(ctx: AppContext, sink: ArchiveSink): Pro
     files.add(name);
     return true;
   };
+  // Solutions and published writeups only once the event has ended (what the site shows then).
+  const addenda = data.ended
+    ? await readAddenda(
+        ctx,
+        data.challenges.map((c) => Number(c._id)),
+      )
+    : NO_ADDENDA;
+  let writeups = 0;
   for (const c of data.challenges) {
     const own: string[] = [];
     for (const f of c.hlinks) if (await archived(f)) own.push(f);
-    const descriptionHtml = await archiveHtml(c.description, (href) => {
+    const solution = addenda.solutions.get(Number(c._id));
+    const solutionFiles: string[] = [];
+    for (const f of solution?.files ?? []) if (await archived(f)) solutionFiles.push(f);
+    const local = (href: string) => {
       if (!href.startsWith(challengesApi.DOWNLOAD_PATH_PREFIX)) return null;
       let name: string;
       try {
@@ -137,15 +158,28 @@ export async function buildEventArchive(ctx: AppContext, sink: ArchiveSink): Pro
       } catch {
         return null;
       }
-      return own.includes(name) ? relative(c.page, `files/${encodeURIComponent(name)}`) : null;
-    });
-    await page(c.page, challengePage(data, c, { descriptionHtml, files: own, sections: [] }));
+      return own.includes(name) || solutionFiles.includes(name)
+        ? relative(c.page, `files/${encodeURIComponent(name)}`)
+        : null;
+    };
+    const sections: string[] = [];
+    if (solution)
+      sections.push(solutionSection(c.page, await archiveHtml(solution.html, local), solutionFiles));
+    const handedIn = [];
+    for (const w of addenda.writeups.get(Number(c._id)) ?? []) {
+      handedIn.push({ entry: w, archived: w.file !== undefined && (await writeWriteupFile(ctx, sink, w)) });
+    }
+    writeups += handedIn.length;
+    sections.push(writeupsSection(c.page, handedIn));
+    const descriptionHtml = await archiveHtml(c.description, local);
+    await page(c.page, challengePage(data, c, { descriptionHtml, files: own, sections }));
   }
   return {
     pages,
     files: files.size,
     challenges: data.challenges.length,
     competitors: data.board.ranked.length,
+    writeups,
   };
 }
 
