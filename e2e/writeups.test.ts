@@ -120,6 +120,10 @@ describe.runIf(run)('solutions and writeups in Chromium', () => {
     await mine.getByTestId('writeup-saved').waitFor();
     await expect.poll(() => mine.getByTestId('current-writeup').innerText()).toMatch(/our-writeup\.md/);
     expect(await seriousViolations(page)).toEqual([]);
+    await page.setViewportSize({ width: 375, height: 800 });
+    await expect
+      .poll(() => page.evaluate(() => document.documentElement.scrollWidth))
+      .toBeLessThanOrEqual(375);
     await page.close();
 
     page = await challengePage(ann, ids.ended);
@@ -153,6 +157,12 @@ describe.runIf(run)('solutions and writeups in Chromium', () => {
     expect(served.headers()['content-type']).toBe('text/plain; charset=utf-8');
     expect(served.headers()['content-security-policy']).toMatch(/^sandbox/);
     expect(await seriousViolations(panel)).toEqual([]);
+    // At 375 px the tab fits the phone's width (the table scrolls inside its own box).
+    await panel.setViewportSize({ width: 375, height: 800 });
+    await expect
+      .poll(() => panel.evaluate(() => document.documentElement.scrollWidth))
+      .toBeLessThanOrEqual(375);
+    await panel.setViewportSize({ width: 1280, height: 800 });
 
     // Before the end Bob sees neither solution nor writeups; after it, the 'after_end' solution and
     // the published writeup (the 'solved' solution stays Ann's team's).

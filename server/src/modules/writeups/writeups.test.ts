@@ -36,7 +36,8 @@ for (const kind of testDatabaseKinds()) {
     });
     const stored = async () => {
       try {
-        return (await readdir(path.join(t.config.uploadDir, 'writeups'))).filter((n) => !n.startsWith('.'));
+        // Temporary files (.upload-*.part) included: a refused upload leaves none behind.
+        return await readdir(path.join(t.config.uploadDir, 'writeups'));
       } catch {
         return [];
       }
@@ -179,6 +180,36 @@ for (const kind of testDatabaseKinds()) {
       expect(pdf.headers['content-disposition']).toBe('attachment; filename="w.pdf"');
       await handIn(t.users.ann, easy, { url: 'https://example.org/again' });
       expect(await stored()).toEqual([]);
+    });
+
+    it('checks the gates after the file when the file comes before challenge_id, keeping nothing', async () => {
+      await setWriteups(t.admin, { open: true });
+      const body = (challengeId: number) => {
+        const boundary = '----fileFirst';
+        return {
+          payload: Buffer.concat([
+            Buffer.from(
+              `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="w.md"\r\nContent-Type: text/markdown\r\n\r\n# Mine\r\n`,
+            ),
+            Buffer.from(
+              `--${boundary}\r\nContent-Disposition: form-data; name="challenge_id"\r\n\r\n${challengeId}\r\n--${boundary}--\r\n`,
+            ),
+          ]),
+          headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+        };
+      };
+      let sent = body(t.challenges.hard.id);
+      let res = await t.users.ann.post('/api/ctf/writeup', sent.payload, sent.headers);
+      expect([res.status, res.body.message]).toEqual([403, MESSAGES.writeupSolveFirst]);
+      expect(await stored()).toEqual([]);
+      sent = body(t.challenges.easy.id);
+      res = await t.users.ann.post('/api/ctf/writeup', sent.payload, sent.headers);
+      expect(res.status).toBe(200);
+      expect(await stored()).toHaveLength(1);
+      // A second file, or a field the form never sends, is refused.
+      const extra = writeupForm({ challenge_id: String(t.challenges.easy.id), flag: 'x' });
+      res = await t.users.ann.post('/api/ctf/writeup', extra.payload, extra.headers);
+      expect([res.status, res.body.message]).toEqual([400, "Unexpected field 'flag'."]);
     });
 
     it('keeps one writeup when two members hand in at once, and no stray file', async () => {
