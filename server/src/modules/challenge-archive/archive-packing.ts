@@ -8,8 +8,11 @@ import type { ParsedChallenge } from './challenge-yml.js';
 /** The file that makes a folder of an archive a challenge. */
 export const YML = 'challenge.yml';
 
-/** A folder name that is safe as a file name: the challenge's name in lower case with dashes. */
-export function slugOf(name: string): string {
+/**
+ * A name that is safe as a file or folder name: lower-case letters, digits and dashes, at most 60,
+ * never empty (`fallback` then).
+ */
+export function slugOf(name: string, fallback = 'challenge'): string {
   const slug = name
     .toLowerCase()
     .normalize('NFKD')
@@ -17,7 +20,7 @@ export function slugOf(name: string): string {
     .replace(/^-+|-+$/g, '')
     .slice(0, 60)
     .replace(/-+$/g, '');
-  return slug || 'challenge';
+  return slug || fallback;
 }
 
 /**

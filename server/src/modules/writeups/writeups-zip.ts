@@ -4,6 +4,7 @@ import yazl from 'yazl';
 import type { AppContext } from '../../context.js';
 import { recordAudit, type AuditActor } from '../audit/audit.service.js';
 import { listAdminWriteups, openWriteupById } from './writeups.service.js';
+import { slugOf } from '../challenge-archive/archive-packing.js';
 
 // GET /api/admin/writeups.zip: every writeup in one ZIP, built as it streams (yazl, the writer the
 // challenge archive export uses): index.csv first, then each file read only when its turn comes.
@@ -20,18 +21,6 @@ const COLUMNS = [
 ];
 const FIXED_TIME = new Date('2000-01-01T00:00:00Z');
 
-/** A safe path part: lower-case letters, digits and dashes, never empty. */
-function slug(text: string, fallback: string): string {
-  const s = text
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60)
-    .replace(/-+$/g, '');
-  return s || fallback;
-}
-
 /** A cell a spreadsheet would run as a formula is prefixed with a quote (CSV injection). */
 function cell(value: string): string {
   return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
@@ -47,7 +36,7 @@ export async function buildWriteupsZip(ctx: AppContext, actor: AuditActor): Prom
     // Unique by the writeup's id; every part made of safe characters only.
     const ext = w.file?.type === 'application/pdf' ? '.pdf' : '.md';
     const path = w.file
-      ? `${slug(w.challenge, 'challenge')}-${w.challenge_id}/${slug(w.competitor, 'competitor')}-${w._id}${ext}`
+      ? `${slugOf(w.challenge)}-${w.challenge_id}/${slugOf(w.competitor, 'competitor')}-${w._id}${ext}`
       : null;
     if (path) files.push({ id: Number(w._id), path });
     rows.push(
