@@ -71,7 +71,8 @@ describe.runIf(run)('admin panel in Chromium', () => {
     await expect.poll(() => form.getByLabel('Points').inputValue()).toBe('200');
     await form.getByLabel('Flag', { exact: true }).fill('flag{zipped}');
     await form.getByLabel('Description').fill('<p>Download the archive.</p>');
-    await form.getByLabel('task.zip').check();
+    // The first task.zip is the challenge's own Files list; the second, the Solution's files.
+    await form.getByLabel('task.zip').first().check();
     await form.getByRole('button', { name: 'Create Challenge' }).click();
     await expect.poll(message).toContain("Challenge 'Zip Secrets' created successfully.");
 
