@@ -7,7 +7,9 @@
  * settings, some in the dark theme too; the admin panel, and the leaderboard once more, on its
  * desktop preset. Each row is the median of LIGHTHOUSE_RUNS runs (default 3) by performance. The
  * scores go to docs/lighthouse.md (written here only, never by hand); the run fails when any
- * score of any row is under 95. .ci/run runs it after the tests.
+ * score of any row is under 95 (the target), or, with LIGHTHOUSE_PERFORMANCE_GATE=N, when an
+ * accessibility or best-practices score is under 95 or a performance score under N. .ci/run runs
+ * it after the tests, with such a floor.
  *
  * Needs a build first (the npm script runs `npm run build`) and Chromium (CHROME_PATH or
  * /usr/bin/chromium). LIGHTHOUSE_PAGES=/compete,/leaderboard (a comma list of paths, query left
@@ -28,7 +30,21 @@ import { renderReport, type Row } from './lighthouse-report.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const CATEGORIES = ['performance', 'accessibility', 'best-practices'] as const;
+/** The target for every score of every row. */
 const MIN_SCORE = 95;
+/**
+ * The performance score under which the run fails: the target unless LIGHTHOUSE_PERFORMANCE_GATE
+ * says otherwise. Accessibility and best practices do not depend on the machine and always fail
+ * under the target; performance does (see docs/lighthouse.md, "Why CI gates performance at a
+ * floor"), and .ci/run sets a floor there.
+ */
+const PERFORMANCE_GATE = Number(process.env.LIGHTHOUSE_PERFORMANCE_GATE ?? MIN_SCORE);
+if (!Number.isInteger(PERFORMANCE_GATE) || PERFORMANCE_GATE < 0 || PERFORMANCE_GATE > 100) {
+  console.error('LIGHTHOUSE_PERFORMANCE_GATE must be a whole number from 0 to 100.');
+  process.exit(1);
+}
+const gateOf = (category: (typeof CATEGORIES)[number]) =>
+  category === 'performance' ? PERFORMANCE_GATE : MIN_SCORE;
 const RUNS = Math.max(1, Number(process.env.LIGHTHOUSE_RUNS ?? 3));
 type FormFactor = 'mobile' | 'desktop';
 type Theme = 'light' | 'dark';
@@ -113,9 +129,21 @@ const cookies: Record<Who, string | null> = {
 
 // One Chromium for every run; each run in a new tab, whose colour scheme is set before Lighthouse
 // loads the page (Lighthouse leaves the media emulation of the tab it is given alone).
+// Chromium 156 draws its omnibox popup as a web page (WebUI) and loads it, a few hundred files in a
+// renderer of its own, beside every new tab: on the two CPUs that the measured page uses too. A
+// headless browser never shows that popup, so it is turned off, with the features chrome-launcher
+// turns off already (one --disable-features switch: Chromium reads only the last one).
+const OMNIBOX_WEBUI = ['WebUIOmniboxPopup', 'WebUIOmniboxFullPopup', 'WebUIOmniboxAimPopup'];
+const defaults = chromeLauncher.Launcher.defaultFlags();
+const disabledFeatures = defaults
+  .filter((f) => f.startsWith('--disable-features='))
+  .flatMap((f) => f.slice('--disable-features='.length).split(','));
 const chrome = await chromeLauncher.launch({
   chromePath,
+  ignoreDefaultFlags: true,
   chromeFlags: [
+    ...defaults.filter((f) => !f.startsWith('--disable-features=')),
+    `--disable-features=${[...disabledFeatures, ...OMNIBOX_WEBUI].join(',')}`,
     '--headless=new',
     '--no-sandbox',
     '--disable-gpu',
@@ -129,6 +157,7 @@ const browser = await puppeteer.connect({
   browserURL: `http://127.0.0.1:${chrome.port}`,
   defaultViewport: null,
 });
+const chromiumVersion = (await browser.version()).replace(/^HeadlessChrome\//, '');
 
 /**
  * One Lighthouse run. A run that Lighthouse itself could not complete (now and then Chromium's
@@ -228,11 +257,14 @@ try {
   await demo.stop();
 }
 
-const low = rows.flatMap((r) =>
-  CATEGORIES.filter((c) => r.scores[c] < MIN_SCORE).map(
-    (c) => `${r.formFactor} ${r.theme} ${r.page}: ${c} ${r.scores[c]}`,
-  ),
-);
+const scoresUnder = (limit: (c: (typeof CATEGORIES)[number]) => number) =>
+  rows.flatMap((r) =>
+    CATEGORIES.filter((c) => r.scores[c] < limit(c)).map(
+      (c) => `${r.formFactor} ${r.theme} ${r.page}: ${c} ${r.scores[c]}`,
+    ),
+  );
+const belowTarget = scoresUnder(() => MIN_SCORE);
+const failing = scoresUnder(gateOf);
 const minutes = ((Date.now() - started) / 60_000).toFixed(1);
 console.log(`\n${rows.length} pages, ${RUNS} run(s) each, in ${minutes} min`);
 if (only) {
@@ -244,7 +276,9 @@ if (only) {
       rows,
       runs: RUNS,
       minScore: MIN_SCORE,
+      performanceGate: PERFORMANCE_GATE,
       lighthouseVersion,
+      chromiumVersion,
       minutes,
       ci: process.env.CI === 'true',
       seeded: demo.seeded,
@@ -253,7 +287,10 @@ if (only) {
   );
   console.log('Wrote docs/lighthouse.md');
 }
-if (low.length > 0) {
-  console.error(`Below ${MIN_SCORE}:\n  ${low.join('\n  ')}`);
+if (belowTarget.length > 0) console.log(`Below the target of ${MIN_SCORE}:\n  ${belowTarget.join('\n  ')}`);
+if (failing.length > 0) {
+  console.error(
+    `Failed: accessibility and best practices under ${MIN_SCORE}, performance under ${PERFORMANCE_GATE}:\n  ${failing.join('\n  ')}`,
+  );
   process.exit(1);
 }
