@@ -38,7 +38,7 @@ const MIN_SCORE = 95;
  * under the target; performance does (see docs/lighthouse.md, "Why CI gates performance at a
  * floor"), and .ci/run sets a floor there.
  */
-const PERFORMANCE_GATE = Number(process.env.LIGHTHOUSE_PERFORMANCE_GATE ?? MIN_SCORE);
+const PERFORMANCE_GATE = Number(process.env.LIGHTHOUSE_PERFORMANCE_GATE || MIN_SCORE);
 if (!Number.isInteger(PERFORMANCE_GATE) || PERFORMANCE_GATE < 0 || PERFORMANCE_GATE > 100) {
   console.error('LIGHTHOUSE_PERFORMANCE_GATE must be a whole number from 0 to 100.');
   process.exit(1);
@@ -127,8 +127,6 @@ const cookies: Record<Who, string | null> = {
   admin: demo.event.admin.cookie,
 };
 
-// One Chromium for every run; each run in a new tab, whose colour scheme is set before Lighthouse
-// loads the page (Lighthouse leaves the media emulation of the tab it is given alone).
 // Chromium 156 draws its omnibox popup as a web page (WebUI) and loads it, a few hundred files in a
 // renderer of its own, beside every new tab: on the two CPUs that the measured page uses too. A
 // headless browser never shows that popup, so it is turned off, with the features chrome-launcher
@@ -138,6 +136,8 @@ const defaults = chromeLauncher.Launcher.defaultFlags();
 const disabledFeatures = defaults
   .filter((f) => f.startsWith('--disable-features='))
   .flatMap((f) => f.slice('--disable-features='.length).split(','));
+// One Chromium for every run; each run in a new tab, whose colour scheme is set before Lighthouse
+// loads the page (Lighthouse leaves the media emulation of the tab it is given alone).
 const chrome = await chromeLauncher.launch({
   chromePath,
   ignoreDefaultFlags: true,
