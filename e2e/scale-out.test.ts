@@ -215,6 +215,10 @@ describe('WORKERS=2 on one port', () => {
   });
 
   it('serves from two processes that agree on sessions, limits and caches', async () => {
+    // /api/health answers once the first worker listens; until the second one does, the first is
+    // alone on the database and counts wrong flags in its own memory (lone-process-rate-limiter.ts),
+    // counts it drops when its sibling appears. The primary says when both listen.
+    await expect.poll(() => server.output(), { timeout: 15_000 }).toContain('with 2 workers');
     const admin = await new HttpClient(server.url).signIn(server.url, 'w-admin', true);
     const [id] = await setUpEvent(admin, server.url, ['flag{workers}']);
     const viewer = await new HttpClient(server.url).signIn(server.url, 'w-viewer');
