@@ -157,7 +157,7 @@ const browser = await puppeteer.connect({
   browserURL: `http://127.0.0.1:${chrome.port}`,
   defaultViewport: null,
 });
-const chromiumVersion = (await browser.version()).replace(/^HeadlessChrome\//, '');
+const chromiumVersion = (await browser.version()).replace(/^(Headless)?Chrome\//, '');
 
 /**
  * One Lighthouse run. A run that Lighthouse itself could not complete (now and then Chromium's
