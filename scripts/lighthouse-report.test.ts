@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderReport, type Report, type Row } from './lighthouse-report.js';
+import { limitFor, renderReport, scoresUnder, type Report, type Row } from './lighthouse-report.js';
 
 const row = (page: string, scores: Partial<Row['scores']>): Row => ({
   page,
@@ -47,5 +47,18 @@ describe('docs/lighthouse.md', () => {
     expect(text).toContain(
       'This run failed when a score was under 95, and it did: Rules (/rules) (mobile, light).',
     );
+  });
+
+  it('fails the run on the same scores the report names (scoresUnder with limitFor)', () => {
+    const rows = [
+      row('Home (/)', { accessibility: 90 }),
+      row('Leaderboard (/leaderboard)', { performance: 76 }),
+    ];
+    const gates = { minScore: 95, performanceGate: 60 };
+    expect(scoresUnder(rows, (c) => limitFor(c, gates))).toEqual(['mobile light Home (/): accessibility 90']);
+    expect(scoresUnder(rows, () => 95)).toEqual([
+      'mobile light Home (/): accessibility 90',
+      'mobile light Leaderboard (/leaderboard): performance 76',
+    ]);
   });
 });
