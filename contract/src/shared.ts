@@ -39,6 +39,16 @@ export { OAUTH_PROVIDERS, OAUTH_BROADCAST_CHANNEL } from './api/oauth.js';
 export type { User, UserCompletion } from './api/users.js';
 export type { ApiToken } from './api/tokens.js';
 export { API_TOKEN_LIMITS, API_TOKEN_PREFIX } from './api/tokens-rules.js';
+export {
+  DEFAULT_TOKEN_SCOPES,
+  TOKEN_MESSAGES,
+  TOKEN_SCOPES,
+  scopesForRole,
+  tokenAllows,
+  tokenRuleFor,
+  type TokenRule,
+  type TokenScope,
+} from './api/token-scopes.js';
 export type { Team, TeamListEntry, JoinRequest, TeamCompletion } from './api/teams.js';
 export type { PublicChallenge, ChallengeDetail, ChallengeHint } from './api/challenges.js';
 export type {

@@ -41,6 +41,8 @@ export const AUDIT_ACTIONS = [
   'award.delete',
   'writeup.review',
   'writeup.export',
+  'token.create',
+  'token.revoke',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

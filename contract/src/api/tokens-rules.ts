@@ -1,5 +1,5 @@
 /**
- * Personal API tokens (issue 31): the limits and the format, without zod, for the server and the
+ * Personal API tokens: the limits and the format, without zod, for the server and the
  * web alike (the profile page counts characters and tokens with these).
  */
 export const API_TOKEN_LIMITS = {
@@ -7,6 +7,10 @@ export const API_TOKEN_LIMITS = {
   nameMax: 50,
   /** Live tokens one user may hold at once; a revoked or expired one frees its place. */
   perUser: 20,
+  /** A token made without an expiry ends this many days after it was made. */
+  defaultLifetimeDays: 90,
+  /** No token lives longer than this (an expiry further away is refused). */
+  maxLifetimeDays: 365,
 } as const;
 
 /**

@@ -1,15 +1,20 @@
 import { z } from 'zod';
 import { IdInput, IdString, Timestamp, endpoint } from './common.js';
 import { ROUTES } from './routes.js';
+import { TOKEN_SCOPES } from './token-scopes.js';
 import { API_TOKEN_LIMITS } from './tokens-rules.js';
+
+export const TokenScopeSchema = z.enum(TOKEN_SCOPES);
 
 /** A token as listed: never the token itself, which is shown once, when it is created. */
 export const ApiToken = z.object({
   _id: IdString,
   name: z.string(),
   createdAt: Timestamp,
-  /** null: it never expires. */
-  expiresAt: Timestamp.nullable(),
+  /** Every token expires (at most API_TOKEN_LIMITS.maxLifetimeDays after it was made). */
+  expiresAt: Timestamp,
+  /** What it may do (api/token-scopes.ts). */
+  scopes: z.array(TokenScopeSchema),
   /** null: never used. Updated at most once a minute, so it may lag by that much. */
   lastUsedAt: Timestamp.nullable(),
 });
@@ -21,11 +26,16 @@ export const CreateApiTokenBody = z.object({
     .trim()
     .min(1, 'Token name is required')
     .max(API_TOKEN_LIMITS.nameMax, `Token name must be at most ${API_TOKEN_LIMITS.nameMax} characters`),
-  /** An ISO 8601 time in the future; absent or null: the token does not expire. */
+  /**
+   * An ISO 8601 time in the future, at most maxLifetimeDays away; absent or null: defaultLifetimeDays
+   * from now.
+   */
   expiresAt: z.iso
     .datetime({ offset: true, error: 'expiresAt must be an ISO 8601 date and time' })
     .nullable()
     .optional(),
+  /** Absent: DEFAULT_TOKEN_SCOPES. Never more than the user's role allows (scopesForRole). */
+  scopes: z.array(TokenScopeSchema).min(1, 'Choose at least one scope').max(TOKEN_SCOPES.length).optional(),
 });
 export type CreateApiTokenBody = z.input<typeof CreateApiTokenBody>;
 

@@ -25,6 +25,7 @@ import * as m0016a from './migrations/0016_a_awards.js';
 import * as m0016t from './migrations/0016_t_api_tokens.js';
 import * as m0017r from './migrations/0017_r_staff_roles.js';
 import * as m0018w from './migrations/0018_w_writeups.js';
+import * as m0019s from './migrations/0019_s_token_scopes.js';
 
 /** Append-only, numbered. Kysely's migrator takes a lock, so one process migrates and others wait. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -54,6 +55,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0016_t_api_tokens': m0016t,
   '0017_r_staff_roles': m0017r,
   '0018_w_writeups': m0018w,
+  '0019_s_token_scopes': m0019s,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
@@ -70,4 +72,11 @@ export async function migrateToLatest(db: Kysely<unknown>): Promise<void> {
     const reason = error instanceof Error ? error.message : String(error ?? failed?.migrationName);
     throw new Error(`Database migration failed: ${reason}`);
   }
+}
+
+/** Runs the migrations up to and including `name` (a test's database from before a later one). */
+export async function migrateUpTo(db: Kysely<unknown>, name: string): Promise<void> {
+  const migrator = new Migrator({ db, provider, allowUnorderedMigrations: true });
+  const { error } = await migrator.migrateTo(name);
+  if (error) throw error instanceof Error ? error : new Error(String(error));
 }

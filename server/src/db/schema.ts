@@ -70,10 +70,12 @@ export interface ApiTokensTable {
   /** sha256 of the token (`ctf_...`); the token itself is never stored. */
   token_hash: string;
   created_at: string;
-  /** null: never expires. */
+  /** Every token expires (migration 0019); null only in a row older than that, and then refused. */
   expires_at: string | null;
   /** Written at most once a minute per token (not at every request). */
   last_used_at: string | null;
+  /** Its scopes, space-separated ('read play'): contract api/token-scopes.ts. */
+  scopes: Generated<string>;
 }
 
 export interface OAuthStatesTable {

@@ -40,6 +40,13 @@ export interface InvalidationBus {
    * request here.
    */
   sync(): void;
+  /**
+   * Whether this process hears what the others publish now. False while its channel is down
+   * (Redis unreachable, the PostgreSQL LISTEN connection lost): what it keeps about sessions,
+   * roles, bans and tokens is then not trusted, since a revocation elsewhere would not reach it.
+   * It turns true again only once the channel is back AND every cache was dropped after that.
+   */
+  hearsOthers(): boolean;
   close(): Promise<void>;
 }
 
@@ -53,6 +60,10 @@ export class LocalBus implements InvalidationBus {
     return () => this.listeners.delete(listener);
   }
   sync(): void {}
+  /** One process: there is nobody else to hear. */
+  hearsOthers(): boolean {
+    return true;
+  }
   async close(): Promise<void> {
     this.listeners.clear();
   }
@@ -78,6 +89,9 @@ export class ObservedBus implements InvalidationBus {
   sync(): void {
     this.inner.sync();
   }
+  hearsOthers(): boolean {
+    return this.inner.hearsOthers();
+  }
   close(): Promise<void> {
     return this.inner.close();
   }
@@ -97,6 +111,8 @@ export interface PartialInvalidation<K, V> {
  * Values computed on demand per key (a session token, a user), all dropped when one of the topics
  * is published, or only the touched ones for a partial topic; a build that was running when an
  * invalidation arrived is not kept. At most maxEntries are kept; the least recently used goes first.
+ * While `trusted()` answers false (the bus cannot hear the other processes), every get builds
+ * afresh and keeps nothing: what is kept could be a revoked session or an old role.
  */
 export class KeyedCache<K, V> {
   private readonly entries = new Map<K, V>();
@@ -110,6 +126,7 @@ export class KeyedCache<K, V> {
     private readonly topics: readonly Topic[],
     private readonly maxEntries: number,
     private readonly partial: PartialInvalidation<K, V> | null = null,
+    private readonly trusted: () => boolean = () => true,
   ) {
     this.unsubscribe = bus.subscribe((topic) => {
       if (this.topics.includes(topic)) this.invalidate();
@@ -132,6 +149,11 @@ export class KeyedCache<K, V> {
 
   /** The value of key, built when missing; a built value is kept only when keep(value) says so. */
   async get(key: K, build: () => Promise<V>, keep: (value: V) => boolean = () => true): Promise<V> {
+    if (!this.trusted()) {
+      // Not read, not kept: the bus drops everything when it hears again (hearsOthers).
+      this.invalidate();
+      return build();
+    }
     // A read never answers an entry that a partial publication before it touched.
     while (this.partialPending || this.checking) await (this.checking ?? this.dropStale());
     if (this.entries.has(key)) {
@@ -143,7 +165,7 @@ export class KeyedCache<K, V> {
     }
     const generation = this.generation;
     const value = await build();
-    if (generation === this.generation && keep(value)) {
+    if (generation === this.generation && keep(value) && this.trusted()) {
       if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as K);
       this.entries.set(key, value);
     }

@@ -8,6 +8,8 @@ export interface RegisteredRoute {
   schema: FastifySchema | undefined;
   /** route()'s access; undefined for routes registered by hand (their access is the catalogue's). */
   access: Access | undefined;
+  /** Whether the caller is never looked up (route()'s 'anonymous', or a hand route's config). */
+  anonymous: boolean;
 }
 
 /**
@@ -24,6 +26,7 @@ export function recordRoutes(app: FastifyInstance): RegisteredRoute[] {
         url: options.url,
         schema: options.schema,
         access: options.config?.access,
+        anonymous: options.config?.anonymous === true,
       });
     }
   });

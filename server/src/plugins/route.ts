@@ -1,4 +1,11 @@
-import { rolesFor, type Access as ContractAccess, type Endpoint, type StaffRole } from '@ctf/contract';
+import {
+  rolesFor,
+  tokenRuleFor,
+  type Access as ContractAccess,
+  type Endpoint,
+  type StaffRole,
+  type TokenRule,
+} from '@ctf/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
@@ -21,6 +28,11 @@ declare module 'fastify' {
     access?: Access;
     /** Set by route() for 'admin' endpoints: the staff roles the authorisation table lets in. */
     roles?: readonly StaffRole[];
+    /**
+     * What a personal API token needs to call the route (contract api/token-scopes.ts), set by
+     * route(); a route registered by hand is looked up in the same table by its path.
+     */
+    tokenRule?: TokenRule;
   }
 }
 
@@ -46,6 +58,9 @@ export function route<E extends Endpoint>(
   const roles = access === 'admin' ? rolesFor(ep) : undefined;
   if (access === 'admin' && !roles)
     throw new Error(`${ep.method} ${ep.path} is missing from the authorisation table (contract api/staff-roles.ts)`);
+  // What a token must carry to call it (contract api/token-scopes.ts). A route the token table
+  // lacks takes no token at all (fail closed); the route-walking test finds any such route.
+  const tokenRule = tokenRuleFor(ep);
   const typed = app.withTypeProvider<ZodTypeProvider>();
   typed.route({
     method: ep.method,
@@ -55,6 +70,7 @@ export function route<E extends Endpoint>(
       ...options.config,
       anonymous: access === 'anonymous',
       access,
+      ...(tokenRule ? { tokenRule } : {}),
       ...(roles ? { roles } : {}),
       ...(ep.acts ? { acts: true } : {}),
     },

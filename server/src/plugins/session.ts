@@ -2,7 +2,16 @@ import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { DomainError } from '../lib/errors.js';
-import { API_TOKEN_PREFIX, MESSAGES, rolesFor, type Route, type StaffRole } from '@ctf/contract';
+import {
+  API_TOKEN_PREFIX,
+  MESSAGES,
+  TOKEN_MESSAGES,
+  rolesFor,
+  tokenRuleFor,
+  type Route,
+  type StaffRole,
+  type TokenRule,
+} from '@ctf/contract';
 import { findTokenUser } from '../modules/auth/api-tokens.service.js';
 import { findSessionUser } from '../modules/auth/sessions.service.js';
 import type { UserRow } from '../db/schema.js';
@@ -37,9 +46,22 @@ export function personalApiToken(request: FastifyRequest): string | undefined {
 }
 
 /**
+ * What a token must carry to call the route this request reached: route()'s rule, or for a route
+ * registered by hand the token table's by its path; undefined (no token accepted) otherwise.
+ */
+export function tokenRuleOf(request: FastifyRequest): TokenRule | undefined {
+  const options = request.routeOptions;
+  if (options.config.tokenRule) return options.config.tokenRule;
+  return options.url ? tokenRuleFor({ method: request.method as 'GET', path: options.url }) : undefined;
+}
+
+/**
  * The caller: a personal API token decides alone when one is sent (a cookie beside it is not
  * read, and a token that does not work is a 401 rather than a fall-back to the cookie, so a
- * script learns at once that its token was revoked); otherwise the session cookie.
+ * script learns at once that its token was revoked); otherwise the session cookie. A working
+ * token is let through only where the token table allows it: a route no token may call answers
+ * 403 'This needs a signed-in session.', a scope the token lacks 403 'This token does not allow
+ * that.' A route without a rule is the first kind (fail closed).
  */
 async function lookUpCaller(
   ctx: AppContext,
@@ -48,12 +70,19 @@ async function lookUpCaller(
 ): Promise<UserRow | null> {
   const apiToken = personalApiToken(request);
   if (apiToken !== undefined) {
-    const user = await findTokenUser(ctx, apiToken);
-    if (!user) {
+    const caller = await findTokenUser(ctx, apiToken);
+    if (!caller) {
       void reply?.header('www-authenticate', 'Bearer error="invalid_token"');
       throw new DomainError('unauthenticated', API_TOKEN_REFUSED);
     }
-    return user;
+    const rule = tokenRuleOf(request);
+    if (rule === undefined || rule === 'session')
+      throw new DomainError('forbidden', TOKEN_MESSAGES.sessionOnly);
+    if (!caller.scopes.includes(rule)) {
+      void reply?.header('www-authenticate', `Bearer error="insufficient_scope", scope="${rule}"`);
+      throw new DomainError('forbidden', TOKEN_MESSAGES.outsideScopes);
+    }
+    return caller.user;
   }
   const token = request.cookies[sessionCookieName(ctx)];
   return token ? findSessionUser(ctx, token) : null;

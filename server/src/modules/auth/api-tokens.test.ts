@@ -1,11 +1,10 @@
-import { API_TOKEN_LIMITS, MESSAGES, WRONG_FLAG_LIMIT } from '@ctf/contract';
+import { API_TOKEN_LIMITS, MESSAGES, TOKEN_MESSAGES, WRONG_FLAG_LIMIT } from '@ctf/contract';
 import type { InjectOptions } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp, type TestClient } from '../../../test/build-test-app.js';
 import { addChallenge, openSite } from '../../../test/compete.js';
 import { testDatabaseKinds } from '../../../test/databases.js';
 import { sha256 } from '../../lib/crypto.js';
-import { TOKEN_MINTS_TOKEN_REFUSED } from './api-tokens.routes.js';
 import { TOKEN_USE_WRITE_INTERVAL_MS } from './api-tokens.service.js';
 
 const TOKENS = '/api/user/tokens';
@@ -51,7 +50,9 @@ for (const kind of testDatabaseKinds()) {
           _id: created.body._id,
           name: 'ci sync',
           createdAt: t.clock.now().toISOString(),
-          expiresAt: null,
+          // No expiry asked: 90 days; no scopes asked: read and play.
+          expiresAt: new Date(t.clock.now().getTime() + 90 * 86_400_000).toISOString(),
+          scopes: ['read', 'play'],
           lastUsedAt: null,
         },
       ]);
@@ -198,11 +199,15 @@ for (const kind of testDatabaseKinds()) {
     it('carries its user’s role: admin routes follow the role, also when it changes', async () => {
       const ann = await t.login('ann', { admin: true });
       const root = await t.login('root', { admin: true });
-      const token = await newToken(ann);
-      const adminCheck = () => bearer(token, { method: 'GET', url: '/api/admin/authenticated' });
+      const made = await ann.post(TOKENS, { name: 'ops', scopes: ['read', 'admin'] });
+      const token = made.body.token as string;
+      const adminCheck = () => bearer(token, { method: 'GET', url: '/api/admin/get_users' });
       expect((await adminCheck()).status).toBe(200);
       expect((await root.post('/api/admin/remove_admin', { username: 'ann' })).status).toBe(200);
-      expect((await adminCheck()).status).toBe(403);
+      // The scope stays on the token, but the role it needs is gone.
+      const after = await adminCheck();
+      expect(after.status).toBe(403);
+      expect(after.body.message).toBe(MESSAGES.forbidden);
       const player = await newToken(await t.login('bob'));
       expect((await bearer(player, { method: 'GET', url: '/api/admin/get_users' })).status).toBe(403);
     });
@@ -262,12 +267,12 @@ for (const kind of testDatabaseKinds()) {
       expect(await lastUsed()).toBe(t.clock.now().toISOString());
     });
 
-    it('cannot create another token, but may list and revoke', async () => {
+    it('can neither create nor revoke a token (a signed-in session does), but may list them', async () => {
       const ann = await t.login('ann');
       const token = await newToken(ann);
       const minted = await bearer(token, { method: 'POST', url: TOKENS, payload: { name: 'child' } });
       expect(minted.status).toBe(403);
-      expect(minted.body.message).toBe(TOKEN_MINTS_TOKEN_REFUSED);
+      expect(minted.body.message).toBe(TOKEN_MESSAGES.sessionOnly);
       const list = await bearer(token, { method: 'GET', url: TOKENS });
       expect(list.body).toHaveLength(1);
       const revoked = await bearer(token, {
@@ -275,8 +280,10 @@ for (const kind of testDatabaseKinds()) {
         url: `${TOKENS}/delete`,
         payload: { token_id: list.body[0]._id },
       });
-      expect(revoked.status).toBe(200);
-      expect((await info(token)).status).toBe(401);
+      expect(revoked.status).toBe(403);
+      expect(revoked.body.message).toBe(TOKEN_MESSAGES.sessionOnly);
+      expect((await info(token)).status).toBe(200);
+      expect((await ann.get(TOKENS)).body).toHaveLength(1);
     });
 
     it('shares its user’s rate limits with their browser session', async () => {

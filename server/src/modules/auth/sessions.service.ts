@@ -66,7 +66,10 @@ const sessionCaches = new WeakMap<AppContext, KeyedCache<string, SessionEntry>>(
 function sessionCache(ctx: AppContext): KeyedCache<string, SessionEntry> {
   let cache = sessionCaches.get(ctx);
   if (!cache) {
-    cache = new KeyedCache(ctx.bus, ['users', 'teams', 'sessions'], SESSION_CACHE_SIZE);
+    // While the bus cannot hear the others, every lookup reads the database (KeyedCache's trust).
+    cache = new KeyedCache(ctx.bus, ['users', 'teams', 'sessions'], SESSION_CACHE_SIZE, null, () =>
+      ctx.bus.hearsOthers(),
+    );
     sessionCaches.set(ctx, cache);
   }
   return cache;

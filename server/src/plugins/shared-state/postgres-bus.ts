@@ -19,7 +19,7 @@ const BYE = '@bye';
 /**
  * Invalidation across processes sharing one PostgreSQL database, with LISTEN/NOTIFY on a
  * dedicated connection (no Redis needed). Reconnects after a lost connection and then drops every
- * cache, since notifications may have been missed.
+ * cache, since notifications may have been missed; in between, hearsOthers() is false.
  *
  * It also tells whether this process is alone on the database (hasSiblings), as the SQLite
  * events file does: every process of the site that shares the database without Redis runs this
@@ -37,6 +37,8 @@ export class PostgresBus implements InvalidationBus {
   /** Since when this process has listened without interruption; null while not listening. */
   private listeningSince: number | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
+  /** Whether LISTEN is in force on a live connection (and the caches were dropped since it came back). */
+  private listening = false;
 
   constructor(
     private readonly url: string,
@@ -95,8 +97,13 @@ export class PostgresBus implements InvalidationBus {
     try {
       await client.connect();
       await client.query(`LISTEN ${CHANNEL}`);
+      if (this.closed) return;
       this.client = client;
       this.listeningSince = this.now();
+      // Only now, listening again, is every cache dropped: a notification sent while the channel
+      // was down is lost, and a cache refilled before LISTEN could hold what it revoked.
+      for (const t of this.topics) this.local.publish(t);
+      this.listening = true;
       await this.signal(HELLO);
     } catch {
       this.reconnectSoon();
@@ -107,11 +114,11 @@ export class PostgresBus implements InvalidationBus {
   private reconnectSoon(): void {
     if (this.closed || this.reconnecting) return;
     this.reconnecting = true;
+    this.listening = false;
     this.client = null;
     this.listeningSince = null;
     setTimeout(() => {
       this.reconnecting = false;
-      for (const t of this.topics) this.local.publish(t);
       void this.connect();
     }, 500).unref();
   }
@@ -123,6 +130,14 @@ export class PostgresBus implements InvalidationBus {
 
   /** Notifications are pushed; there is nothing to look for. */
   sync(): void {}
+
+  /**
+   * False from the moment the listening connection fails until LISTEN is in force again: the
+   * caches of sessions and tokens then read the database at every request (never fail open).
+   */
+  hearsOthers(): boolean {
+    return this.listening;
+  }
 
   subscribe(listener: (topic: Topic) => void): () => void {
     return this.local.subscribe(listener);

@@ -157,6 +157,14 @@ export class SqliteBus implements InvalidationBus {
     for (const topic of gap ? this.topics : changed) this.local.publish(topic);
   }
 
+  /**
+   * The events file is read at the start of every request (sync), on the same machine: there is no
+   * channel to lose, so what others wrote is always seen by the next request.
+   */
+  hearsOthers(): boolean {
+    return true;
+  }
+
   sync(): void {
     if (this.siblings) this.poll();
   }
