@@ -38,6 +38,36 @@ describe.runIf(run)('API tokens in Chromium', { timeout: 180_000 }, () => {
     await page.goto(`${server.url}/profile`);
     const section = page.getByRole('region', { name: 'API tokens' });
     await section.getByText('No API tokens yet.').waitFor();
+    // A read-only token first: Play unticked. A script reads with it, and its POST is refused.
+    const scopes = section.getByRole('group', { name: 'What the token may do' });
+    expect(await scopes.getByRole('checkbox').count()).toBe(2);
+    await section.getByLabel('Token name').fill('reader');
+    await scopes.getByLabel(/^Play/).uncheck();
+    await section.getByRole('button', { name: 'Create token' }).click();
+    await section.getByText('Copy this token now: it will not be shown again.').waitFor();
+    const reader = (await section.getByTestId('new-api-token').textContent())!.trim();
+    await section.getByRole('button', { name: 'Done' }).click();
+    await section
+      .getByRole('row', { name: /reader/ })
+      .getByRole('cell', { name: 'read', exact: true })
+      .waitFor();
+    expect((await asScript(reader, '/api/user/info')).status).toBe(200);
+    const refused = await asScript(reader, '/api/team/create', {
+      method: 'POST',
+      body: JSON.stringify({ team_name: 'Readers' }),
+    });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ message: 'This token does not allow that.' });
+    // Revoking is the page's, never a token's.
+    const selfRevoke = await asScript(reader, '/api/user/tokens/delete', {
+      method: 'POST',
+      body: JSON.stringify({ token_id: '1' }),
+    });
+    expect(selfRevoke.status).toBe(403);
+    expect(await selfRevoke.json()).toMatchObject({ message: 'This needs a signed-in session.' });
+
+    // The form is back to read and play.
+    expect(await scopes.getByLabel(/^Play/).isChecked()).toBe(true);
     await section.getByLabel('Token name').fill('leaderboard bot');
     await section.getByRole('button', { name: 'Create token' }).click();
     await section.getByText('Copy this token now: it will not be shown again.').waitFor();
@@ -69,15 +99,18 @@ describe.runIf(run)('API tokens in Chromium', { timeout: 180_000 }, () => {
     await section.getByRole('rowheader', { name: 'leaderboard bot' }).waitFor();
     expect(await page.content()).not.toContain(token);
     const cells = section.getByRole('row', { name: /leaderboard bot/ }).getByRole('cell');
-    expect(await cells.nth(1).textContent()).toBe('Never');
-    // The script's use is recorded (the first use of a minute is written at once).
+    expect(await cells.nth(0).textContent()).toBe('read, play');
+    // It expires (90 days by default), and the script's use is recorded (the first use of a
+    // minute is written at once).
     expect(await cells.nth(2).textContent()).not.toBe('Never');
+    expect(await cells.nth(3).textContent()).not.toBe('Never');
 
     // Revoked on the page (after the confirmation): the script is refused at once.
     page.once('dialog', (dialog) => void dialog.accept());
     await section.getByRole('button', { name: 'Revoke leaderboard bot' }).click();
-    await section.getByText('No API tokens yet.').waitFor();
+    await section.getByRole('rowheader', { name: 'leaderboard bot' }).waitFor({ state: 'detached' });
     expect((await asScript(token, '/api/user/info')).status).toBe(401);
+    expect((await asScript(reader, '/api/user/info')).status).toBe(200);
     await context.close();
   });
 });

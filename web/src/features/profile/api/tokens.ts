@@ -1,4 +1,4 @@
-import { tokensApi } from '@ctf/contract';
+import { tokensApi, type TokenScope } from '@ctf/contract';
 import { useQuery } from '@tanstack/react-query';
 import { callApi, fetchData } from '../../../lib/api';
 
@@ -10,8 +10,8 @@ export function useApiTokens() {
 }
 
 /** POST /api/user/tokens: answers the new token, the only time it is shown. */
-export const createApiToken = (name: string, expiresAt: string | null) =>
-  callApi(tokensApi.createToken, { name, ...(expiresAt ? { expiresAt } : {}) });
+export const createApiToken = (name: string, expiresAt: string | null, scopes: TokenScope[]) =>
+  callApi(tokensApi.createToken, { name, ...(expiresAt ? { expiresAt } : {}), scopes });
 
 /** POST /api/user/tokens/delete: revokes one of the caller's tokens. */
 export const revokeApiToken = (tokenId: string) => callApi(tokensApi.deleteToken, { token_id: tokenId });

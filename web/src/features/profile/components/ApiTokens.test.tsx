@@ -1,4 +1,4 @@
-import { API_TOKEN_LIMITS, type ApiToken } from '@ctf/contract';
+import { API_TOKEN_LIMITS, type ApiToken, type Role } from '@ctf/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -17,15 +17,16 @@ const token = (id: number, over: Partial<ApiToken> = {}): ApiToken => ({
   _id: String(id),
   name: `token ${id}`,
   createdAt: '2025-10-15T02:00:00Z',
-  expiresAt: null,
+  expiresAt: '2099-01-01T00:00:00Z',
+  scopes: ['read', 'play'],
   lastUsedAt: null,
   ...over,
 });
 
 describe('API tokens (profile)', { timeout: 20_000 }, () => {
-  function profileWith(routes: Parameters<typeof mockApi>[0]) {
+  function profileWith(routes: Parameters<typeof mockApi>[0], role: Role = 'player') {
     const api = mockApi({
-      'GET /api/user/info': () => json(makeUser()),
+      'GET /api/user/info': () => json(makeUser({ role })),
       'GET /api/info/site': () => json(SITE),
       ...routes,
     });
@@ -52,12 +53,13 @@ describe('API tokens (profile)', { timeout: 20_000 }, () => {
     await user.click(create);
     expect(await screen.findByText(/Copy this token now: it will not be shown again\./)).toBeInTheDocument();
     expect(screen.getByTestId('new-api-token')).toHaveTextContent(TOKEN);
-    expect(api.bodyOf('POST /api/user/tokens')).toEqual({ name: 'discord bot' });
+    expect(api.bodyOf('POST /api/user/tokens')).toEqual({ name: 'discord bot', scopes: ['read', 'play'] });
     // The list is asked again and names the new token, never showing the token in it.
     const table = await screen.findByRole('table', { name: 'Your API tokens' });
     expect(within(table).getByRole('rowheader', { name: 'discord bot' })).toBeInTheDocument();
     expect(table).not.toHaveTextContent(TOKEN);
-    expect(within(table).getAllByText('Never')).toHaveLength(2);
+    expect(within(table).getAllByText('Never')).toHaveLength(1);
+    expect(within(table).getByText('read, play')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Copy' }));
     expect(await screen.findByRole('button', { name: 'Copied!' })).toBeInTheDocument();
     await expect(navigator.clipboard.readText()).resolves.toBe(TOKEN);
@@ -72,13 +74,51 @@ describe('API tokens (profile)', { timeout: 20_000 }, () => {
       'POST /api/user/tokens': () => json({ _id: '1', token: TOKEN }),
     });
     await userEvent.type(await screen.findByLabelText('Token name'), 'ci');
-    await userEvent.type(screen.getByLabelText('Expires (optional)'), '2099-03-04');
+    // A day within the year a token may live (the field offers no later one).
+    const d = new Date();
+    d.setDate(d.getDate() + 30);
+    const day = `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+    await userEvent.type(screen.getByLabelText('Expires (optional)'), day);
     await userEvent.click(screen.getByRole('button', { name: 'Create token' }));
     await screen.findByTestId('new-api-token');
     expect(api.bodyOf('POST /api/user/tokens')).toEqual({
       name: 'ci',
-      expiresAt: new Date('2099-03-04T23:59:59').toISOString(),
+      expiresAt: new Date(`${day}T23:59:59`).toISOString(),
+      scopes: ['read', 'play'],
     });
+  });
+
+  it('offers only the scopes the role allows, and sends the ones chosen', async () => {
+    const api = profileWith({
+      'GET /api/user/tokens': () => json([]),
+      'POST /api/user/tokens': () => json({ _id: '1', token: TOKEN }),
+    });
+    await screen.findByText('No API tokens yet.');
+    const scopes = screen.getByRole('group', { name: 'What the token may do' });
+    expect(within(scopes).getAllByRole('checkbox')).toHaveLength(2);
+    expect(within(scopes).queryByLabelText(/^Admin/)).toBeNull();
+    await userEvent.type(screen.getByLabelText('Token name'), 'reader');
+    await userEvent.click(within(scopes).getByLabelText(/^Play/));
+    await userEvent.click(screen.getByRole('button', { name: 'Create token' }));
+    await screen.findByTestId('new-api-token');
+    expect(api.bodyOf('POST /api/user/tokens')).toEqual({ name: 'reader', scopes: ['read'] });
+    // With no scope left, nothing can be created.
+    await userEvent.type(screen.getByLabelText('Token name'), 'nothing');
+    await userEvent.click(within(scopes).getByLabelText(/^Read/));
+    await userEvent.click(within(scopes).getByLabelText(/^Play/));
+    expect(screen.getByRole('button', { name: 'Create token' })).toBeDisabled();
+  });
+
+  it('offers an admin every scope', async () => {
+    profileWith({ 'GET /api/user/tokens': () => json([]) }, 'admin');
+    await screen.findByText('No API tokens yet.');
+    const scopes = screen.getByRole('group', { name: 'What the token may do' });
+    expect(
+      within(scopes)
+        .getAllByRole('checkbox')
+        .map((c) => (c as HTMLInputElement).checked),
+    ).toEqual([true, true, false, false]);
+    expect(within(scopes).getByLabelText(/^Admin/)).toBeInTheDocument();
   });
 
   it('revokes a token after asking, and shows the server’s refusal as it says it', async () => {

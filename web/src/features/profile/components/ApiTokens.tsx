@@ -1,4 +1,12 @@
-import { API_TOKEN_LIMITS, UI_TEXT, type ApiToken } from '@ctf/contract';
+import {
+  API_TOKEN_LIMITS,
+  DEFAULT_TOKEN_SCOPES,
+  UI_TEXT,
+  scopesForRole,
+  type ApiToken,
+  type Role,
+  type TokenScope,
+} from '@ctf/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Alert, Button, Form, Table } from 'react-bootstrap';
@@ -8,26 +16,38 @@ import { createApiToken, revokeApiToken, tokensQueryKey, useApiTokens } from '..
 const when = (iso: string | null) =>
   iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : 'Never';
 
-/** The local date of today as YYYY-MM-DD, the earliest expiry the date field offers. */
-function today(): string {
+/** A local date as YYYY-MM-DD, `days` from today: the range the date field offers. */
+function dayFromNow(days = 0): string {
   const d = new Date();
+  d.setDate(d.getDate() + days);
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 }
+
+/** What each scope lets a token do, as the form says it. */
+const SCOPE_TEXT: Record<TokenScope, string> = {
+  read: 'Read: what you can see (challenges, scores, your team)',
+  play: 'Play: flags, hints, instances, writeups, ratings and your team',
+  author: 'Author: the challenge work your role allows (challenge.yml import and export)',
+  admin: 'Admin: the admin calls your role allows',
+};
 
 /** A token made to expire on a date works through that whole day, in the user's own time zone. */
 const endOfDay = (date: string) => new Date(`${date}T23:59:59`).toISOString();
 
-const isLive = (t: ApiToken) => t.expiresAt === null || Date.parse(t.expiresAt) > Date.now();
+const isLive = (t: ApiToken) => Date.parse(t.expiresAt) > Date.now();
 
 /**
- * The profile's personal API tokens (issue 31): create one (shown once, to copy), list them, and
- * revoke any. The server decides every limit; its refusal is shown as it says it.
+ * The profile's personal API tokens: create one with its scopes and expiry (shown once, to copy),
+ * list them with what each may do, and revoke any. The server decides every limit; its refusal is
+ * shown as it says it. Only the scopes the user's role allows are offered.
  */
-export function ApiTokens() {
+export function ApiTokens({ role }: { role: Role }) {
   const client = useQueryClient();
   const tokens = useApiTokens();
+  const offered = scopesForRole(role);
   const [name, setName] = useState('');
   const [expiry, setExpiry] = useState('');
+  const [scopes, setScopes] = useState<readonly TokenScope[]>(DEFAULT_TOKEN_SCOPES);
   const [created, setCreated] = useState<{ name: string; token: string } | null>(null);
   const [copied, setCopied] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
@@ -49,12 +69,14 @@ export function ApiTokens() {
 
   const create = () =>
     act(async () => {
-      const res = await createApiToken(name.trim(), expiry ? endOfDay(expiry) : null);
+      const chosen = offered.filter((s) => scopes.includes(s));
+      const res = await createApiToken(name.trim(), expiry ? endOfDay(expiry) : null, chosen);
       if (!res.ok) return res.message || `The token could not be created (${res.status}).`;
       setCreated({ name: name.trim(), token: res.data.token });
       setCopied(false);
       setName('');
       setExpiry('');
+      setScopes(DEFAULT_TOKEN_SCOPES);
       return null;
     });
 
@@ -108,14 +130,35 @@ export function ApiTokens() {
           <Form.Control
             type="date"
             value={expiry}
-            min={today()}
+            min={dayFromNow()}
+            max={dayFromNow(API_TOKEN_LIMITS.maxLifetimeDays - 1)}
+            aria-describedby={`${id}-expiry-help`}
             onChange={(e) => setExpiry(e.target.value)}
           />
         </Form.Group>
-        <Button type="submit" disabled={busy || full || name.trim() === ''}>
+        <fieldset className="w-100">
+          <legend className="form-label fs-6 mb-1">What the token may do</legend>
+          {offered.map((scope) => (
+            <Form.Check
+              key={scope}
+              id={`${id}-scope-${scope}`}
+              label={SCOPE_TEXT[scope]}
+              checked={scopes.includes(scope)}
+              onChange={(e) =>
+                setScopes(e.target.checked ? [...scopes, scope] : scopes.filter((s) => s !== scope))
+              }
+            />
+          ))}
+        </fieldset>
+        <Button type="submit" disabled={busy || full || name.trim() === '' || scopes.length === 0}>
           Create token
         </Button>
       </Form>
+      <p id={`${id}-expiry-help`} className="form-text mt-1 mb-0">
+        Every token expires: {API_TOKEN_LIMITS.defaultLifetimeDays} days from now unless you choose a day, at
+        most {API_TOKEN_LIMITS.maxLifetimeDays} days. A token never changes roles, bans, settings, tokens or
+        your account: those need you signed in.
+      </p>
       {full && (
         <p className="text-body-secondary mt-2 mb-0">
           You have {API_TOKEN_LIMITS.perUser} tokens: revoke one before creating another.
@@ -157,6 +200,7 @@ export function ApiTokens() {
             <thead>
               <tr>
                 <th scope="col">Name</th>
+                <th scope="col">Scopes</th>
                 <th scope="col">Created</th>
                 <th scope="col">Expires</th>
                 <th scope="col">Last used</th>
@@ -172,6 +216,7 @@ export function ApiTokens() {
                     {t.name}
                     {!isLive(t) && <span className="badge text-bg-secondary ms-2">Expired</span>}
                   </th>
+                  <td>{t.scopes.join(', ')}</td>
                   <td>{when(t.createdAt)}</td>
                   <td>{when(t.expiresAt)}</td>
                   <td>{when(t.lastUsedAt)}</td>

@@ -54,7 +54,7 @@ export function ProfileView() {
       <DivisionPicker user={user} />
       <AwardList awards={user.awards} owner="your" />
       <ProfileWriteups />
-      <ApiTokens />
+      <ApiTokens role={user.role} />
     </>
   );
 }
