@@ -14,6 +14,8 @@ export type Process = Awaited<ReturnType<typeof buildApp>>;
 export async function twoProcesses(
   kind: TestDatabaseKind,
   clock: TestClock,
+  /** More configuration for both (REDIS_URL: they share Redis instead of the database's channel). */
+  env: Record<string, string> = {},
 ): Promise<{ a: Process; b: Process }> {
   const database = await createTestDatabase(kind, { empty: true });
   const apps: Process[] = [];
@@ -27,6 +29,7 @@ export async function twoProcesses(
     SESSION_SECRET: TEST_SECRET,
     LOG_LEVEL: 'silent',
     ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
+    ...env,
   });
   for (let i = 0; i < 2; i++) {
     const built = await buildApp(config, { clock, logger: false });

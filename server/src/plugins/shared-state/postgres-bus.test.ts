@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/databases.js';
-import { ALL_TOPICS, type Topic } from '../../lib/invalidation.js';
+import { ALL_TOPICS, KeyedCache, type Topic } from '../../lib/invalidation.js';
 import { PRESENCE_ALIVE_MS, PRESENCE_LEARN_MS, PostgresBus } from './postgres-bus.js';
 
 async function until(check: () => boolean, what: string): Promise<void> {
@@ -65,10 +65,43 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('PostgresBus', () => {
     await a.close();
   });
 
+  it('trusts no kept session while its LISTEN connection is down, and drops them all once back', async () => {
+    const bus = await open(Date.now);
+    let builds = 0;
+    const cache = new KeyedCache<string, number>(bus, ['sessions'], 10, null, () => bus.hearsOthers());
+    const read = () => cache.get('session', async () => ++builds);
+    expect(bus.hearsOthers()).toBe(true);
+    await read();
+    await read();
+    expect(builds).toBe(1);
+    // The listening connection dies (a restart of PostgreSQL, a network cut between the two).
+    await pool.query(
+      `select pg_terminate_backend(pid) from pg_stat_activity
+       where datname = current_database() and query = 'LISTEN ctf_invalidate'`,
+    );
+    await until(() => !bus.hearsOthers(), 'the bus knows it cannot hear');
+    // Until it listens again, every read goes to the source and nothing is kept.
+    await read();
+    await read();
+    expect(builds).toBe(3);
+    expect(cache.size).toBe(0);
+    const heard: Topic[] = [];
+    bus.subscribe((t) => heard.push(t));
+    await until(() => bus.hearsOthers(), 'the bus listens again');
+    // Back: every cache was told to drop what it had (it may have missed a notification).
+    expect(heard).toEqual([...ALL_TOPICS]);
+    await read();
+    await read();
+    expect(builds).toBe(4);
+    cache.dispose();
+    await bus.close();
+  });
+
   it('counts as shared while it cannot listen', async () => {
     const bus = new PostgresBus('postgres://postgres@127.0.0.1:1/nowhere', pool, ALL_TOPICS, () => 10 ** 12);
     await bus.start();
     expect(bus.hasSiblings).toBe(true);
+    expect(bus.hearsOthers()).toBe(false);
     await bus.close();
   });
 });
