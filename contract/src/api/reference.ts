@@ -57,9 +57,11 @@ const SUMMARIES: Summaries = {
     pickDivision: 'The caller picks a division (null: none), until their first solve.',
   },
   tokens: {
-    createToken: 'Creates a personal API token (`ctf_...`): the answer is the only time it is shown.',
-    listTokens: "The caller's API tokens: name, creation, expiry and last use (never the token).",
-    deleteToken: "Revokes one of the caller's API tokens: refused at once on every process.",
+    createToken:
+      'Creates a personal API token (`ctf_...`) with scopes and an expiry (signed-in session only): the answer is the only time it is shown.',
+    listTokens: "The caller's API tokens: name, scopes, creation, expiry and last use (never the token).",
+    deleteToken:
+      "Revokes one of the caller's API tokens (signed-in session only): refused at once on every process.",
   },
   teams: {
     teamInfo: "The caller's team with its members (and join requests, for the leader).",
