@@ -37,9 +37,12 @@ COPY --from=build /app/web/dist/ ./web/dist/
 COPY --from=build /app/docs/sample-challenges/ ./docs/sample-challenges/
 # Every other setting is read from the environment, or from /app/.env when one is mounted there
 # (the environment wins); see .env.example.
+# NODE_ENV=production (with HOST=0.0.0.0) keeps the local trial sign-in off in the image: the first
+# admin comes from an OAuth sign-in named in ADMINS (docs/deploy.md).
 ENV HOST=0.0.0.0 \
     PORT=3000 \
-    DATA_DIR=/data
+    DATA_DIR=/data \
+    NODE_ENV=production
 VOLUME /data
 EXPOSE 3000
 USER ctf

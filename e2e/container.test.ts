@@ -25,6 +25,8 @@ const NOT_PASSED = [
   'HOST',
   'DATA_DIR',
   'UPLOAD_DIR',
+  // The image sets production: the local trial sign-in stays off whatever the host's shell says.
+  'NODE_ENV',
   'DOCKER_HOST',
   'DOCKER_TLS_VERIFY',
   'DOCKER_CERT_PATH',

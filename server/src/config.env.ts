@@ -26,8 +26,10 @@ const optionalNonEmpty = z
 export const EnvSchema = z.object({
   /** TCP port to listen on. */
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  /** Interface to listen on. */
+  /** Interface to listen on; the local trial sign-in needs a loopback one (127.0.0.1, ::1, localhost). */
   HOST: z.string().min(1).default('127.0.0.1'),
+  /** 'production' turns the local trial sign-in off whatever else is set (the container image sets it). */
+  NODE_ENV: optionalNonEmpty,
   /** The site's origin as browsers see it (default http://localhost:PORT). */
   PUBLIC_URL: optionalNonEmpty.pipe(url('PUBLIC_URL').optional()),
   /** Folder for the SQLite file, uploads and the generated secret. */

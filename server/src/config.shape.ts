@@ -30,7 +30,10 @@ export interface Config {
   redisPrefix: string;
   sessionSecret: string;
   oauth: { discord: OAuthProviderConfig | null; github: OAuthProviderConfig | null };
-  /** Local sign-in: only with no OAuth provider and a loopback PUBLIC_URL (docs/product.md §11). */
+  /**
+   * Local sign-in: only with no OAuth provider, a loopback PUBLIC_URL and a loopback HOST, never
+   * with NODE_ENV=production (docs/product.md §11); each request must also come from loopback.
+   */
   localLogin: boolean;
   admins: AdminSpec[];
   /** EVENT_START and EVENT_END, or null: a new database makes its own window at its first start. */

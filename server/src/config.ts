@@ -45,8 +45,18 @@ function instanceConfig(e: Env, site: string): InstanceConfig {
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
-function isLoopback(hostname: string): boolean {
+/** Whether a host name or address is this machine's loopback (127.0.0.0/8, ::1, localhost). */
+export function isLoopback(hostname: string): boolean {
   return LOOPBACK_HOSTS.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+}
+
+/**
+ * The local trial sign-in: only with no OAuth provider, a loopback PUBLIC_URL AND a loopback HOST
+ * (so no other machine can even connect), and never with NODE_ENV=production (the container image).
+ * Each request is checked again (modules/auth, localSignInRefusal): it must come from loopback.
+ */
+function localTrial(e: Env, publicHost: string, anyProvider: boolean): boolean {
+  return !anyProvider && isLoopback(publicHost) && isLoopback(e.HOST) && e.NODE_ENV !== 'production';
 }
 
 function parseAdmins(raw: string): AdminSpec[] {
@@ -177,7 +187,7 @@ export function loadConfig(env: Record<string, string | undefined> = processEnvi
     redisPrefix: e.REDIS_PREFIX,
     sessionSecret: e.SESSION_SECRET ?? secretFromDataDir(dataDir),
     oauth,
-    localLogin: !oauth.discord && !oauth.github && isLoopback(pub.hostname),
+    localLogin: localTrial(e, pub.hostname, Boolean(oauth.discord || oauth.github)),
     admins: parseAdmins(e.ADMINS),
     eventWindow,
     freezeAt: e.FREEZE_AT ? new Date(e.FREEZE_AT) : null,

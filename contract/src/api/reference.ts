@@ -45,7 +45,8 @@ const SUMMARIES: Summaries = {
     authenticated: 'Whether the caller has a session (200 Authorized, else 401).',
     adminAuthenticated: 'Whether the caller is an admin (200, else 401 or 403).',
     logout: 'Ends the session and clears its cookie.',
-    localLogin: 'Signs in by name on a local trial (loopback PUBLIC_URL and no OAuth app configured).',
+    localLogin:
+      'Signs in by name on a local trial (loopback PUBLIC_URL and HOST, no OAuth app, not production), from loopback only.',
   },
   site: {
     siteInfo: 'The public settings: event window, name, texts, sign-in providers, divisions.',

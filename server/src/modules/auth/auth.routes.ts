@@ -1,5 +1,6 @@
 import { MESSAGES, OAUTH_PROVIDERS, authApi, type OAuthMessage, type OAuthProvider } from '@ctf/contract';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isLoopback } from '../../config.js';
 import type { AppContext } from '../../context.js';
 import { DomainError } from '../../lib/errors.js';
 import { route } from '../../plugins/route.js';
@@ -16,6 +17,31 @@ import { LoginError, OAUTH_STATE_TTL_MS, beginLogin, completeLogin } from './oau
 import { createSession, endSession } from './sessions.service.js';
 
 const STATE_COOKIE = 'ctf_oauth_state';
+
+export const LOCAL_SIGN_IN_OFF = 'Local sign-in is only available on a local trial without OAuth providers.';
+export const LOCAL_SIGN_IN_REMOTE = 'Local sign-in is only available from the machine the site runs on.';
+
+/** Headers a proxy adds: a request that passed through one may come from anywhere. */
+const PROXY_HEADERS = ['x-forwarded-for', 'forwarded', 'x-real-ip'];
+
+/**
+ * Why this request may not use the local trial sign-in, or null. Besides the configuration
+ * (config.ts: no OAuth, loopback PUBLIC_URL and HOST, not production), the connection itself must
+ * be loopback at both ends (the client's address, and the address it reached: a server made to
+ * listen on every interface refuses a neighbour who connects to its network address), and carry
+ * no proxy header (a proxy on this machine would make every visitor look local). The addresses
+ * are the socket's, never X-Forwarded-For. An injected request (tests) has no local address.
+ */
+function localSignInRefusal(enabled: boolean, request: FastifyRequest): string | null {
+  if (!enabled) return LOCAL_SIGN_IN_OFF;
+  const socket = request.raw.socket;
+  const local = socket.localAddress;
+  const remote = socket.remoteAddress ?? '';
+  const loopback = (address: string) => isLoopback(address.replace(/^::ffff:/, ''));
+  if (!loopback(remote) || (local !== undefined && !loopback(local))) return LOCAL_SIGN_IN_REMOTE;
+  if (PROXY_HEADERS.some((h) => request.headers[h] !== undefined)) return LOCAL_SIGN_IN_REMOTE;
+  return null;
+}
 
 function sendCallbackPage(reply: FastifyReply, message: OAuthMessage): FastifyReply {
   return reply
@@ -52,12 +78,8 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
   });
 
   route(app, authApi.localLogin, 'public', async (request, reply) => {
-    if (!ctx.config.localLogin) {
-      throw new DomainError(
-        'forbidden',
-        'Local sign-in is only available on a local trial without OAuth providers.',
-      );
-    }
+    const refusal = localSignInRefusal(ctx.config.localLogin, request);
+    if (refusal) throw new DomainError('forbidden', refusal);
     const user = await findOrCreateUser(
       ctx,
       {
