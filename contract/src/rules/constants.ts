@@ -113,7 +113,15 @@ export const CHALLENGE_ARCHIVE_LIMITS = {
   maxChallenges: 500,
   /** Folder depth of an entry's path. */
   maxDepth: 16,
+  /**
+   * One import or dry run at a time per server process (its memory is bounded by one archive); a
+   * second waits this long for its turn, then answers 429 CHALLENGE_IMPORT_BUSY.
+   */
+  importWaitMs: 3_000,
 } as const;
+
+/** The 429 of an import that found another running in its process for importWaitMs. */
+export const CHALLENGE_IMPORT_BUSY = 'Another import is running; try again in a minute.';
 
 /** docs/product.md §9 UI constants. */
 export const LOGIN_POPUP = { width: 500, height: 600 } as const;

@@ -132,11 +132,25 @@ function translateZipError(err: Error, label: string): ArchiveError {
   return new ArchiveError(label, `The ZIP archive is damaged: ${err.message}.`);
 }
 
-/** Reads every entry of a ZIP held in memory (the upload was already size-checked). */
+/**
+ * Reads every entry of a ZIP held in memory (the upload was already size-checked), in two walks.
+ * The first reads only the central directory and refuses the archive for anything its headers
+ * already say (names, links, encryption, entry count, each entry's size and their sum) before a
+ * byte is inflated, so a ZIP bomb whose entries add up past the limit costs no memory at all. The
+ * second inflates each entry, counting as it goes and checking it against its declared size
+ * (yauzl's validateEntrySizes): what it holds is bounded by the sizes the first walk accepted.
+ */
 export async function readZipArchive(buffer: Buffer, label: string): Promise<ArchiveFiles> {
   if (!looksLikeZipBytes(buffer.subarray(0, 4))) {
     throw new ArchiveError(label, 'The file is not a ZIP archive: upload a .zip of challenge folders.');
   }
+  await withZip(buffer, label, (zip) => walkEntries(zip, label, null));
+  const files: ArchiveFiles = new Map();
+  await withZip(buffer, label, (zip) => walkEntries(zip, label, files));
+  return files;
+}
+
+async function withZip(buffer: Buffer, label: string, use: (zip: yauzl.ZipFile) => Promise<void>) {
   let zip: yauzl.ZipFile;
   try {
     zip = await openZip(buffer);
@@ -150,15 +164,19 @@ export async function readZipArchive(buffer: Buffer, label: string): Promise<Arc
         `The archive holds ${zip.entryCount} entries, more than ${LIMITS.maxEntries}: refused (a ZIP bomb or the wrong folder?).`,
       );
     }
-    return await readEntries(zip, label);
+    await use(zip);
   } finally {
     zip.close();
   }
 }
 
-function readEntries(zip: yauzl.ZipFile, label: string): Promise<ArchiveFiles> {
-  const files: ArchiveFiles = new Map();
+/**
+ * Walks the entries: every header check, then (when `files` is given) each entry inflated into
+ * it. Without `files`, nothing is inflated: the central directory's walk.
+ */
+function walkEntries(zip: yauzl.ZipFile, label: string, files: ArchiveFiles | null): Promise<void> {
   const budget = new Budget(label);
+  const seen = new Set<string>();
   let declared = 0;
   return new Promise((resolve, reject) => {
     let settled = false;
@@ -171,7 +189,7 @@ function readEntries(zip: yauzl.ZipFile, label: string): Promise<ArchiveFiles> {
     zip.on('end', () => {
       if (settled) return;
       settled = true;
-      resolve(files);
+      resolve();
     });
     zip.on('entry', (entry: yauzl.Entry) => {
       void (async () => {
@@ -194,35 +212,43 @@ function readEntries(zip: yauzl.ZipFile, label: string): Promise<ArchiveFiles> {
             `The archive unpacks to more than ${LIMITS.maxTotalBytes / MB} MB: refused (a ZIP bomb?).`,
           );
         const key = normalise(name);
-        if (files.has(key)) throw new ArchiveError(name, `'${name}' appears twice in the archive.`);
+        if (seen.has(key)) throw new ArchiveError(name, `'${name}' appears twice in the archive.`);
+        seen.add(key);
         const tooLarge = entrySizeProblem(name, entry.uncompressedSize);
         if (tooLarge) throw tooLarge;
-        const stream = await openEntry(zip, entry);
-        // NOTE: one buffer of the declared size, filled as the entry inflates (yauzl checks the
-        // declared size against what comes out): held once, not as chunks plus their copy.
-        const content = Buffer.allocUnsafe(entry.uncompressedSize);
-        let filled = 0;
-        try {
-          for await (const chunk of stream as AsyncIterable<Buffer>) {
-            // Counted as it inflates: a lying size header cannot get past the limit.
-            budget.add(name, chunk.length);
-            if (filled + chunk.length > content.length)
-              throw translateZipError(new Error('too many bytes in the stream'), name);
-            chunk.copy(content, filled);
-            filled += chunk.length;
-          }
-        } catch (err) {
-          stream.destroy();
-          throw err instanceof ArchiveError ? err : translateZipError(err as Error, name);
+        if (files) {
+          const content = await inflateEntry(zip, entry, name, budget);
+          if (!isClutter(key)) files.set(key, content);
         }
-        if (filled !== content.length)
-          throw translateZipError(new Error('too few bytes in the stream'), name);
-        if (!isClutter(key)) files.set(key, content);
         zip.readEntry();
       })().catch(fail);
     });
     zip.readEntry();
   });
+}
+
+/** One entry inflated into a buffer of its declared size, counted as it inflates. */
+async function inflateEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, name: string, budget: Budget) {
+  const stream = await openEntry(zip, entry);
+  // NOTE: one buffer of the declared size, filled as the entry inflates (yauzl checks the
+  // declared size against what comes out): held once, not as chunks plus their copy.
+  const content = Buffer.allocUnsafe(entry.uncompressedSize);
+  let filled = 0;
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      // Counted as it inflates: a lying size header cannot get past the limit.
+      budget.add(name, chunk.length);
+      if (filled + chunk.length > content.length)
+        throw translateZipError(new Error('too many bytes in the stream'), name);
+      chunk.copy(content, filled);
+      filled += chunk.length;
+    }
+  } catch (err) {
+    stream.destroy();
+    throw err instanceof ArchiveError ? err : translateZipError(err as Error, name);
+  }
+  if (filled !== content.length) throw translateZipError(new Error('too few bytes in the stream'), name);
+  return content;
 }
 
 /** Reads a ZIP file or a folder of challenge folders from disk (the CLI). */

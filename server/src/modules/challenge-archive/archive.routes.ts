@@ -6,6 +6,7 @@ import { route } from '../../plugins/route.js';
 import { requireStaff } from '../../plugins/session.js';
 import { exportChallengeZip } from './archive-export.js';
 import { addSampleChallenges, importChallengeZip } from './archive.service.js';
+import { withImportSlot } from './import-slot.js';
 
 const MB = 1024 * 1024;
 
@@ -62,11 +63,13 @@ export function registerChallengeArchiveRoutes(app: FastifyInstance, ctx: AppCon
       async (request, reply) => {
         const actor = requireStaff(request);
         const dryRun = request.query.dry_run === '1' || request.query.dry_run === 'true';
-        const received = await receiveArchive(request);
-        const result =
-          'bytes' in received
-            ? await importChallengeZip(ctx, received.bytes, received.name, { dryRun, actor })
+        // The slot before the body: a waiting import has not read its archive into memory yet.
+        const result = await withImportSlot(ctx, async () => {
+          const received = await receiveArchive(request);
+          return 'bytes' in received
+            ? importChallengeZip(ctx, received.bytes, received.name, { dryRun, actor })
             : received;
+        });
         if (result.errors.length > 0) return reply.code(400).send(result);
         return result;
       },
@@ -75,7 +78,8 @@ export function registerChallengeArchiveRoutes(app: FastifyInstance, ctx: AppCon
   });
 
   route(app, adminApi.addSampleChallenges, 'admin', async (request, reply) => {
-    const result = await addSampleChallenges(ctx, requireStaff(request));
+    const actor = requireStaff(request);
+    const result = await withImportSlot(ctx, () => addSampleChallenges(ctx, actor));
     if (result.errors.length > 0) return reply.code(400).send(result);
     return result;
   });
