@@ -21,14 +21,17 @@ describe('npm run challenges -- import --remote', () => {
     await t.close();
   });
 
-  async function tokenOf(client: TestClient): Promise<{ _id: string; token: string }> {
-    const res = await client.post('/api/user/tokens', { name: 'challenge sync' });
+  async function tokenOf(client: TestClient, scopes?: string[]): Promise<{ _id: string; token: string }> {
+    const res = await client.post('/api/user/tokens', {
+      name: 'challenge sync',
+      ...(scopes ? { scopes } : {}),
+    });
     expect(res.status).toBe(200);
     return res.body;
   }
 
   it('uploads the folder with the token: a dry run first, then the import', async () => {
-    const { token } = await tokenOf(await t.login('author', { admin: true }));
+    const { token } = await tokenOf(await t.login('author', { role: 'author' }), ['author']);
     const dry = await remoteImportCommand(['import', SAMPLES, '--remote', site, '--dry-run'], token)!;
     expect(dry.out).toContain('Dry run: 3 challenge(s) would be created and 0 updated');
     expect(dry.code).toBe(0);
@@ -48,13 +51,22 @@ describe('npm run challenges -- import --remote', () => {
     expect(new Set(audit.map((a) => a.admin_name))).toEqual(new Set(['author']));
   });
 
-  it('is refused with a player’s token, a revoked one, or none, and imports nothing', async () => {
+  it('is refused with a player’s token, one without the author scope, a revoked one, or none', async () => {
     const player = await tokenOf(await t.login('player'));
     const refused = await remoteImportCommand(['import', SAMPLES, '--remote', site], player.token)!;
-    expect(refused).toEqual({ code: 1, out: 'The site refused the import (403): Forbidden\n' });
+    expect(refused).toEqual({
+      code: 1,
+      out: 'The site refused the import (403): This token does not allow that.\n',
+    });
+    const reader = await tokenOf(await t.login('writer', { role: 'author' }), ['read', 'play']);
+    const unscoped = await remoteImportCommand(['import', SAMPLES, '--remote', site], reader.token)!;
+    expect(unscoped).toEqual({
+      code: 1,
+      out: 'The site refused the import (403): This token does not allow that.\n',
+    });
 
     const adminClient = await t.login('root', { admin: true });
-    const admin = await tokenOf(adminClient);
+    const admin = await tokenOf(adminClient, ['author']);
     await adminClient.post('/api/user/tokens/delete', { token_id: admin._id });
     const revoked = await remoteImportCommand(['import', SAMPLES, '--remote', site], admin.token)!;
     expect(revoked.code).toBe(1);
