@@ -1,4 +1,4 @@
-import { API_DOCS_PATH, OPENAPI_PATH, ROUTES, apiReference } from '@ctf/contract';
+import { API_DOCS_PATH, OPENAPI_PATH, ROUTES, apiReference, tokenRuleFor } from '@ctf/contract';
 import type { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.js';
@@ -66,7 +66,10 @@ function referenceMismatches(
       }
     }
     if (r.access === 'user' || r.access === 'admin') {
-      if (!op.responses['401'] || JSON.stringify(op.security) !== '[{"session":[]},{"apiToken":[]}]') {
+      // A session always; a personal token with the scope the token table names, where it names one.
+      const rule = tokenRuleFor({ method: r.method as 'GET', path: r.url });
+      const expected = [{ session: [] }, ...(rule && rule !== 'session' ? [{ apiToken: [rule] }] : [])];
+      if (!op.responses['401'] || JSON.stringify(op.security) !== JSON.stringify(expected)) {
         problems.push(`${at}: needs a session but the document does not say so`);
       }
     }
@@ -125,13 +128,15 @@ describe('API reference (GET /api/openapi.json, GET /api/docs)', () => {
 
   it('describes bodies, queries, answers, access and refusals as the contract does', () => {
     const submit = doc.paths['/api/ctf/submit-flag']!.post!;
-    expect(submit.security).toEqual([{ session: [] }, { apiToken: [] }]);
+    expect(submit.security).toEqual([{ session: [] }, { apiToken: ['play'] }]);
     expect(doc.components.securitySchemes.apiToken).toMatchObject({ type: 'http', scheme: 'bearer' });
     const tokens = doc.paths['/api/user/tokens']!;
     expect(tokens.post!.requestBody!.content['application/json']!.schema).toMatchObject({
       required: ['name'],
     });
-    expect(tokens.get!.security).toEqual([{ session: [] }, { apiToken: [] }]);
+    expect(tokens.get!.security).toEqual([{ session: [] }, { apiToken: ['read'] }]);
+    // Creating a token is a signed-in session's alone: no token is offered.
+    expect(tokens.post!.security).toEqual([{ session: [] }]);
     expect(doc.paths['/api/user/tokens/delete']!.post).toBeDefined();
     expect(submit.requestBody!.content['application/json']!.schema).toMatchObject({
       type: 'object',

@@ -3,6 +3,7 @@ import {
   MESSAGES,
   adminApi,
   apiReference,
+  tokenRuleFor,
   type Access,
   type Endpoint,
   type RawRoute,
@@ -103,9 +104,15 @@ function errorBody(path: string, message: string, code: string): Record<string, 
   return admin ? { acknowledge: false, message, code } : { message, code };
 }
 
-function security(access: Access, path: string): Record<string, string[]>[] | undefined {
-  if (access === 'user' || access === 'admin') return [{ session: [] }, { apiToken: [] }];
-  if (access === 'public') return [{}, { session: [] }, { apiToken: [] }];
+/**
+ * Who may call a route. A personal token is offered only where the token table lets one in, with
+ * the scope it needs as the requirement's role (OpenAPI 3.1 allows roles on any scheme).
+ */
+function security(access: Access, path: string, method: string): Record<string, string[]>[] | undefined {
+  const rule = tokenRuleFor({ method: method as 'GET', path });
+  const token = rule && rule !== 'session' ? [{ apiToken: [rule] }] : [];
+  if (access === 'user' || access === 'admin') return [{ session: [] }, ...token];
+  if (access === 'public') return [{}, { session: [] }, ...token];
   if (access === 'token') return [{ [path === '/metrics' ? 'metricsToken' : 'adminApiToken']: [] }];
   return undefined;
 }
@@ -131,7 +138,7 @@ function endpointOperation(entry: ReferenceEntry, endpoint: Endpoint, access: Ac
     description: WHO[access],
     responses: {},
   };
-  const sec = security(access, entry.path);
+  const sec = security(access, entry.path, entry.method);
   if (sec) op.security = sec;
   if (endpoint.query) op.parameters = queryParameters(endpoint.query);
   if (endpoint.body) {
@@ -195,7 +202,7 @@ function rawOperation(entry: ReferenceEntry, raw: RawRoute): Operation {
     description: WHO[raw.access],
     responses: {},
   };
-  const sec = security(raw.access, entry.path);
+  const sec = security(raw.access, entry.path, entry.method);
   if (sec) op.security = sec;
   if (entry.path.endsWith('/*')) {
     op.parameters = [
@@ -232,7 +239,7 @@ function description(sessionCookie: string): string {
   return [
     'The JSON API of the CTF site, generated from the zod schemas of its contract package (`contract/src/api`).',
     '',
-    `**Sessions.** Users sign in through the site (Discord or GitHub; a local trial by name); the session is the \`${sessionCookie}\` cookie. A script sends a personal API token instead (\`Authorization: Bearer ctf_...\`, made on the profile page): it acts as its user, with that user's role and rate limits, until it is revoked or expires.`,
+    `**Sessions.** Users sign in through the site (Discord or GitHub; a local trial by name); the session is the \`${sessionCookie}\` cookie. A script sends a personal API token instead (\`Authorization: Bearer ctf_...\`, made on the profile page): it acts as its user, with that user's role and rate limits, within its scopes (each operation's apiToken requirement names the scope it needs; an operation without one takes no token), until it is revoked or expires.`,
     '',
     '**POST requests** must carry an `Origin` (or `Referer`) header of the site itself, else they are refused with 403; a request with a personal API token and no cookie needs none.',
     '',
