@@ -5,6 +5,7 @@ import { badInput } from '../../lib/errors.js';
 import { renderMarkdown } from '../../lib/markdown.js';
 import { hasEventEnded } from '../event-state/event-state.service.js';
 import { findFileIdsByName } from './challenge-parts.repo.js';
+import { workableChallengeIds } from './challenge-owners.js';
 import {
   challengesOfSolutionFile,
   competitorSolved,
@@ -72,9 +73,11 @@ export async function listSolutionsForAdmin(
   );
 }
 
-/** Staff who may edit challenges see every solution. */
-function editsChallenges(user: UserRow): boolean {
-  return user.role === 'admin' || user.role === 'author';
+/** Admins see every solution; an author the solutions of the challenges it owns. */
+async function editsChallenge(ctx: AppContext, user: UserRow, challengeId: number): Promise<boolean> {
+  if (user.role === 'admin') return true;
+  if (user.role !== 'author') return false;
+  return (await workableChallengeIds(ctx.database.db, user))?.has(challengeId) === true;
 }
 
 /** Whether the caller may see a solution of this visibility on this challenge. */
@@ -84,7 +87,7 @@ export async function maySeeSolution(
   challengeId: number,
   visibility: SolutionVisibility,
 ): Promise<boolean> {
-  if (editsChallenges(user)) return true;
+  if (await editsChallenge(ctx, user, challengeId)) return true;
   if (visibility === 'hidden') return false;
   if (visibility === 'after_end') return hasEventEnded(ctx);
   return competitorSolved(ctx.database.db, challengeId, user.id, user.team_id);
