@@ -115,14 +115,15 @@ export async function maySeeSolutionFile(ctx: AppContext, user: UserRow, fileId:
 }
 
 /**
- * The solutions an archive of the ended event may show: 'solved' and 'after_end' ones (never
- * 'hidden'), with their files' names and sizes.
+ * The solutions an archive of the ended event may show: 'after_end' ones only, with their files'
+ * names and sizes. The archive is public, so a 'solved' solution (meant for those who solved the
+ * challenge) stays out of it, as a 'hidden' one does.
  */
 export async function listArchivableSolutions(ctx: AppContext): Promise<
   {
     challengeId: number;
     html: string;
-    visibility: Exclude<SolutionVisibility, 'hidden'>;
+    visibility: 'after_end';
     files: { name: string; size: number }[];
   }[]
 > {
@@ -130,7 +131,7 @@ export async function listArchivableSolutions(ctx: AppContext): Promise<
   const [solutions, files] = await Promise.all([listSolutions(db), listSolutionFileNames(db)]);
   const out = [];
   for (const [id, s] of [...solutions].sort(([a], [b]) => a - b)) {
-    if (s.visibility === 'hidden') continue;
+    if (s.visibility !== 'after_end') continue;
     out.push({ challengeId: id, html: s.html, visibility: s.visibility, files: files.get(id) ?? [] });
   }
   return out;

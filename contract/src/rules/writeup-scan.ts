@@ -1,0 +1,115 @@
+/**
+ * Writeup files checked whole (docs/decisions/0014-least-privilege.md): the site never renders a
+ * writeup, but the writeups ZIP and the event archive carry them to places that might. So a
+ * Markdown writeup with an HTML document or a script anywhere, and a PDF with JavaScript or a
+ * launch action, are refused with the reason. Both scanners take the bytes chunk by chunk (a
+ * little of the previous chunk is kept, so a word cut between chunks is still found): linear time,
+ * constant memory.
+ */
+
+/** What a Markdown writeup may not contain anywhere (lower case), and how a refusal names it. */
+const MARKDOWN_FINDINGS: readonly { pattern: RegExp; what: string }[] = [
+  { pattern: /<!doctype\b/, what: 'an HTML document (<!DOCTYPE)' },
+  { pattern: /<html[\s>/]/, what: 'an HTML document (<html>)' },
+  { pattern: /<\?xml\b/, what: 'an XML document (<?xml)' },
+  { pattern: /<svg[\s>/]/, what: 'an SVG document (<svg>)' },
+  { pattern: /<script[\s>/]/, what: 'a script (<script>)' },
+  { pattern: /<(?:iframe|object|embed)[\s>/]/, what: 'an embedded document (<iframe>, <object> or <embed>)' },
+  { pattern: /<[a-z][a-z0-9-]*\s[^<>]{0,200}?\bon[a-z]+\s*=/, what: 'a script (an on… event attribute)' },
+  { pattern: /(?:\]\(|<|=\s*["']?)\s*javascript\s*:/, what: 'a script (a javascript: link)' },
+];
+/** Longest text a finding spans across a chunk boundary. */
+const MARKDOWN_TAIL = 256;
+
+export function markdownFindingMessage(what: string, line: number): string {
+  return `The Markdown file contains ${what} on line ${line}: a writeup may not carry an HTML document or a script, not even in a code block. Write < as &lt; there, or hand in a link.`;
+}
+
+/** Scans decoded Markdown text as it streams; answers the first refusal found. */
+export class MarkdownScan {
+  private tail = '';
+  /** Lines before the start of `tail`. */
+  private linesBefore = 0;
+
+  push(text: string): string | null {
+    const window = this.tail + text.toLowerCase();
+    let first: { index: number; what: string } | null = null;
+    for (const f of MARKDOWN_FINDINGS) {
+      const m = f.pattern.exec(window);
+      if (m && (first === null || m.index < first.index)) first = { index: m.index, what: f.what };
+    }
+    if (first)
+      return markdownFindingMessage(first.what, this.linesBefore + 1 + countLines(window, first.index));
+    const keep = Math.min(MARKDOWN_TAIL, window.length);
+    this.linesBefore += countLines(window, window.length - keep);
+    this.tail = window.slice(window.length - keep);
+    return null;
+  }
+}
+
+function countLines(text: string, end: number): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < end; i = text.indexOf('\n', i + 1)) n += 1;
+  return n;
+}
+
+/**
+ * PDF names that run code or programs: JavaScript actions (/JavaScript, /JS, also what an
+ * /OpenAction or /AA runs) and launch actions (/Launch). An /OpenAction that only opens a page is
+ * harmless and stays allowed: one that runs a script names /JavaScript or /JS.
+ */
+const PDF_REFUSED_NAMES: Readonly<Record<string, string>> = {
+  JavaScript: 'JavaScript (/JavaScript)',
+  JS: 'JavaScript (/JS)',
+  Launch: 'a launch action (/Launch)',
+};
+/** A name longer than this is none of the above. */
+const PDF_TAIL = 128;
+const PDF_DELIMITER = /[\s()<>[\]{}/%]/;
+
+export function pdfFindingMessage(what: string): string {
+  return `The PDF contains ${what}: a writeup may not run scripts or programs. Save it again without them (print to PDF), or hand in a link.`;
+}
+
+/** A PDF name as written, with its #xx escapes decoded (/J#61vaScript is /JavaScript). */
+function decodeName(raw: string): string {
+  return raw.replace(/#([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+/** Scans PDF bytes (as they stream, or an inflated stream's) for refused names. */
+export class PdfScan {
+  private tail = '';
+
+  push(chunk: Uint8Array): string | null {
+    const window = this.tail + latin1(chunk);
+    // Names are read up to the last delimiter; what follows may continue in the next chunk.
+    let end = window.length;
+    while (end > 0 && !PDF_DELIMITER.test(window[end - 1]!)) end -= 1;
+    const problem = this.scan(window.slice(0, end));
+    const rest = window.slice(end > 0 ? end - 1 : 0);
+    this.tail = rest.length > PDF_TAIL ? '' : rest;
+    return problem;
+  }
+
+  /** After the last chunk: the names left in the tail. */
+  finish(): string | null {
+    const problem = this.scan(`${this.tail} `);
+    this.tail = '';
+    return problem;
+  }
+
+  private scan(text: string): string | null {
+    for (const m of text.matchAll(/\/([^\s()<>[\]{}/%]+)(?=[\s()<>[\]{}/%])/g)) {
+      const what = PDF_REFUSED_NAMES[decodeName(m[1]!)];
+      if (what) return pdfFindingMessage(what);
+    }
+    return null;
+  }
+}
+
+function latin1(bytes: Uint8Array): string {
+  let out = '';
+  for (let i = 0; i < bytes.length; i += 8192)
+    out += String.fromCharCode(...bytes.subarray(i, Math.min(i + 8192, bytes.length)));
+  return out;
+}
