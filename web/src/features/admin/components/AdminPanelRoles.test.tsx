@@ -131,4 +131,27 @@ describe('AdminPanel sections, tab URLs and roles', () => {
     );
     expect(await screen.findByText("'alice' is now a monitor.")).toBeInTheDocument();
   });
+
+  it('marks a monitor or author as competing from the Users tab; players always compete', async () => {
+    const api = mockApi(
+      baseRoutes({
+        'GET /api/admin/get_users': () =>
+          json([
+            { ...makeUser({ _id: '2', username: 'alice' }), competing: false },
+            { ...makeUser({ _id: '3', username: 'wren', role: 'author' }), competing: false },
+          ]),
+        'POST /api/admin/set_competing': () =>
+          json({ acknowledge: true, message: "'wren' now competes: their solves count in public." }),
+      }),
+    );
+    renderPage(<AdminPanel />);
+    const toggle = await screen.findByRole('checkbox', { name: 'Competing: wren' });
+    expect(toggle).not.toBeChecked();
+    expect(screen.queryByRole('checkbox', { name: 'Competing: alice' })).not.toBeInTheDocument();
+    await userEvent.click(toggle);
+    await waitFor(() =>
+      expect(api.bodyOf('POST /api/admin/set_competing')).toEqual({ user_id: '3', competing: true }),
+    );
+    expect(await screen.findByText("'wren' now competes: their solves count in public.")).toBeInTheDocument();
+  });
 });

@@ -105,6 +105,16 @@ export function ViewChallengesTab({ act }: { act: AdminAct }) {
     { header: 'Points', cell: (c) => c.points },
     { header: 'Solves', cell: (c) => c.user_completions },
     { header: 'Files', cell: (c) => c.hlinks.join(', ') },
+    // Who besides admins works on it (an author sees only the challenges it owns).
+    {
+      header: 'Owners',
+      cell: (c) =>
+        c.owners.length > 0 ? (
+          c.owners.map((o) => o.username).join(', ')
+        ) : (
+          <span className="text-body-secondary">Admins only</span>
+        ),
+    },
     {
       header: 'Release',
       cell: (c) => (
