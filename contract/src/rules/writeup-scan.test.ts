@@ -72,6 +72,16 @@ describe('writeup files checked whole', () => {
     }
   });
 
+  it("skips a stream's data: binary bytes that spell a name by chance are no action", () => {
+    const text =
+      '%PDF-1.4\n4 0 obj << /Length 12 /Subtype /Image >>\nstream\nxx/JS /Launch\nendstream\nendobj\n%%EOF\n';
+    for (const size of [1, 3, 8, 1000]) expect(pdfIn(text, size), String(size)).toBeNull();
+    // What follows the stream is read again.
+    const after = `${text}5 0 obj << /S /JavaScript >> endobj\n`;
+    for (const size of [1, 3, 8, 1000])
+      expect(pdfIn(after, size), String(size)).toBe(pdfFindingMessage('JavaScript (/JavaScript)'));
+  });
+
   it('accepts a PDF whose /OpenAction only opens a page, and names that merely start like a refused one', () => {
     for (const text of [
       '%PDF-1.4\n1 0 obj << /Type /Catalog /OpenAction [3 0 R /Fit] >> endobj\n%%EOF\n',

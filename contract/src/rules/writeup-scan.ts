@@ -76,24 +76,56 @@ function decodeName(raw: string): string {
   return raw.replace(/#([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
-/** Scans PDF bytes (as they stream, or an inflated stream's) for refused names. */
+/** A stream's data starts after its dictionary, the keyword and its end of line. */
+const STREAM_START = />>\s*stream\r?\n/;
+/** Kept between chunks at least, so a dictionary's end and the keyword are seen whole. */
+const STREAM_START_TAIL = 32;
+const STREAM_END = 'endstream';
+
+/**
+ * Scans PDF syntax (the file as it streams, or an inflated object stream's objects) for refused
+ * names. The data of a stream (an image, a font, compressed objects) is skipped: binary bytes
+ * would spell "/JS " by chance in about one large PDF of fifty; the server inflates object
+ * streams, where objects may hide, and scans them apart (server: writeups/pdf-streams.ts).
+ */
 export class PdfScan {
   private tail = '';
+  private inStream = false;
 
   push(chunk: Uint8Array): string | null {
-    const window = this.tail + latin1(chunk);
-    // Names are read up to the last delimiter; what follows may continue in the next chunk.
-    let end = window.length;
-    while (end > 0 && !PDF_DELIMITER.test(window[end - 1]!)) end -= 1;
-    const problem = this.scan(window.slice(0, end));
-    const rest = window.slice(end > 0 ? end - 1 : 0);
-    this.tail = rest.length > PDF_TAIL ? '' : rest;
-    return problem;
+    let window = this.tail + latin1(chunk);
+    for (;;) {
+      if (this.inStream) {
+        const end = window.indexOf(STREAM_END);
+        if (end === -1) {
+          this.tail = window.slice(-(STREAM_END.length - 1));
+          return null;
+        }
+        this.inStream = false;
+        window = window.slice(end + STREAM_END.length);
+        continue;
+      }
+      const start = STREAM_START.exec(window);
+      if (start) {
+        const problem = this.scan(`${window.slice(0, start.index)} `);
+        if (problem) return problem;
+        this.inStream = true;
+        window = window.slice(start.index + start[0].length);
+        continue;
+      }
+      // Names are read up to the last delimiter; what follows may continue in the next chunk.
+      let end = window.length;
+      while (end > 0 && !PDF_DELIMITER.test(window[end - 1]!)) end -= 1;
+      const problem = this.scan(window.slice(0, end));
+      const rest = window.slice(Math.max(0, Math.min(end - 1, window.length - STREAM_START_TAIL)));
+      this.tail = rest.length > PDF_TAIL ? rest.slice(-STREAM_START_TAIL) : rest;
+      return problem;
+    }
   }
 
   /** After the last chunk: the names left in the tail. */
   finish(): string | null {
-    const problem = this.scan(`${this.tail} `);
+    const problem = this.inStream ? null : this.scan(`${this.tail} `);
     this.tail = '';
     return problem;
   }
