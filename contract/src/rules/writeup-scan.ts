@@ -77,7 +77,9 @@ function decodeName(raw: string): string {
 }
 
 /** A stream's data starts after its dictionary, the keyword and its end of line. */
-const STREAM_START = />>\s*stream\r?\n/;
+const STREAM_START = />>\s*stream\r?\n/g;
+/** A name and the delimiter after it (not consumed). */
+const NAME = /\/([^\s()<>[\]{}/%]+)(?=[\s()<>[\]{}/%])/g;
 /** Kept between chunks at least, so a dictionary's end and the keyword are seen whole. */
 const STREAM_START_TAIL = 32;
 const STREAM_END = 'endstream';
@@ -93,31 +95,34 @@ export class PdfScan {
   private inStream = false;
 
   push(chunk: Uint8Array): string | null {
-    let window = this.tail + latin1(chunk);
+    const window = this.tail + latin1(chunk);
+    // Positions, not slices: the window is walked once, however many streams it holds.
+    let pos = 0;
     for (;;) {
       if (this.inStream) {
-        const end = window.indexOf(STREAM_END);
+        const end = window.indexOf(STREAM_END, pos);
         if (end === -1) {
-          this.tail = window.slice(-(STREAM_END.length - 1));
+          this.tail = window.slice(Math.max(pos, window.length - (STREAM_END.length - 1)));
           return null;
         }
         this.inStream = false;
-        window = window.slice(end + STREAM_END.length);
+        pos = end + STREAM_END.length;
         continue;
       }
+      STREAM_START.lastIndex = pos;
       const start = STREAM_START.exec(window);
       if (start) {
-        const problem = this.scan(`${window.slice(0, start.index)} `);
+        const problem = this.scan(window, pos, start.index);
         if (problem) return problem;
         this.inStream = true;
-        window = window.slice(start.index + start[0].length);
+        pos = start.index + start[0].length;
         continue;
       }
       // Names are read up to the last delimiter; what follows may continue in the next chunk.
       let end = window.length;
-      while (end > 0 && !PDF_DELIMITER.test(window[end - 1]!)) end -= 1;
-      const problem = this.scan(window.slice(0, end));
-      const rest = window.slice(Math.max(0, Math.min(end - 1, window.length - STREAM_START_TAIL)));
+      while (end > pos && !PDF_DELIMITER.test(window[end - 1]!)) end -= 1;
+      const problem = this.scan(window, pos, end);
+      const rest = window.slice(Math.max(pos, Math.min(end - 1, window.length - STREAM_START_TAIL)));
       this.tail = rest.length > PDF_TAIL ? rest.slice(-STREAM_START_TAIL) : rest;
       return problem;
     }
@@ -125,13 +130,20 @@ export class PdfScan {
 
   /** After the last chunk: the names left in the tail. */
   finish(): string | null {
-    const problem = this.inStream ? null : this.scan(`${this.tail} `);
+    const text = `${this.tail} `;
+    const problem = this.inStream ? null : this.scan(text, 0, text.length);
     this.tail = '';
     return problem;
   }
 
-  private scan(text: string): string | null {
-    for (const m of text.matchAll(/\/([^\s()<>[\]{}/%]+)(?=[\s()<>[\]{}/%])/g)) {
+  /**
+   * The refused names that end inside [from, to) (a name ending at `to` needs the delimiter there:
+   * a stream's keyword, the chunk's last delimiter, or finish's added space).
+   */
+  private scan(text: string, from: number, to: number): string | null {
+    NAME.lastIndex = from;
+    for (let m = NAME.exec(text); m !== null && m.index < to; m = NAME.exec(text)) {
+      if (m.index + m[0].length > to) break;
       const what = PDF_REFUSED_NAMES[decodeName(m[1]!)];
       if (what) return pdfFindingMessage(what);
     }
@@ -139,9 +151,11 @@ export class PdfScan {
   }
 }
 
+/**
+ * Bytes as text, one character a byte ('latin1' is windows-1252 to a TextDecoder: the names and
+ * delimiters looked for are ASCII either way). Far faster than building the string by hand.
+ */
+const SINGLE_BYTE = new TextDecoder('latin1');
 function latin1(bytes: Uint8Array): string {
-  let out = '';
-  for (let i = 0; i < bytes.length; i += 8192)
-    out += String.fromCharCode(...bytes.subarray(i, Math.min(i + 8192, bytes.length)));
-  return out;
+  return SINGLE_BYTE.decode(bytes);
 }
