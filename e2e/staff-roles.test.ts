@@ -10,8 +10,9 @@ const run = browserAvailable();
 /**
  * Staff roles (issue 31) in a real browser: an admin makes one user a monitor and another an
  * author; each opens the admin panel and sees only its tabs (a monitor no button that changes
- * anything, no e-mail address), at 375 px too; a tab's address survives a reload and the back
- * button returns to the tab before.
+ * anything, no e-mail address), at 375 px too; an author's challenge list holds only the
+ * challenges it owns; the admin marks a staff member as competing from the Users tab; a tab's
+ * address survives a reload and the back button returns to the tab before.
  */
 describe.runIf(run)('staff roles in Chromium', () => {
   let server: RunningServer;
@@ -106,6 +107,26 @@ describe.runIf(run)('staff roles in Chromium', () => {
       'true',
     );
     expect(await seriousViolations(page)).toEqual([]);
+    // The challenges it creates are its own; it lists no other (an admin's are out of its reach).
+    await post(admin, '/api/admin/ctf/create_challenge', {
+      name: 'Organiser Box',
+      category: 'General',
+      difficulty: 'Easy',
+      written_by: 'organiser',
+      flag: 'flag{organiser_only}',
+    });
+    await post(author, '/api/admin/ctf/create_challenge', {
+      name: 'Writer Box',
+      category: 'General',
+      difficulty: 'Easy',
+      written_by: 'writer',
+      flag: 'flag{writer_box}',
+    });
+    await page.reload();
+    await page.getByRole('cell', { name: 'Writer Box', exact: true }).waitFor();
+    expect(await page.getByRole('cell', { name: 'writer', exact: true }).count()).toBe(1);
+    expect(await page.getByRole('cell', { name: 'Organiser Box', exact: true }).count()).toBe(0);
+    expect(await page.content()).not.toContain('flag{organiser_only}');
     await page.close();
   });
 
@@ -130,6 +151,12 @@ describe.runIf(run)('staff roles in Chromium', () => {
     await page.getByRole('tab', { name: 'Users' }).click();
     await page.getByRole('combobox', { name: 'Staff role: writer' }).waitFor();
     expect(await page.getByRole('combobox', { name: 'Staff role: writer' }).inputValue()).toBe('author');
+    // Staff do not compete until the admin says so.
+    const competing = page.getByRole('checkbox', { name: 'Competing: writer' });
+    expect(await competing.isChecked()).toBe(false);
+    await competing.click();
+    await page.getByText("'writer' now competes: their solves count in public.").waitFor();
+    await expect.poll(() => competing.isChecked()).toBe(true);
     await page.close();
   });
 });

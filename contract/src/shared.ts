@@ -108,6 +108,7 @@ export * from './rules/html-policy.js';
 export * from './rules/markdown-budget.js';
 export * from './rules/default-texts.js';
 export * from './rules/writeups.js';
+export { MarkdownScan, PdfScan, markdownFindingMessage, pdfFindingMessage } from './rules/writeup-scan.js';
 export type { LiveEventData, LiveEventType } from './api/live-events.js';
 export {
   LIVE_EVENT_TYPES,

@@ -33,6 +33,14 @@ export async function addChallenge(
   return { id, name: input.name.trim(), flag: (input.flag ?? input.flags?.[0]?.content ?? '').trim() };
 }
 
+/** Makes a user an owner of a challenge (as an admin's owner_ids would). */
+export async function ownChallenge(t: TestApp, challengeId: number, userId: number): Promise<void> {
+  await t.ctx.database.db
+    .insertInto('challenge_owners')
+    .values({ challenge_id: challengeId, user_id: userId })
+    .execute();
+}
+
 export async function openSite(t: TestApp, open = true): Promise<void> {
   await setSiteActive(t.ctx, open);
 }

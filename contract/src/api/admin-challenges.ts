@@ -99,6 +99,13 @@ export const AdminSolution = z.object({
 });
 export type AdminSolution = z.infer<typeof AdminSolution>;
 
+/** A challenge's owner: an author (or admin) who reads and changes its answers. */
+export const ChallengeOwner = z.object({ _id: IdString, username: z.string() });
+export type ChallengeOwner = z.infer<typeof ChallengeOwner>;
+
+/** At most this many owners per challenge. */
+export const CHALLENGE_OWNERS_MAX = 20;
+
 /**
  * The admin view adds what only admins may read: the flags (`flag` is the first one, for the
  * single-flag form of docs/product.md), the attempt limit, the hints with their content, the release time
@@ -120,6 +127,8 @@ export const AdminChallenge = PublicChallenge.extend({
   instance: InstanceDefinition.nullable(),
   /** The official solution (issue 32), or null. */
   solution: AdminSolution.nullable(),
+  /** Who may work on it besides admins (none: admins only). */
+  owners: z.array(ChallengeOwner),
 });
 export type AdminChallenge = z.infer<typeof AdminChallenge>;
 
@@ -195,6 +204,8 @@ const ChallengeFields = z.object({
   instance: InstanceDefinition.nullable().optional(),
   /** The official solution (issue 32); null: none. Absent on an update: left as it is. */
   solution: SolutionInput.nullable().optional(),
+  /** Admins only: the users who own the challenge (absent: the creator on create, kept on update). */
+  owner_ids: z.array(IdInput).max(CHALLENGE_OWNERS_MAX).optional(),
 });
 
 /** The flag list a body means: `flags` when given, else the old single `flag` as one static flag. */

@@ -26,6 +26,8 @@ export {
 } from './admin-rules.js';
 export {
   AdminChallenge,
+  CHALLENGE_OWNERS_MAX,
+  ChallengeOwner,
   AdminSolution,
   SolutionInput,
   AdminFlag,
@@ -46,7 +48,8 @@ const Moderation = {
   /** The reason given for the latest hide or ban, null when none. */
   moderation_reason: z.string().nullable(),
 };
-export const AdminUser = User.extend(Moderation);
+/** `competing`: a monitor or author an admin marked as counting in public (players always do). */
+export const AdminUser = User.extend(Moderation).extend({ competing: z.boolean() });
 export type AdminUser = z.infer<typeof AdminUser>;
 export const AdminTeam = Team.extend(Moderation);
 export type AdminTeam = z.infer<typeof AdminTeam>;
@@ -68,6 +71,11 @@ export const removeAdmin = post(ROUTES.admin.removeAdmin, z.object({ username: z
 export const setRole = post(
   ROUTES.admin.setRole,
   z.object({ user_id: IdInput, role: z.enum(ROLES, { error: `must be one of ${ROLES.join(', ')}` }) }),
+);
+/** Whether a monitor or author counts in public like a participant (admins only, audited). */
+export const setCompeting = post(
+  ROUTES.admin.setCompeting,
+  z.object({ user_id: IdInput, competing: z.boolean({ error: 'competing must be true or false' }) }),
 );
 export const promoteAdmin = post(
   ROUTES.admin.promoteAdmin,
@@ -314,6 +322,7 @@ export const ADMIN_ENDPOINTS = [
   removeAdmin,
   promoteAdmin,
   setRole,
+  setCompeting,
   getUploads,
   fetchChallenges,
   updateChallenge,

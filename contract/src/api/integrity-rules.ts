@@ -21,6 +21,7 @@ export const AUDIT_ACTIONS = [
   'admin.remove',
   'admin.promote',
   'user.role',
+  'user.competing',
   'site.switch',
   'scoreboard.freeze',
   'cache.force_update',

@@ -101,8 +101,10 @@ const SUMMARIES: Summaries = {
     removeAdmin: "Takes a user's admin rights away.",
     promoteAdmin: 'Makes a user an admin.',
     setRole: "Sets a user's staff role: player, monitor, author or admin (the last admin keeps it).",
+    setCompeting:
+      'Marks a monitor or author as competing (counted in public lists and first bloods), or not.',
     getUploads: 'The names of the uploaded challenge files.',
-    fetchChallenges: 'Every challenge as admins edit it, flags included.',
+    fetchChallenges: 'Every challenge as admins edit it, flags included (an author: the ones it owns).',
     updateChallenge: 'Changes a challenge.',
     createChallenge: 'Creates a challenge.',
     toggleStatus: 'Takes a challenge out of order, or back.',

@@ -78,6 +78,8 @@ export const ROUTES = {
     promoteAdmin: post('/api/admin/promote_admin'),
     /** Issue 31: a user's staff role (contract api/staff-roles.ts). */
     setRole: post('/api/admin/set_role'),
+    /** Whether a monitor or author counts in public like a participant (staff do not by default). */
+    setCompeting: post('/api/admin/set_competing'),
     getUploads: get('/api/admin/ctf/get_uploads'),
     fetchChallenges: get('/api/admin/ctf/fetch_challenges'),
     updateChallenge: post('/api/admin/ctf/update_challenge'),

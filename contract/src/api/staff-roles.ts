@@ -46,6 +46,7 @@ const TABLE: ReadonlyArray<readonly [Route, readonly Exclude<StaffRole, 'admin'>
   [A.removeAdmin, ADMIN_ONLY],
   [A.promoteAdmin, ADMIN_ONLY],
   [A.setRole, ADMIN_ONLY],
+  [A.setCompeting, ADMIN_ONLY],
   [I.moderate, ADMIN_ONLY],
   // Challenges
   [A.fetchChallenges, AUTHOR],

@@ -86,6 +86,7 @@ const RULES: Rules = {
     removeAdmin: 'session',
     promoteAdmin: 'session',
     setRole: 'session',
+    setCompeting: 'session',
     getUploads: 'author',
     fetchChallenges: 'author',
     updateChallenge: 'author',

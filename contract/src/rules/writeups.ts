@@ -5,6 +5,7 @@
  */
 import { WRITEUP_MAX_BYTES, WRITEUP_NAME_MAX_LENGTH, WRITEUP_URL_MAX_LENGTH } from './constants.js';
 import { MESSAGES } from './messages.js';
+import { MarkdownScan, PdfScan } from './writeup-scan.js';
 
 export type WriteupFileKind = 'pdf' | 'markdown';
 /** The media type a stored writeup file is served as (Markdown as plain text: never rendered HTML). */
@@ -50,6 +51,9 @@ export class WriteupContentCheck {
   private head = '';
   private headDone = false;
   private readonly decoder = new TextDecoder('utf-8', { fatal: true });
+  /** The whole file is read for what it must not contain anywhere (writeup-scan.ts). */
+  private readonly markdown = new MarkdownScan();
+  private readonly pdf = new PdfScan();
   problem: string | null = null;
 
   constructor(readonly kind: WriteupFileKind) {}
@@ -68,12 +72,16 @@ export class WriteupContentCheck {
         return (this.problem = MESSAGES.writeupMarkdownNotText);
       }
       if (!this.headDone) this.checkHead(text);
-    } else if (!this.headDone) {
-      this.head += String.fromCharCode(...chunk.subarray(0, PDF_SIGNATURE.length - this.head.length));
-      if (this.head.length >= PDF_SIGNATURE.length) {
-        this.headDone = true;
-        if (this.head !== PDF_SIGNATURE) this.problem = MESSAGES.writeupNotPdf;
+      if (!this.problem) this.problem = this.markdown.push(text);
+    } else {
+      if (!this.headDone) {
+        this.head += String.fromCharCode(...chunk.subarray(0, PDF_SIGNATURE.length - this.head.length));
+        if (this.head.length >= PDF_SIGNATURE.length) {
+          this.headDone = true;
+          if (this.head !== PDF_SIGNATURE) this.problem = MESSAGES.writeupNotPdf;
+        }
       }
+      if (!this.problem) this.problem = this.pdf.push(chunk);
     }
     return this.problem;
   }
@@ -103,6 +111,8 @@ export class WriteupContentCheck {
       }
     } else if (!this.headDone) {
       return (this.problem = MESSAGES.writeupNotPdf);
+    } else {
+      return (this.problem = this.pdf.finish());
     }
     return null;
   }

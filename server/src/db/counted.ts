@@ -1,14 +1,42 @@
 import { expressionBuilder, type ExpressionBuilder } from 'kysely';
+import type { Role } from '@ctf/contract';
 import type { Database } from './schema.js';
 
 /** Builds the two subqueries below outside any one query (each query embeds them as written). */
 const sub = expressionBuilder<Database, never>();
 
-/** The users whose solves and unlocks never count: admins, hidden and banned competitors. */
+/**
+ * The users whose solves and unlocks never count: admins, monitors and authors an admin has not
+ * marked as competing (staff hold answers, so they do not play by default), hidden and banned
+ * competitors. `isUncountedUser` below is the same rule for the board built in memory.
+ */
 const UNCOUNTED_USERS = sub
   .selectFrom('users')
   .select('users.id')
-  .where((u) => u.or([u('users.is_admin', '=', 1), u('users.hidden', '=', 1), u('users.banned', '=', 1)]));
+  .where((u) =>
+    u.or([
+      u('users.is_admin', '=', 1),
+      u.and([u('users.role', 'in', ['monitor', 'author']), u('users.competing', '=', 0)]),
+      u('users.hidden', '=', 1),
+      u('users.banned', '=', 1),
+    ]),
+  );
+
+/** THE rule of UNCOUNTED_USERS, for a user row read whole (the score board's snapshot). */
+export function isUncountedUser(u: {
+  is_admin: number;
+  role: Role;
+  competing: number;
+  hidden: number;
+  banned: number;
+}): boolean {
+  return (
+    u.is_admin === 1 ||
+    ((u.role === 'monitor' || u.role === 'author') && u.competing === 0) ||
+    u.hidden === 1 ||
+    u.banned === 1
+  );
+}
 
 /** The hidden and banned teams: what is credited to them never counts. */
 const HIDDEN_TEAMS = sub
@@ -18,7 +46,7 @@ const HIDDEN_TEAMS = sub
 
 /**
  * THE filter of what counts in public (docs/product.md §15): a solve counts when its solver is neither an
- * admin nor hidden nor banned, and the team it was credited to (if any) is neither hidden nor
+ * admin nor non-competing staff nor hidden nor banned, and the team it was credited to (if any) is neither hidden nor
  * banned (issue 29: a banned competitor is in no public list either). Every public figure
  * (leaderboard, solve counts, team completions, and the views built on them) reads solves through
  * this one expression, so hiding someone takes them out everywhere at once, as being an admin does.

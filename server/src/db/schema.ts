@@ -44,6 +44,8 @@ export interface UsersTable {
   banned: Generated<number>;
   /** The admin's reason for the latest hide or ban (the audit log keeps every one). */
   moderation_reason: Generated<string | null>;
+  /** 1: a monitor or author an admin marked as competing (counted like a participant). */
+  competing: Generated<number>;
 }
 
 export interface IdentitiesTable {
@@ -283,6 +285,12 @@ export interface PracticeSolvesTable {
   created_at: string;
 }
 
+/** Who owns a challenge besides admins (migration 0019_o): its creator, or whom an admin named. */
+export interface ChallengeOwnersTable {
+  challenge_id: number;
+  user_id: number;
+}
+
 export interface Database {
   users: UsersTable;
   identities: IdentitiesTable;
@@ -294,6 +302,7 @@ export interface Database {
   challenges: ChallengesTable;
   files: FilesTable;
   challenge_files: ChallengeFilesTable;
+  challenge_owners: ChallengeOwnersTable;
   challenge_solutions: ChallengeSolutionsTable;
   challenge_solution_files: ChallengeSolutionFilesTable;
   writeups: WriteupsTable;
@@ -328,7 +337,7 @@ export type DB = Kysely<Database>;
 export type Executor = Kysely<Database> | Transaction<Database>;
 
 /** The moderation columns are read where moderation matters (modules/moderation), not with every row. */
-type ModerationColumns = 'hidden' | 'banned' | 'moderation_reason';
+type ModerationColumns = 'hidden' | 'banned' | 'moderation_reason' | 'competing';
 export type UserRow = Omit<Selectable<UsersTable>, ModerationColumns>;
 export type TeamRow = Omit<Selectable<TeamsTable>, ModerationColumns>;
 export type ChallengeRow = Selectable<ChallengesTable>;

@@ -64,6 +64,7 @@ function validBody(w: World, path: string): { payload: unknown; headers?: Record
     '/api/admin/moderate': { target: 'user', name: w.other.user!.username, action: 'hide', reason: 'csrf' },
     '/api/admin/promote_admin': { username: w.other.user!.username },
     '/api/admin/set_role': { user_id: String(w.other.user!.id), role: 'monitor' },
+    '/api/admin/set_competing': { user_id: String(w.other.user!.id), competing: true },
     '/api/admin/announcements/create': { title: 'Csrf', body: 'Hello' },
     '/api/admin/announcements/update': { _id: '1', title: 'Csrf', body: 'Hello', pinned: false },
     '/api/admin/announcements/delete': { _id: '1' },

@@ -77,6 +77,7 @@ export function makeAdminChallenge(n: number, overrides: Partial<AdminChallenge>
     scoring: { type: 'static' },
     instance: null,
     solution: null,
+    owners: [],
     ...overrides,
   };
 }

@@ -1,7 +1,7 @@
 import { adminApi, authApi, rolesFor, staffTableRoutes, type Endpoint, type StaffRole } from '@ctf/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp, type TestClient } from '../../../test/build-test-app.js';
-import { addChallenge, addFileRow, makeTeam } from '../../../test/compete.js';
+import { addChallenge, addFileRow, makeTeam, ownChallenge } from '../../../test/compete.js';
 import { testDatabaseKinds } from '../../../test/databases.js';
 import { makeZip } from '../../lib/zip.js';
 import { createAnnouncement } from '../announcements/announcements.service.js';
@@ -70,6 +70,8 @@ interface Fixtures {
   /** An award the delete call removes. */
   doomedAwardId: string;
   playerId: number;
+  /** An author that set_competing marks as competing. */
+  contenderId: number;
 }
 
 /** A valid request for each POST endpoint, so a refusal can only come from the guard. */
@@ -95,6 +97,7 @@ function sampleRequest(
     '/api/admin/remove_admin': { payload: { username: f.deputyName } },
     '/api/admin/promote_admin': { payload: { username: 'recruit' } },
     '/api/admin/set_role': { payload: { user_id: String(f.castUserId), role: 'author' } },
+    '/api/admin/set_competing': { payload: { user_id: String(f.contenderId), competing: true } },
     '/api/admin/ctf/update_challenge': {
       payload: { ...form, name: 'Authz edit', challenge_id: String(f.challengeId) },
     },
@@ -192,6 +195,9 @@ for (const kind of testDatabaseKinds()) {
       const teamId = await makeTeam(t, 'Target', [leader.user!.id]);
       const challenge = await addChallenge(t, { name: 'Kept' });
       const doomed = await addChallenge(t, { name: 'Doomed' });
+      // The author works on the challenges it owns (the others it reaches only as a player).
+      for (const id of [challenge.id, doomed.id]) await ownChallenge(t, id, staff.author.user!.id);
+      const contender = await t.login('contender', { role: 'author' });
       const perTeam = await addChallenge(t, { name: 'Per team', per_team: true });
       await addFileRow(t, 'doomed.zip');
       const announcement = await createAnnouncement(t.ctx, { title: 'Kept', body: 'x', pinned: false });
@@ -230,6 +236,7 @@ for (const kind of testDatabaseKinds()) {
       fixtures = {
         doomedAwardId: doomedAward,
         playerId: player.user!.id,
+        contenderId: contender.user!.id,
         failedInstanceId: failed.id,
         perTeamChallengeId: perTeam.id,
         victimId: victim.user!.id,

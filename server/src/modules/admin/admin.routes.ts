@@ -59,7 +59,9 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void
     return { acknowledge: true, message: 'Team removed successfully.' };
   });
 
-  route(app, adminApi.fetchChallenges, 'admin', async () => listChallengesForAdmin(ctx));
+  route(app, adminApi.fetchChallenges, 'admin', async (request) =>
+    listChallengesForAdmin(ctx, requireStaff(request)),
+  );
   route(app, adminApi.createChallenge, 'admin', async (request) =>
     createChallengeOutsideEvent(ctx, requireStaff(request), request.body),
   );

@@ -58,6 +58,7 @@ for (const kind of testDatabaseKinds()) {
           hidden: false,
           banned: false,
           moderation_reason: null,
+          competing: false,
         });
       });
 

@@ -2,6 +2,7 @@ import { mayCall, type Role } from '@ctf/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestClient, TestResponse } from '../../../test/build-test-app.js';
 import { testDatabaseKinds } from '../../../test/databases.js';
+import { ownChallenge } from '../../../test/compete.js';
 import { startedEvent, type StartedEvent } from '../../../test/fixtures.js';
 import { flushSubmissionLog } from '../submission-log/submission-log.service.js';
 
@@ -11,8 +12,9 @@ import { flushSubmissionLog } from '../submission-log/submission-log.service.js'
  * user and team info, the challenge list, the leaderboard, the graph) and the challenge details
  * are called as each role, and every answer is searched for the known flags and addresses. The
  * same walk as an admin must find them, so the search cannot pass by finding nothing anywhere.
- * An author reads the flags of the challenges it writes (the editor's list and the challenge.yml
- * export: docs/decisions/0011-staff-roles.md), and nowhere else.
+ * An author reads the flags of the challenges it owns (the editor's list and the challenge.yml
+ * export: docs/decisions/0011-staff-roles.md, 0014-least-privilege.md), and nowhere else: not
+ * those of any other challenge, anywhere.
  */
 
 /** Routes that cannot be walked by a plain GET: the event stream, logout, OAuth, parameters. */
@@ -110,12 +112,22 @@ for (const kind of testDatabaseKinds()) {
       );
     });
 
-    it('an author reads the flags of its challenges only where it edits them, and no address', async () => {
-      const answers = await walk('author');
-      expect(found(answers, [...emails, 'watcher@example.org', ...teamFlags])).toEqual([]);
-      expect(found(answers, challengeFlags, AUTHORING)).toEqual([]);
-      expect(answers.get('GET /api/admin/ctf/fetch_challenges')!.status).toBe(200);
+    it('an author reads the flags of the challenges it owns only where it edits them, and no address', async () => {
+      // Owning nothing, it reads no flag anywhere, the editor's list included.
+      let answers = await walk('author');
+      expect(found(answers, [...emails, 'watcher@example.org', ...teamFlags, ...challengeFlags])).toEqual([]);
+      expect(answers.get('GET /api/admin/ctf/fetch_challenges')!.body).toEqual([]);
       expect(answers.get('GET /api/admin/get_users')!.status).toBe(403);
+      // Owning Plain, it reads Plain's flag where it edits it, and still nobody else's.
+      await ownChallenge(t, t.challenges.plain.id, clients.author.user!.id);
+      answers = await walk('author');
+      expect(found(answers, [...emails, 'watcher@example.org', ...teamFlags, challengeFlags[1]!])).toEqual(
+        [],
+      );
+      expect(found(answers, challengeFlags, AUTHORING)).toEqual([]);
+      expect(found(answers, [challengeFlags[0]!])).toEqual([
+        'GET /api/admin/ctf/fetch_challenges: flag{leak_plain_3f9a}',
+      ]);
     });
 
     it('each walked admin route answered as the authorisation table says', async () => {

@@ -37,3 +37,17 @@ export async function listAuditRows(
     .limit(filter.limit)
     .execute();
 }
+
+/** Whether players see these challenges: active and release time (the monitor's redaction). */
+export async function listChallengeStates(
+  db: Executor,
+  ids: readonly number[],
+): Promise<Map<number, { is_active: number; release_at: string | null }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('challenges')
+    .select(['id', 'is_active', 'release_at'])
+    .where('id', 'in', ids)
+    .execute();
+  return new Map(rows.map((r) => [r.id, { is_active: r.is_active, release_at: r.release_at }]));
+}

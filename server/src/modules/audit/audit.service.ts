@@ -1,6 +1,9 @@
-import type { AuditPage, AuditQuery, integrityApi } from '@ctf/contract';
+import type { AuditPage, AuditQuery, Role, integrityApi } from '@ctf/contract';
 import type { Executor } from '../../db/schema.js';
-import { insertAuditRow, listAuditRows } from './audit.repo.js';
+import { REDACTED, challengeIdsOf, redactForMonitor } from './audit-redaction.js';
+import { insertAuditRow, listAuditRows, listChallengeStates } from './audit.repo.js';
+
+export { REDACTED };
 
 /** Who acted: the admin's id and name (the name is copied: the entry outlives the account). */
 export interface AuditActor {
@@ -36,7 +39,6 @@ export interface AuditInput {
   at: Date;
 }
 
-export const REDACTED = '[redacted]';
 /** Keys whose values never reach the log: flags of every kind, secrets, tokens. */
 const SECRET_KEY = /flag|secret|token|password/i;
 
@@ -70,26 +72,45 @@ export async function recordAudit(trx: Executor, entry: AuditInput): Promise<voi
   });
 }
 
-/** A page of the audit log, newest first (the Audit tab). */
-export async function listAudit(db: Executor, query: AuditQuery): Promise<AuditPage> {
+/**
+ * A page of the audit log, newest first (the Audit tab). An admin reads every entry whole; anyone
+ * else (a monitor) reads it without environment values nor the content of challenges players
+ * cannot see at `now` (audit-redaction.ts).
+ */
+export async function listAudit(
+  db: Executor,
+  query: AuditQuery,
+  viewer: { role: Role; now: Date },
+): Promise<AuditPage> {
   const rows = await listAuditRows(db, {
     admin: query.admin || undefined,
     action: query.action || undefined,
     beforeId: query.cursor === undefined ? undefined : Number(query.cursor),
     limit: query.limit + 1,
   });
-  const page = rows.slice(0, query.limit);
-  return {
-    rows: page.map((r) => ({
-      _id: String(r.id),
-      time: r.created_at,
-      admin: r.admin_name,
-      action: r.action,
-      target: r.target,
-      details: parseDetails(r.details),
-    })),
-    next_cursor: rows.length > query.limit ? String(page[page.length - 1]!.id) : null,
+  const page = rows.slice(0, query.limit).map((r) => ({
+    _id: String(r.id),
+    time: r.created_at,
+    admin: r.admin_name,
+    action: r.action,
+    target: r.target,
+    details: parseDetails(r.details),
+  }));
+  if (viewer.role === 'admin') return { rows: page, next_cursor: nextCursor(rows, query.limit) };
+  const states = await listChallengeStates(db, [...new Set(page.flatMap(challengeIdsOf))]);
+  const now = viewer.now.toISOString();
+  const visible = (id: number) => {
+    const c = states.get(id);
+    return c !== undefined && c.is_active === 1 && (c.release_at === null || c.release_at <= now);
   };
+  return {
+    rows: page.map((e) => redactForMonitor(e, visible)),
+    next_cursor: nextCursor(rows, query.limit),
+  };
+}
+
+function nextCursor(rows: readonly { id: number }[], limit: number): string | null {
+  return rows.length > limit ? String(rows[limit - 1]!.id) : null;
 }
 
 function parseDetails(text: string): Record<string, unknown> {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { stringify } from 'yaml';
 import type { AppContext } from '../../context.js';
 import { SYSTEM_ACTOR, recordAudit, type AuditActor } from '../audit/audit.service.js';
-import { listChallengesForAdmin } from '../challenges/challenges.service.js';
+import { listChallengesForAdmin, type ChallengeActor } from '../challenges/challenges.service.js';
 import { readStored } from '../files/files.storage.js';
 import { YML, slugOf, zipBuffer } from './archive-packing.js';
 import { instanceYml } from './instance-yml.js';
@@ -63,9 +63,15 @@ function challengeYml(c: AdminChallenge, names: ReadonlyMap<string, string>): st
   return stringify(doc, { lineWidth: 0 });
 }
 
-/** Every challenge as folders of challenge.yml and its stored files (export's entries). */
-async function exportEntries(ctx: AppContext): Promise<{ name: string; content: Buffer }[]> {
-  const challenges = await listChallengesForAdmin(ctx);
+/**
+ * Every challenge the actor may work on (an author: those it owns) as folders of challenge.yml
+ * and its stored files (export's entries).
+ */
+async function exportEntries(
+  ctx: AppContext,
+  actor: ChallengeActor,
+): Promise<{ name: string; content: Buffer }[]> {
+  const challenges = await listChallengesForAdmin(ctx, actor);
   const names = new Map(challenges.map((c) => [c._id, c.name]));
   const used = new Set<string>();
   const entries: { name: string; content: Buffer }[] = [];
@@ -93,15 +99,18 @@ async function exportEntries(ctx: AppContext): Promise<{ name: string; content: 
 }
 
 /** The export as one ZIP (the admin route). */
-export async function exportChallengeZip(ctx: AppContext, actor: AuditActor = SYSTEM_ACTOR): Promise<Buffer> {
-  const entries = await exportEntries(ctx);
+export async function exportChallengeZip(
+  ctx: AppContext,
+  actor: ChallengeActor = SYSTEM_ACTOR,
+): Promise<Buffer> {
+  const entries = await exportEntries(ctx, actor);
   await auditExport(ctx, actor, entries.filter((e) => e.name.endsWith(`/${YML}`)).length, 'zip');
   return zipBuffer(entries);
 }
 
 /** The export written into a folder (the CLI); refuses to write outside it. */
 export async function exportChallengesTo(ctx: AppContext, dir: string): Promise<number> {
-  const entries = await exportEntries(ctx);
+  const entries = await exportEntries(ctx, SYSTEM_ACTOR);
   const root = path.resolve(dir);
   for (const e of entries) {
     const target = path.resolve(root, e.name);

@@ -1,8 +1,12 @@
 import { nameKey, type ImportIssue, type ImportResult } from '@ctf/contract';
 import type { AppContext } from '../../context.js';
 import { DomainError, conflict } from '../../lib/errors.js';
-import { SYSTEM_ACTOR, recordAudit, type AuditActor } from '../audit/audit.service.js';
-import { challengeCount, listChallengesForAdmin } from '../challenges/challenges.service.js';
+import { SYSTEM_ACTOR, recordAudit } from '../audit/audit.service.js';
+import {
+  challengeCount,
+  listChallengesForAdmin,
+  type ChallengeActor,
+} from '../challenges/challenges.service.js';
 import {
   insertPreparedChallenge,
   updatePreparedChallenge,
@@ -23,7 +27,8 @@ import { planImport, type Planned } from './import-plan.js';
 
 export interface ImportOptions {
   dryRun: boolean;
-  actor?: AuditActor;
+  /** Who imports: a new challenge is theirs, and an existing one must be (docs/decisions/0014). */
+  actor?: ChallengeActor;
 }
 
 /** Thrown inside the transaction to roll a dry run back after everything was checked. */
@@ -56,7 +61,7 @@ export const SAMPLES_REFUSED = 'The sample challenges can only be added to a sit
  * import (same checks, one transaction, the create lock of the event window), only on a site
  * without a challenge.
  */
-export async function addSampleChallenges(ctx: AppContext, actor: AuditActor): Promise<ImportResult> {
+export async function addSampleChallenges(ctx: AppContext, actor: ChallengeActor): Promise<ImportResult> {
   if ((await challengeCount(ctx)) > 0) throw conflict(SAMPLES_REFUSED);
   return importChallengePath(ctx, ctx.config.sampleChallengesDir, { dryRun: false, actor });
 }

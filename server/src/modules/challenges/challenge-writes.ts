@@ -2,7 +2,7 @@ import { flagsOf, instancesApi, nameKey, pointsFor, type ChallengeInput } from '
 import type { Executor } from '../../db/schema.js';
 import { badInput, conflict, notFound } from '../../lib/errors.js';
 import { sanitizeHtml } from '../../lib/sanitize-html.js';
-import { changedFields, recordAudit, type AuditActor } from '../audit/audit.service.js';
+import { changedFields, recordAudit } from '../audit/audit.service.js';
 import { columnsFromScoring } from '../scoreboard/scoring-columns.js';
 import { prepareHints, writeChallengeHints, type PreparedHint } from '../hints/hints.service.js';
 import {
@@ -23,6 +23,14 @@ import {
 import { TEAM_FLAG_BASE_MAX_LENGTH, TEAM_FLAG_EXTRA_LENGTH } from './team-flags.js';
 import { normaliseFlags, type StoredFlag } from './flags.js';
 import { prepareSolution, writeSolution, type PreparedSolution } from './solutions.js';
+import {
+  assertMayAttachFiles,
+  assertMaySetOwners,
+  assertOwnsChallenges,
+  ownersToStore,
+  type ChallengeActor,
+} from './challenge-owners.js';
+import { listOwnerIdsOf, replaceChallengeOwners } from './challenge-owners.repo.js';
 
 // The write of one challenge, inside the caller's transaction: the admin's input checked and put
 // in stored form, the row and its parts written, the audit row recorded. Create and Update
@@ -207,8 +215,10 @@ function auditView(
 }
 /** Who writes and when, and (import: `state`) whether the challenge is active afterwards. */
 export interface WriteOptions {
-  actor: AuditActor;
+  actor: ChallengeActor;
   at: Date;
+  /** An admin's `owner_ids` (anyone else is refused); absent: the creator, or kept on an update. */
+  ownerIds?: readonly number[] | undefined;
   /** Create: active unless false. Update: left as it is when undefined. */
   isActive?: boolean;
 }
@@ -225,8 +235,11 @@ export async function insertPreparedChallenge(
   options: WriteOptions,
 ): Promise<number> {
   const { actor, at } = options;
+  assertMaySetOwners(actor, options.ownerIds);
+  await assertMayAttachFiles(trx, actor, [...files, ...(prepared.solution?.files ?? [])]);
   const perTeam = settlePerTeam(prepared, null);
   await assertNameFree(trx, prepared.fields.name, null);
+  const owners = await ownersToStore(trx, actor, options.ownerIds, true);
   const challengeId = await insertChallenge(trx, {
     max_attempts: null,
     release_at: null,
@@ -237,6 +250,7 @@ export async function insertPreparedChallenge(
     created_at: at.toISOString(),
   });
   await writeParts(trx, challengeId, prepared, files);
+  if (owners) await replaceChallengeOwners(trx, challengeId, owners);
   await recordAudit(trx, {
     actor,
     action: 'challenge.create',
@@ -244,6 +258,7 @@ export async function insertPreparedChallenge(
     details: {
       after: {
         ...auditView(prepared, files, perTeam),
+        ...(owners && { owners }),
         ...(options.isActive === false && { is_active: false }),
       },
     },
@@ -260,20 +275,29 @@ export async function updatePreparedChallenge(
   options: WriteOptions,
 ): Promise<void> {
   const { actor, at } = options;
+  await assertOwnsChallenges(trx, actor, [id]);
+  assertMaySetOwners(actor, options.ownerIds);
+  await assertMayAttachFiles(trx, actor, [...files, ...(prepared.solution?.files ?? [])]);
   await assertNameFree(trx, prepared.fields.name, id);
   const before = await findChallengeForAudit(trx, id);
   if (!before) throw notFound(CHALLENGE_NOT_FOUND);
+  const owners = await ownersToStore(trx, actor, options.ownerIds, false);
   const perTeam = settlePerTeam(prepared, before);
   const active = options.isActive === undefined ? {} : { is_active: options.isActive ? 1 : 0 };
   const fields = { ...prepared.fields, ...perTeam, ...active, updated_at: at.toISOString() };
   if (!(await updateChallengeRow(trx, id, fields))) throw notFound(CHALLENGE_NOT_FOUND);
+  const ownersBefore = owners && (await listOwnerIdsOf(trx, id));
   await writeParts(trx, id, prepared, files);
+  if (owners) await replaceChallengeOwners(trx, id, owners);
   // Compared on what the body set: an omitted field (kept as it is) is no change.
   const after: Record<string, unknown> = {
     ...auditView(prepared, files, perTeam),
     ...(options.isActive !== undefined && { is_active: active.is_active }),
+    ...(owners && { owners: [...owners].sort((a, b) => a - b) }),
   };
-  const was = Object.fromEntries(Object.entries(before).filter(([k]) => k in after));
+  const was = Object.fromEntries(
+    Object.entries({ ...before, ...(ownersBefore && { owners: ownersBefore }) }).filter(([k]) => k in after),
+  );
   await recordAudit(trx, {
     actor,
     action: 'challenge.update',

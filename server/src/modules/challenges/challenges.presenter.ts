@@ -48,6 +48,7 @@ export interface AdminOnlyFields {
   /** The scoring columns (parameters of a dynamic challenge). */
   scoring?: ScoringColumns;
   solution: AdminChallenge['solution'];
+  owners: AdminChallenge['owners'];
 }
 
 /** The admin view adds the flags (and the first as `flag`), and only the admin view. */
@@ -65,6 +66,7 @@ export function presentAdminChallenge(challenge: PublicChallenge, extra: AdminOn
     scoring: extra.scoring ? scoringFromColumns(extra.scoring) : { type: 'static' },
     instance: extra.instance,
     solution: extra.solution,
+    owners: extra.owners,
   };
 }
 

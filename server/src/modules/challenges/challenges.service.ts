@@ -1,7 +1,7 @@
 import type { AdminChallenge, ChallengeInput, InstanceDefinition } from '@ctf/contract';
 import type { AppContext } from '../../context.js';
 import { notFound } from '../../lib/errors.js';
-import { SYSTEM_ACTOR, recordAudit, type AuditActor } from '../audit/audit.service.js';
+import { SYSTEM_ACTOR, recordAudit } from '../audit/audit.service.js';
 import { getScoreView } from '../scoreboard/scoreboard.service.js';
 import { listHintsForAdmin } from '../hints/hints.service.js';
 import { presentAdminChallenge } from './challenges.presenter.js';
@@ -30,6 +30,19 @@ import type { StoredFlag } from './flags.js';
 import { withCurrentValues } from './challenge-views.js';
 import { buildPublicChallenges, compareChallenges } from './public-list.js';
 import { listSolutionsForAdmin } from './solutions.js';
+import { assertOwnsChallenges, workableChallengeIds, type ChallengeActor } from './challenge-owners.js';
+import { listChallengeOwners } from './challenge-owners.repo.js';
+
+export {
+  NOT_OWNER,
+  assertOwnsChallenges,
+  filterWorkableFiles,
+  mayWorkOnFiles,
+  ownsAChallengeOfFile,
+  seesEveryChallenge,
+  workableChallengeIds,
+  type ChallengeActor,
+} from './challenge-owners.js';
 
 export { getChallengeDetail, getPublicChallengeList } from './challenge-views.js';
 export {
@@ -57,7 +70,7 @@ export async function claimChallengeAttempt(
 export async function scheduleRelease(
   ctx: AppContext,
   input: { ids: readonly number[]; releaseAt: string | null },
-  actor: AuditActor = SYSTEM_ACTOR,
+  actor: ChallengeActor = SYSTEM_ACTOR,
 ): Promise<number> {
   const ids = [...new Set(input.ids)];
   const releaseAt = toUtc(input.releaseAt) ?? null;
@@ -66,6 +79,7 @@ export async function scheduleRelease(
     const known = new Map((await listChallengeNames(trx)).map((c) => [c.id, c.name]));
     const unknown = ids.find((id) => !known.has(id));
     if (unknown !== undefined) throw notFound(`Challenge not found: ${unknown}`);
+    await assertOwnsChallenges(trx, actor, ids);
     await setReleaseTimes(trx, ids, releaseAt, at.toISOString());
     await recordAudit(trx, {
       actor,
@@ -85,12 +99,13 @@ export async function scheduleRelease(
 export async function createChallenge(
   ctx: AppContext,
   input: ChallengeInput,
-  actor: AuditActor = SYSTEM_ACTOR,
+  actor: ChallengeActor = SYSTEM_ACTOR,
 ): Promise<{ id: number }> {
   const prepared = await prepareChallenge(input);
   const at = ctx.clock.now();
+  const ownerIds = input.owner_ids?.map(Number);
   const id = await ctx.database.transaction((trx) =>
-    insertPreparedChallenge(trx, prepared, input.files ?? [], { actor, at }),
+    insertPreparedChallenge(trx, prepared, input.files ?? [], { actor, at, ownerIds }),
   );
   ctx.bus.publish('challenges');
   return { id };
@@ -100,12 +115,13 @@ export async function updateChallenge(
   ctx: AppContext,
   id: number,
   input: ChallengeInput,
-  actor: AuditActor = SYSTEM_ACTOR,
+  actor: ChallengeActor = SYSTEM_ACTOR,
 ): Promise<void> {
   const prepared = await prepareChallenge(input);
   const at = ctx.clock.now();
+  const ownerIds = input.owner_ids?.map(Number);
   await ctx.database.transaction((trx) =>
-    updatePreparedChallenge(trx, id, prepared, input.files ?? [], { actor, at }),
+    updatePreparedChallenge(trx, id, prepared, input.files ?? [], { actor, at, ownerIds }),
   );
   ctx.bus.publish('challenges');
 }
@@ -113,10 +129,11 @@ export async function updateChallenge(
 export async function toggleChallengeStatus(
   ctx: AppContext,
   id: number,
-  actor: AuditActor = SYSTEM_ACTOR,
+  actor: ChallengeActor = SYSTEM_ACTOR,
 ): Promise<{ is_active: boolean }> {
   const at = ctx.clock.now();
   const active = await ctx.database.transaction(async (trx) => {
+    if (await challengeExists(trx, id)) await assertOwnsChallenges(trx, actor, [id]);
     const state = await toggleChallengeActive(trx, id, at.toISOString());
     if (state === null) return null;
     const row = await findChallengeForAudit(trx, id);
@@ -138,12 +155,14 @@ export async function toggleChallengeStatus(
 export async function deleteChallenge(
   ctx: AppContext,
   id: number,
-  actor: AuditActor = SYSTEM_ACTOR,
+  actor: ChallengeActor = SYSTEM_ACTOR,
 ): Promise<void> {
   const at = ctx.clock.now();
   await ctx.database.transaction(async (trx) => {
     const before = await findChallengeForAudit(trx, id);
-    if (!before || !(await deleteChallengeRow(trx, id))) throw notFound(CHALLENGE_NOT_FOUND);
+    if (!before) throw notFound(CHALLENGE_NOT_FOUND);
+    await assertOwnsChallenges(trx, actor, [id]);
+    if (!(await deleteChallengeRow(trx, id))) throw notFound(CHALLENGE_NOT_FOUND);
     await recordAudit(trx, {
       actor,
       action: 'challenge.delete',
@@ -167,21 +186,31 @@ export async function isKnownChallenge(ctx: AppContext, id: number): Promise<boo
   return challengeExists(ctx.database.db, id);
 }
 
-/** Every challenge with its flags, hints, schedule and scoring, in list order (admin View Challenges). */
-export async function listChallengesForAdmin(ctx: AppContext): Promise<AdminChallenge[]> {
+/**
+ * Every challenge the viewer may work on (an admin: all; an author: those it owns) with its flags,
+ * hints, schedule, scoring and owners, in list order (admin View Challenges, the export).
+ */
+export async function listChallengesForAdmin(
+  ctx: AppContext,
+  viewer: ChallengeActor = SYSTEM_ACTOR,
+): Promise<AdminChallenge[]> {
   const db = ctx.database.db;
-  const [challenges, flags, authoring, hints, prerequisites, scorings, view, solutions] = await Promise.all([
-    buildPublicChallenges(db),
-    listChallengeFlags(db),
-    listAuthoringFields(db),
-    listHintsForAdmin(ctx),
-    listPrerequisites(db),
-    listChallengeScorings(db),
-    getScoreView(ctx, { live: true }),
-    listSolutionsForAdmin(ctx),
-  ]);
+  const workable = await workableChallengeIds(db, viewer);
+  const [challenges, flags, authoring, hints, prerequisites, scorings, view, solutions, owners] =
+    await Promise.all([
+      buildPublicChallenges(db),
+      listChallengeFlags(db),
+      listAuthoringFields(db),
+      listHintsForAdmin(ctx),
+      listPrerequisites(db),
+      listChallengeScorings(db),
+      getScoreView(ctx, { live: true }),
+      listSolutionsForAdmin(ctx),
+      listChallengeOwners(db),
+    ]);
   // Current values live (admins never see a frozen board).
-  return withCurrentValues(challenges, view.board).map((c) => {
+  const shown = workable === null ? challenges : challenges.filter((c) => workable.has(Number(c._id)));
+  return withCurrentValues(shown, view.board).map((c) => {
     const id = Number(c._id);
     const a = authoring.get(id);
     return presentAdminChallenge(c, {
@@ -195,6 +224,7 @@ export async function listChallengesForAdmin(ctx: AppContext): Promise<AdminChal
       prerequisites: prerequisites.get(id) ?? [],
       scoring: scorings.get(id),
       solution: solutions.get(id) ?? null,
+      owners: owners.get(id) ?? [],
     });
   });
 }

@@ -56,6 +56,8 @@ for (const kind of testDatabaseKinds()) {
         scoring: { type: 'static' },
         instance: null,
         solution: null,
+        // Created by the system (a script, a seed): nobody owns it, so admins only.
+        owners: [],
         rating: 0,
         is_active: true,
         user_completions: 0,

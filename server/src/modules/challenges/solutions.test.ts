@@ -2,7 +2,7 @@ import type { SolutionVisibility } from '@ctf/contract';
 import { writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { addFileRow } from '../../../test/compete.js';
+import { addFileRow, ownChallenge } from '../../../test/compete.js';
 import { testDatabaseKinds } from '../../../test/databases.js';
 import { startedEvent, type StartedEvent } from '../../../test/fixtures.js';
 import { PDF, handIn, setWriteups } from '../../../test/writeup-upload.js';
@@ -53,12 +53,22 @@ for (const kind of testDatabaseKinds()) {
       expect('solution_html' in (await detail('ann', 'ended'))).toBe(false);
       expect((await detail('boss', 'hidden')).solution_html).toContain('hidden');
       const author = await t.login('abe', { role: 'author' });
+      // An author reads the solutions of the challenges it owns, and no other.
+      expect((await author.get('/api/admin/ctf/fetch_challenges')).body).toEqual([]);
+      expect(
+        'solution_html' in (await author.post(DETAIL, { challenge_id: t.challenges.hidden.id })).body,
+      ).toBe(false);
+      await ownChallenge(t, t.challenges.hidden.id, author.user!.id);
       const list = (await author.get('/api/admin/ctf/fetch_challenges')).body;
-      expect(list.find((c: { _id: string }) => c._id === String(t.challenges.hidden.id)).solution).toEqual({
+      expect(list.map((c: { _id: string }) => c._id)).toEqual([String(t.challenges.hidden.id)]);
+      expect(list[0].solution).toEqual({
         content: expect.stringContaining('# How'),
         visibility: 'hidden',
         files: [],
       });
+      expect(
+        (await author.post(DETAIL, { challenge_id: t.challenges.hidden.id })).body.solution_html,
+      ).toContain('hidden');
       t.clock.set(AFTER);
       expect((await detail('cat', 'ended')).solution_html).toContain('after_end');
       expect('solution_html' in (await detail('cat', 'hidden'))).toBe(false);
@@ -98,8 +108,8 @@ for (const kind of testDatabaseKinds()) {
 
     it("gives the archive's read functions what an ended event may show", async () => {
       const archived = await solutionsForArchive(t.ctx);
+      // Only 'after_end' solutions reach the public archive ('solved' is for solvers only).
       expect(archived.map((s) => [s.challengeId, s.visibility])).toEqual([
-        [t.challenges.solved.id, 'solved'],
         [t.challenges.ended.id, 'after_end'],
       ]);
       expect(archived[0]!.html).toContain('<h1>How</h1>');

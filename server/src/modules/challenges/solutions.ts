@@ -5,6 +5,7 @@ import { badInput } from '../../lib/errors.js';
 import { renderMarkdown } from '../../lib/markdown.js';
 import { hasEventEnded } from '../event-state/event-state.service.js';
 import { findFileIdsByName } from './challenge-parts.repo.js';
+import { workableChallengeIds } from './challenge-owners.js';
 import {
   challengesOfSolutionFile,
   competitorSolved,
@@ -72,9 +73,11 @@ export async function listSolutionsForAdmin(
   );
 }
 
-/** Staff who may edit challenges see every solution. */
-function editsChallenges(user: UserRow): boolean {
-  return user.role === 'admin' || user.role === 'author';
+/** Admins see every solution; an author the solutions of the challenges it owns. */
+async function editsChallenge(ctx: AppContext, user: UserRow, challengeId: number): Promise<boolean> {
+  if (user.role === 'admin') return true;
+  if (user.role !== 'author') return false;
+  return (await workableChallengeIds(ctx.database.db, user))?.has(challengeId) === true;
 }
 
 /** Whether the caller may see a solution of this visibility on this challenge. */
@@ -84,7 +87,7 @@ export async function maySeeSolution(
   challengeId: number,
   visibility: SolutionVisibility,
 ): Promise<boolean> {
-  if (editsChallenges(user)) return true;
+  if (await editsChallenge(ctx, user, challengeId)) return true;
   if (visibility === 'hidden') return false;
   if (visibility === 'after_end') return hasEventEnded(ctx);
   return competitorSolved(ctx.database.db, challengeId, user.id, user.team_id);
@@ -112,14 +115,15 @@ export async function maySeeSolutionFile(ctx: AppContext, user: UserRow, fileId:
 }
 
 /**
- * The solutions an archive of the ended event may show: 'solved' and 'after_end' ones (never
- * 'hidden'), with their files' names and sizes.
+ * The solutions an archive of the ended event may show: 'after_end' ones only, with their files'
+ * names and sizes. The archive is public, so a 'solved' solution (meant for those who solved the
+ * challenge) stays out of it, as a 'hidden' one does.
  */
 export async function listArchivableSolutions(ctx: AppContext): Promise<
   {
     challengeId: number;
     html: string;
-    visibility: Exclude<SolutionVisibility, 'hidden'>;
+    visibility: 'after_end';
     files: { name: string; size: number }[];
   }[]
 > {
@@ -127,7 +131,7 @@ export async function listArchivableSolutions(ctx: AppContext): Promise<
   const [solutions, files] = await Promise.all([listSolutions(db), listSolutionFileNames(db)]);
   const out = [];
   for (const [id, s] of [...solutions].sort(([a], [b]) => a - b)) {
-    if (s.visibility === 'hidden') continue;
+    if (s.visibility !== 'after_end') continue;
     out.push({ challengeId: id, html: s.html, visibility: s.visibility, files: files.get(id) ?? [] });
   }
   return out;

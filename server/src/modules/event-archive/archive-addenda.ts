@@ -12,7 +12,7 @@ import type { ArchiveSink } from './archive-sink.js';
 
 /**
  * What a challenge page adds once the event has ended (issue 32): its official solution when one
- * is visible after the end ('solved' or 'after_end', never 'hidden') and its published writeups,
+ * is visible to everyone after the end ('after_end' only: the archive is public) and its published writeups,
  * read through the writeups module's read functions.
  */
 

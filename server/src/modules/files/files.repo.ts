@@ -29,9 +29,8 @@ export async function findFileByName(
   );
 }
 
-export async function listFileNames(db: Executor): Promise<string[]> {
-  const rows = await db.selectFrom('files').select('name').orderBy('name').execute();
-  return rows.map((r) => r.name);
+export async function listFileRows(db: Executor): Promise<{ id: number; name: string }[]> {
+  return db.selectFrom('files').select(['id', 'name']).orderBy('name').execute();
 }
 
 /** Deletes the row; challenge_files rows go with it (ON DELETE CASCADE). True when a row existed. */

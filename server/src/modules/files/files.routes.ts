@@ -29,7 +29,7 @@ export function registerFilesRoutes(app: FastifyInstance, ctx: AppContext): void
     });
   });
 
-  route(app, adminApi.getUploads, 'admin', async () => listUploads(ctx));
+  route(app, adminApi.getUploads, 'admin', async (request) => listUploads(ctx, requireStaff(request)));
 
   route(app, adminApi.deleteFile, 'admin', async (request) => {
     await deleteUpload(ctx, request.body.filename, requireStaff(request));

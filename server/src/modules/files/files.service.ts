@@ -5,10 +5,18 @@ import { Readable } from 'node:stream';
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/connect.js';
 import type { Executor, UserRow } from '../../db/schema.js';
-import { DomainError, badInput, conflict, notFound } from '../../lib/errors.js';
+import { DomainError, badInput, conflict, forbidden, notFound } from '../../lib/errors.js';
 import { SYSTEM_ACTOR, recordAudit, type AuditActor } from '../audit/audit.service.js';
 import { isSiteActive } from '../event-state/event-state.service.js';
-import { canSeeChallengeContent, maySeeSolutionFile } from '../challenges/challenges.service.js';
+import {
+  NOT_OWNER,
+  canSeeChallengeContent,
+  filterWorkableFiles,
+  mayWorkOnFiles,
+  maySeeSolutionFile,
+  ownsAChallengeOfFile,
+  type ChallengeActor,
+} from '../challenges/challenges.service.js';
 import {
   deleteFileById,
   findFileByName,
@@ -17,7 +25,7 @@ import {
   activeChallengesOfFile,
   challengesOfFile,
   findFileRowLike,
-  listFileNames,
+  listFileRows,
   setFileSize,
 } from './files.repo.js';
 import {
@@ -137,21 +145,27 @@ export async function saveUpload(
   return { name, size: temp.size };
 }
 
-/** Stored file names, alphabetically (docs/product.md §3 Upload). */
-export async function listUploads(ctx: AppContext): Promise<string[]> {
-  return listFileNames(ctx.database.db);
+/**
+ * Stored file names, alphabetically (docs/product.md §3 Upload): an author sees the files no
+ * challenge uses and those only its own challenges use.
+ */
+export async function listUploads(ctx: AppContext, viewer: ChallengeActor = SYSTEM_ACTOR): Promise<string[]> {
+  const rows = await listFileRows(ctx.database.db);
+  return (await filterWorkableFiles(ctx.database.db, viewer, rows)).map((r) => r.name);
 }
 
 /** Deletes a stored file; challenges that listed it lose it with the row (cascade). */
 export async function deleteUpload(
   ctx: AppContext,
   name: string,
-  actor: AuditActor = SYSTEM_ACTOR,
+  actor: ChallengeActor = SYSTEM_ACTOR,
 ): Promise<void> {
   const at = ctx.clock.now();
   const row = await ctx.database.transaction(async (trx) => {
     const found = await findFileByName(trx, name);
-    if (!found || !(await deleteFileById(trx, found.id))) throw notFound(`No file named '${name}'.`);
+    if (!found) throw notFound(`No file named '${name}'.`);
+    if (!(await mayWorkOnFiles(trx, actor, [found.id]))) throw forbidden(NOT_OWNER);
+    if (!(await deleteFileById(trx, found.id))) throw notFound(`No file named '${name}'.`);
     await recordAudit(trx, { actor, action: 'file.delete', target: `file '${found.name}'`, at });
     return found;
   });
@@ -179,7 +193,8 @@ export async function openDownload(ctx: AppContext, user: UserRow, name: string)
   if (adminApi.fileNameProblem(name)) throw missing();
   const row = await findFileByName(ctx.database.db, name);
   if (!row) throw missing();
-  if (user.is_admin !== 1) {
+  // An owner fetches its own challenge's files whatever their state (an admin: every file).
+  if (!(await ownsAChallengeOfFile(ctx.database.db, user, row.id))) {
     if (!(await isSiteActive(ctx))) throw new DomainError('site_inactive', MESSAGES.siteInactive);
     // A file of a challenge not released yet, or locked behind prerequisites, does not exist.
     let visible = false;

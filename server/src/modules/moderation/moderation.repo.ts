@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { Role } from '@ctf/contract';
 import type { Executor } from '../../db/schema.js';
 
 export interface ModerationState {
@@ -69,4 +70,32 @@ export async function listModerated(
       .execute(),
   ]);
   return { users, teams };
+}
+
+/** A user's role and competing mark, by id (set_competing). */
+export async function findUserCompeting(
+  db: Executor,
+  id: number,
+): Promise<{ id: number; username: string; role: Role; competing: number } | null> {
+  return (
+    (await db
+      .selectFrom('users')
+      .select(['id', 'username', 'role', 'competing'])
+      .where('id', '=', id)
+      .executeTakeFirst()) ?? null
+  );
+}
+
+export async function setUserCompeting(db: Executor, id: number, competing: boolean): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ competing: competing ? 1 : 0 })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** The ids of the users marked as competing (few: staff who play). */
+export async function listCompetingUserIds(db: Executor): Promise<Set<number>> {
+  const rows = await db.selectFrom('users').select('id').where('competing', '=', 1).execute();
+  return new Set(rows.map((r) => r.id));
 }

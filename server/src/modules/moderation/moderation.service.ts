@@ -1,4 +1,11 @@
-import { nameKey, type AckResponse, type AdminTeam, type AdminUser, type ModerateInput, type Role } from '@ctf/contract';
+import {
+  nameKey,
+  type AckResponse,
+  type AdminTeam,
+  type AdminUser,
+  type ModerateInput,
+  type Role,
+} from '@ctf/contract';
 import type { AppContext } from '../../context.js';
 import { badInput, notFound } from '../../lib/errors.js';
 import { recordAudit, type AuditActor } from '../audit/audit.service.js';
@@ -8,6 +15,7 @@ import { listUsersOfRole } from '../users/users.service.js';
 import {
   findTeamModeration,
   findUserModeration,
+  listCompetingUserIds,
   listMemberIds,
   listModerated,
   setModeration,
@@ -51,8 +59,7 @@ export async function moderate(
       moderation_reason: input.reason === '' ? found.moderation_reason : input.reason,
     });
     // Out of every public view: its first bloods leave the live stream's replay too.
-    if (on)
-      await ctx.domainEvents.emitInTransaction(trx, 'competitor.withdrawn', { name: found.name });
+    if (on) await ctx.domainEvents.emitInTransaction(trx, 'competitor.withdrawn', { name: found.name });
     if (input.action === 'ban') {
       const userIds = input.target === 'user' ? [found.id] : await listMemberIds(trx, found.id);
       await endSessionsOfUsers(trx, userIds);
@@ -89,12 +96,17 @@ function flagsById(rows: readonly ModerationFlags[]) {
 
 /** The admin Users tab: every participant with whether they are hidden or banned. */
 export async function listUsersForAdmin(ctx: AppContext, viewer: Role): Promise<AdminUser[]> {
-  const [users, moderated] = await Promise.all([
+  const [users, moderated, competing] = await Promise.all([
     listUsersOfRole(ctx, 'participants', viewer),
     listModerated(ctx.database.db),
+    listCompetingUserIds(ctx.database.db),
   ]);
   const flags = flagsById(moderated.users);
-  return users.map((u) => ({ ...u, ...(flags.get(Number(u._id)) ?? NOT_MODERATED) }));
+  return users.map((u) => ({
+    ...u,
+    ...(flags.get(Number(u._id)) ?? NOT_MODERATED),
+    competing: competing.has(Number(u._id)),
+  }));
 }
 
 /** The admin Teams tab: every team with whether it is hidden or banned. */

@@ -1,3 +1,4 @@
+import { isUncountedUser } from '../../db/counted.js';
 import type { Executor } from '../../db/schema.js';
 import type { BoardSnapshot } from './score-board.js';
 import { scoringFromColumns } from './scoring-columns.js';
@@ -26,7 +27,17 @@ export async function readBoardSnapshot(db: Executor, cutoff: string | null): Pr
       .execute(),
     db
       .selectFrom('users')
-      .select(['id', 'username', 'is_admin', 'hidden', 'banned', 'team_id', 'division_id'])
+      .select([
+        'id',
+        'username',
+        'is_admin',
+        'role',
+        'competing',
+        'hidden',
+        'banned',
+        'team_id',
+        'division_id',
+      ])
       .execute(),
     db.selectFrom('teams').select(['id', 'name', 'hidden', 'banned', 'leader_id']).execute(),
     db
@@ -57,12 +68,12 @@ export async function readBoardSnapshot(db: Executor, cutoff: string | null): Pr
       scoring: scoringFromColumns(c),
       releaseAt: c.release_at,
     })),
-    // The one filter of what counts (db/counted.ts): admins, hidden and banned users, hidden and
-    // banned teams' solves.
+    // The one filter of what counts (db/counted.ts): admins, non-competing staff, hidden and banned
+    // users, hidden and banned teams' solves.
     users: users.map((u) => ({
       id: u.id,
       name: u.username,
-      excluded: u.is_admin === 1 || u.hidden === 1 || u.banned === 1,
+      excluded: isUncountedUser(u),
       teamId: u.team_id,
       divisionId: u.division_id,
     })),

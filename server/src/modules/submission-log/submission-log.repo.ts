@@ -107,6 +107,8 @@ export interface SubmissionFilter {
   to?: string | undefined;
   /** Only these rows (a signal's evidence). */
   ids?: readonly number[] | undefined;
+  /** Only attempts at these challenges (an author's own); empty: none. */
+  challengeIds?: readonly number[] | undefined;
 }
 
 export interface StoredSubmission {
@@ -167,6 +169,11 @@ export async function listSubmissionRows(
     .$if(filter.from !== undefined, (q) => q.where('created_at', '>=', filter.from!))
     .$if(filter.to !== undefined, (q) => q.where('created_at', '<', filter.to!))
     .$if(filter.ids !== undefined, (q) => q.where('id', 'in', filter.ids!))
+    .$if(filter.challengeIds !== undefined, (q) =>
+      filter.challengeIds!.length === 0
+        ? q.where(sql<boolean>`1 = 0`)
+        : q.where('challenge_id', 'in', filter.challengeIds!),
+    )
     .$if(page.after !== undefined, (q) =>
       q.where(sql<boolean>`(created_at, id) < (${page.after!.created_at}, ${page.after!.id})`),
     )

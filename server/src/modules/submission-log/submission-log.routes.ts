@@ -14,14 +14,14 @@ import {
 /** The submission log: staff (the authorisation table); read through the site, never edited there. */
 export function registerSubmissionLogRoutes(app: FastifyInstance, ctx: AppContext): void {
   route(app, integrityApi.getSubmissions, 'admin', async (request) =>
-    listSubmissions(ctx, request.query, requireStaff(request).role),
+    listSubmissions(ctx, request.query, requireStaff(request)),
   );
   route(app, integrityApi.getSubmissionsCsv, 'admin', async (request, reply) =>
     reply
       .type('text/csv; charset=utf-8')
       .header('Content-Disposition', 'attachment; filename="submissions.csv"')
       .header('Cache-Control', 'no-store')
-      .send(exportSubmissionsCsv(ctx, request.query, requireStaff(request).role)),
+      .send(exportSubmissionsCsv(ctx, request.query, requireStaff(request))),
   );
 
   route(app, integrityApi.getSignals, 'admin', async () => listSignals(ctx));

@@ -22,6 +22,8 @@ import {
   ownerOfSuffix,
   teamFlagKey,
   teamFlagSuffixOf,
+  workableChallengeIds,
+  type ChallengeActor,
   type FlagMatcher,
 } from '../challenges/challenges.service.js';
 import {
@@ -283,17 +285,23 @@ export function schedulePruning(ctx: AppContext): () => void {
   return () => clearInterval(timer);
 }
 
+/** Who reads the log: an admin, a monitor, or an author (who reads its own challenges' attempts). */
+export type LogViewer = ChallengeActor & { role: Role };
+
 /**
  * The filters as the viewer may use them: the text search only for an admin (issue 31), since a
  * wrong attempt may be another team's flag and a search would reveal it a character at a time.
+ * An author's log holds only the attempts at the challenges it owns, as its challenge list does.
  */
-function toFilter(f: SubmissionFilters, viewer: Role): SubmissionFilter {
+async function toFilter(ctx: AppContext, f: SubmissionFilters, viewer: LogViewer): Promise<SubmissionFilter> {
+  const owned = viewer.role === 'monitor' ? null : await workableChallengeIds(ctx.database.db, viewer);
   return {
+    ...(owned !== null && { challengeIds: [...owned] }),
     user: f.user || undefined,
     team: f.team || undefined,
     challenge: f.challenge || undefined,
     result: f.result,
-    q: (seesSubmittedText(viewer) && f.q) || undefined,
+    q: (seesSubmittedText(viewer.role) && f.q) || undefined,
     from: f.from,
     to: f.to,
     ids: f.ids,
@@ -301,7 +309,7 @@ function toFilter(f: SubmissionFilters, viewer: Role): SubmissionFilter {
 }
 
 /** A row as the viewer may read it: the submitted text (it may be a flag) for an admin only. */
-function present(r: StoredSubmission, viewer: Role): SubmissionRow {
+function present(r: StoredSubmission, viewer: LogViewer): SubmissionRow {
   return {
     _id: String(r.id),
     time: r.created_at,
@@ -309,7 +317,7 @@ function present(r: StoredSubmission, viewer: Role): SubmissionRow {
     team: r.team_name ?? 'None',
     challenge: r.challenge_name,
     result: r.result as SubmissionRow['result'],
-    ...(r.result === 'wrong' && r.submitted !== null && seesSubmittedText(viewer)
+    ...(r.result === 'wrong' && r.submitted !== null && seesSubmittedText(viewer.role)
       ? { submitted: r.submitted }
       : {}),
     address: r.address,
@@ -320,15 +328,20 @@ function present(r: StoredSubmission, viewer: Role): SubmissionRow {
 export async function listSubmissions(
   ctx: AppContext,
   query: SubmissionQuery,
-  viewer: Role,
+  viewer: LogViewer,
 ): Promise<SubmissionPage> {
   const db = ctx.database.db;
   const after = query.cursor === undefined ? undefined : await findSubmissionTime(db, Number(query.cursor));
   if (query.cursor !== undefined && !after) return { rows: [], next_cursor: null };
-  const { rows, scannedTo } = await listSubmissionRows(db, ctx.database.dialect, toFilter(query, viewer), {
-    after: after ?? undefined,
-    limit: query.limit + 1,
-  });
+  const { rows, scannedTo } = await listSubmissionRows(
+    db,
+    ctx.database.dialect,
+    await toFilter(ctx, query, viewer),
+    {
+      after: after ?? undefined,
+      limit: query.limit + 1,
+    },
+  );
   const page = rows.slice(0, query.limit);
   // A text search that stopped at its budget goes on from where it stopped (the page may be short).
   const next =
@@ -343,10 +356,14 @@ const CSV_COLUMNS = ['id', 'time', 'username', 'team', 'challenge', 'result', 's
  * Every row the filters match, newest first, as a CSV stream: read a thousand rows at a time by
  * the same keyset as the pages, so a million rows never sit in memory at once.
  */
-export function exportSubmissionsCsv(ctx: AppContext, filters: SubmissionFilters, viewer: Role): Readable {
+export function exportSubmissionsCsv(
+  ctx: AppContext,
+  filters: SubmissionFilters,
+  viewer: LogViewer,
+): Readable {
   const db = ctx.database.db;
-  const filter = toFilter(filters, viewer);
   async function* rows() {
+    const filter = await toFilter(ctx, filters, viewer);
     let after: { created_at: string; id: number } | undefined;
     for (;;) {
       const { rows: page, scannedTo } = await listSubmissionRows(db, ctx.database.dialect, filter, {

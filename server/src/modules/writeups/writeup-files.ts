@@ -8,13 +8,16 @@ import {
   type WriteupFileKind,
 } from '@ctf/contract';
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { Transform, pipeline, type Readable } from 'node:stream';
 import type { AppContext } from '../../context.js';
 import { badInput } from '../../lib/errors.js';
 import { privateFiles, type TempUpload } from '../files/files.service.js';
+import { pdfStreamsProblem } from './pdf-streams.js';
 
-// A writeup's bytes: received while checked (kind by name, then content as it streams, reading
-// stopped at the first problem or past WRITEUP_MAX_BYTES), stored under a random key in the upload
+// A writeup's bytes: received while checked (kind by name, then the whole content as it streams,
+// reading stopped at the first problem or past WRITEUP_MAX_BYTES; a PDF's compressed streams are
+// then inflated within a budget and checked too: pdf-streams.ts), stored under a random key in the upload
 // folder's writeups/ folder, and read back only through the writeups service's checks.
 
 /** One uploaded file as the multipart parser hands it over, still streaming. */
@@ -68,7 +71,8 @@ export async function receiveWriteupFile(
     if (err instanceof privateFiles.TooLargeError) throw badInput(MESSAGES.writeupFileTooLarge);
     throw err;
   }
-  const problem = check.finish();
+  const problem =
+    check.finish() ?? (kind === 'pdf' ? pdfStreamsProblem(await readFile(temp.tempPath)) : null);
   if (problem) {
     await privateFiles.discard(temp);
     throw badInput(problem);

@@ -9,7 +9,6 @@ import {
   type AdminWriteupQuery,
   type MyWriteup,
   type PublishedWriteup,
-  type SolutionVisibility,
 } from '@ctf/contract';
 import { readFile } from 'node:fs/promises';
 import type { AppContext } from '../../context.js';
@@ -355,15 +354,15 @@ export async function listPublishedWriteups(
 }
 
 /**
- * READ FUNCTION for the event archive: the solutions an ended event may show ('solved' and
- * 'after_end'; never 'hidden'), rendered HTML, with each file's name, size and a reader of its
+ * READ FUNCTION for the event archive: the solutions an ended event may show ('after_end' only:
+ * the archive is public), rendered HTML, with each file's name, size and a reader of its
  * bytes (null when the file is gone from disk).
  */
 export async function solutionsForArchive(ctx: AppContext): Promise<
   {
     challengeId: number;
     html: string;
-    visibility: Exclude<SolutionVisibility, 'hidden'>;
+    visibility: 'after_end';
     files: { name: string; size: number; read: () => Promise<Buffer | null> }[];
   }[]
 > {

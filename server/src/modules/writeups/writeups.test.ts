@@ -1,4 +1,5 @@
-import { MESSAGES, WRITEUP_MAX_BYTES } from '@ctf/contract';
+import { MESSAGES, WRITEUP_MAX_BYTES, markdownFindingMessage, pdfFindingMessage } from '@ctf/contract';
+import { deflateSync } from 'node:zlib';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -105,6 +106,35 @@ for (const kind of testDatabaseKinds()) {
           MESSAGES.writeupMarkdownNotText,
         ],
         [{ file: { name: 'w.md', content: '' } }, MESSAGES.writeupFileEmpty],
+        // Checked whole: what hides after an innocent start, or inside a compressed stream.
+        [
+          { file: { name: 'w.md', content: '<!-- x --><html><script>alert(1)</script>' } },
+          markdownFindingMessage('an HTML document (<html>)', 1),
+        ],
+        [
+          {
+            file: {
+              name: 'w.pdf',
+              content: Buffer.from(
+                '%PDF-1.4\n1 0 obj << /OpenAction << /S /JavaScript /JS (app.alert(1)) >> >> endobj\n%%EOF\n',
+              ),
+            },
+          },
+          pdfFindingMessage('JavaScript (/JavaScript)'),
+        ],
+        [
+          {
+            file: {
+              name: 'w.pdf',
+              content: Buffer.concat([
+                Buffer.from('%PDF-1.5\n1 0 obj << /Type /ObjStm /Filter /FlateDecode >>\nstream\n'),
+                deflateSync(Buffer.from('<< /S /Launch /F (calc.exe) >>')),
+                Buffer.from('\nendstream\nendobj\n%%EOF\n'),
+              ]),
+            },
+          },
+          pdfFindingMessage('a launch action (/Launch)'),
+        ],
         [
           { file: { name: 'big.md', content: Buffer.alloc(WRITEUP_MAX_BYTES + 10, 0x61) } },
           MESSAGES.writeupFileTooLarge,
@@ -144,7 +174,7 @@ for (const kind of testDatabaseKinds()) {
       let res = await handIn(t.users.ann, easy, { url: 'https://example.org/ann' });
       const id = res.body._id as string;
       res = await handIn(t.users.bob, easy, {
-        file: { name: '../../etc/pass wd<script>.md', content: '# Our writeup\n\n<script>alert(1)</script>' },
+        file: { name: '../../etc/pass wd<script>.md', content: '# Our writeup\n\n<b>bold</b> <i>x</i>' },
       });
       expect(res.body._id).toBe(id);
       const mine = (await t.users.ann.get(MINE)).body;
@@ -163,7 +193,7 @@ for (const kind of testDatabaseKinds()) {
       expect(download.headers['content-disposition']).toBe('attachment; filename="pass-wd-script.md"');
       expect(download.headers['content-security-policy']).toMatch(/^sandbox/);
       expect(download.headers['x-content-type-options']).toBe('nosniff');
-      expect(download.text).toContain('<script>alert(1)</script>');
+      expect(download.text).toContain('<b>bold</b> <i>x</i>');
       // Another competitor cannot read it before it is published and the event over.
       expect((await t.users.cat.get(mine[0].file.href)).status).toBe(404);
       // The admin reads it in the browser as sandboxed plain text, never as HTML.

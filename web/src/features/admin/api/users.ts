@@ -24,3 +24,7 @@ export const promoteAdmin = (username: string) => callApi(adminApi.promoteAdmin,
 
 /** POST /api/admin/set_role {user_id, role}: a user's staff role (the last admin keeps admin). */
 export const setRole = (userId: string, role: Role) => callApi(adminApi.setRole, { user_id: userId, role });
+
+/** POST /api/admin/set_competing {user_id, competing}: whether a monitor or author counts in public. */
+export const setCompeting = (userId: string, competing: boolean) =>
+  callApi(adminApi.setCompeting, { user_id: userId, competing });

@@ -131,4 +131,51 @@ describe('AdminPanel sections, tab URLs and roles', () => {
     );
     expect(await screen.findByText("'alice' is now a monitor.")).toBeInTheDocument();
   });
+
+  it('marks a monitor or author as competing from the Users tab; players always compete', async () => {
+    const api = mockApi(
+      baseRoutes({
+        'GET /api/admin/get_users': () =>
+          json([
+            { ...makeUser({ _id: '2', username: 'alice' }), competing: false },
+            { ...makeUser({ _id: '3', username: 'wren', role: 'author' }), competing: false },
+          ]),
+        'POST /api/admin/set_competing': () =>
+          json({ acknowledge: true, message: "'wren' now competes: their solves count in public." }),
+      }),
+    );
+    renderPage(<AdminPanel />);
+    const toggle = await screen.findByRole('checkbox', { name: 'Competing: wren' });
+    expect(toggle).not.toBeChecked();
+    expect(screen.queryByRole('checkbox', { name: 'Competing: alice' })).not.toBeInTheDocument();
+    await userEvent.click(toggle);
+    await waitFor(() =>
+      expect(api.bodyOf('POST /api/admin/set_competing')).toEqual({ user_id: '3', competing: true }),
+    );
+    expect(await screen.findByText("'wren' now competes: their solves count in public.")).toBeInTheDocument();
+  });
+
+  it("lets an admin name a challenge's owners when editing it (owner_ids)", async () => {
+    const api = mockApi(
+      baseRoutes({
+        'GET /api/admin/get_users': () =>
+          json([
+            { ...makeUser({ _id: '2', username: 'alice' }), competing: false },
+            { ...makeUser({ _id: '3', username: 'wren', role: 'author' }), competing: false },
+          ]),
+        'POST /api/admin/ctf/update_challenge': () => json({ acknowledge: true, message: 'saved' }),
+      }),
+    );
+    renderPage(<AdminPanel />);
+    await userEvent.click(screen.getByRole('tab', { name: 'View Challenges' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit Challenge 1' }));
+    const owners = screen.getByRole('group', { name: 'Owners of Challenge 1' });
+    // Authors and admins are offered; a player is not.
+    expect(within(owners).queryByLabelText('alice (player)')).not.toBeInTheDocument();
+    await userEvent.click(await within(owners).findByLabelText('wren (author)'));
+    await userEvent.click(screen.getByRole('button', { name: 'Save Changes' }));
+    await waitFor(() =>
+      expect(api.bodyOf('POST /api/admin/ctf/update_challenge')).toMatchObject({ owner_ids: ['3'] }),
+    );
+  });
 });

@@ -3,7 +3,7 @@ import { Form } from 'react-bootstrap';
 import type { SolutionValues } from '../challenge-form-values';
 
 const VISIBILITY_LABELS: Record<SolutionVisibility, string> = {
-  hidden: 'Hidden: only staff who edit challenges see it',
+  hidden: "Hidden: only admins and the challenge's owners see it",
   solved: 'After solving: a player sees it once their team (or they) solved this challenge',
   after_end: 'After the event: everyone sees it once the event has ended',
 };
@@ -41,6 +41,7 @@ export function SolutionFields({
         <Form.Label>Who sees the solution</Form.Label>
         <Form.Select
           value={value.visibility}
+          aria-describedby={`${id}-solution-visibility-note`}
           onChange={(e) => onChange({ ...value, visibility: e.target.value as SolutionVisibility })}
         >
           {SOLUTION_VISIBILITIES.map((v) => (
@@ -49,6 +50,9 @@ export function SolutionFields({
             </option>
           ))}
         </Form.Select>
+        <Form.Text id={`${id}-solution-visibility-note`}>
+          Only an &ldquo;After the event&rdquo; solution goes into the public archive of the event.
+        </Form.Text>
       </Form.Group>
       {fileChoices.length > 0 && (
         <fieldset>

@@ -1,6 +1,6 @@
 import { ROLES, adminApi, integrityApi, type AdminUser, type Role } from '@ctf/contract';
 import { Button, Form } from 'react-bootstrap';
-import { promoteAdmin, removeUser, setRole, useAdminUsers } from '../api/users';
+import { promoteAdmin, removeUser, setCompeting, setRole, useAdminUsers } from '../api/users';
 import { useMayCall } from '../staff-role';
 import type { AdminAct } from '../use-admin-action';
 import { AdminTable, deleteColumn, type AdminColumn } from './AdminTable';
@@ -17,8 +17,9 @@ const ROLE_NAMES: Record<Role, string> = {
 /**
  * Every participant (admins are listed and counted on their own tab), each with Delete. While the
  * site has divisions (the server then names each user's, or null), a Division column shows them.
- * An admin sets each user's staff role here; a monitor reads the list without e-mail addresses and
- * without a button.
+ * An admin sets each user's staff role here, and marks a monitor or author as competing (staff are
+ * left out of public lists and first bloods otherwise); a monitor reads the list without e-mail
+ * addresses and without a button.
  */
 export function UsersTab({ act }: { act: AdminAct }) {
   const users = useAdminUsers();
@@ -51,6 +52,7 @@ export function UsersTab({ act }: { act: AdminAct }) {
           ),
         }
       : { header: 'Staff role', cell: (u: AdminUser) => ROLE_NAMES[u.role] },
+    ...(may(adminApi.setCompeting) ? [competingColumn(act)] : []),
     ...(may(adminApi.promoteAdmin) ? [makeAdminColumn(act)] : []),
     statusColumn<AdminUser>(),
     ...(may(integrityApi.moderate) ? [moderationColumn<AdminUser>('user', (u) => u.username, act)] : []),
@@ -109,5 +111,27 @@ function makeAdminColumn(act: AdminAct): AdminColumn<AdminUser> {
         Make Admin
       </Button>
     ),
+  };
+}
+
+/** Competing: a monitor or author counts in public only when marked (players always do). */
+function competingColumn(act: AdminAct): AdminColumn<AdminUser> {
+  return {
+    header: 'Competing',
+    cell: (u) =>
+      u.role === 'monitor' || u.role === 'author' ? (
+        <Form.Check
+          type="switch"
+          id={`competing-${u._id}`}
+          aria-label={`Competing: ${u.username}`}
+          checked={u.competing}
+          onChange={(e) => {
+            const competing = e.target.checked;
+            void act(() => setCompeting(u._id, competing));
+          }}
+        />
+      ) : (
+        <span className="text-body-secondary">{u.role === 'player' ? 'Always' : 'Never'}</span>
+      ),
   };
 }

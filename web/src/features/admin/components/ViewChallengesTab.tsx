@@ -18,7 +18,8 @@ import { instanceValues } from '../instance-form-values';
 import { ChallengeForm } from './ChallengeForm';
 import { QueryState } from './QueryState';
 import { TeamFlagReveal } from './TeamFlagReveal';
-import { useMayCall } from '../staff-role';
+import { useMayCall, useStaffRole } from '../staff-role';
+import { OwnersField } from './OwnersField';
 
 function formValues(c: AdminChallenge): ChallengeFormValues {
   return {
@@ -53,7 +54,14 @@ function formValues(c: AdminChallenge): ChallengeFormValues {
  */
 export function ViewChallengesTab({ act }: { act: AdminAct }) {
   const challenges = useAdminChallenges();
-  const [editing, setEditing] = useState<AdminChallenge | null>(null);
+  const [editing, setEditingState] = useState<AdminChallenge | null>(null);
+  // Only an admin names owners (the server refuses owner_ids from anyone else).
+  const setsOwners = useStaffRole() === 'admin';
+  const [owners, setOwners] = useState<string[] | null>(null);
+  const setEditing = (c: AdminChallenge | null) => {
+    setEditingState(c);
+    setOwners(c ? c.owners.map((o) => o._id) : null);
+  };
   const [revealing, setRevealing] = useState<AdminChallenge | null>(null);
   // A competitor's own flag is an admin's alone to reveal (an author edits the challenge).
   const mayReveal = useMayCall()(adminApi.revealTeamFlag);
@@ -105,6 +113,16 @@ export function ViewChallengesTab({ act }: { act: AdminAct }) {
     { header: 'Points', cell: (c) => c.points },
     { header: 'Solves', cell: (c) => c.user_completions },
     { header: 'Files', cell: (c) => c.hlinks.join(', ') },
+    // Who besides admins works on it (an author sees only the challenges it owns).
+    {
+      header: 'Owners',
+      cell: (c) =>
+        c.owners.length > 0 ? (
+          c.owners.map((o) => o.username).join(', ')
+        ) : (
+          <span className="text-body-secondary">Admins only</span>
+        ),
+    },
     {
       header: 'Release',
       cell: (c) => (
@@ -201,12 +219,17 @@ export function ViewChallengesTab({ act }: { act: AdminAct }) {
     return (
       <section aria-label={`Edit ${editing.name}`}>
         <h2 className="h4">Edit: {editing.name}</h2>
+        {setsOwners && owners !== null && (
+          <OwnersField challenge={editing} value={owners} onChange={setOwners} />
+        )}
         <ChallengeForm
           initial={formValues(editing)}
           selfId={editing._id}
           submitLabel="Save Changes"
           busy={busy}
-          onSubmit={(body) => void save(editing, body)}
+          onSubmit={(body) =>
+            void save(editing, setsOwners && owners !== null ? { ...body, owner_ids: owners } : body)
+          }
           onCancel={() => setEditing(null)}
         />
       </section>
