@@ -73,7 +73,7 @@ describe('sanitizeHtml', () => {
     expect(await sanitizeHtml(dirty)).toBe(clean);
   });
 
-  it('drops the source of an image that points at the API, however it is spelt (issue 29)', async () => {
+  it('drops the source of an image that points at the API, however it is spelt', async () => {
     for (const src of [
       '/api/auth/logout',
       '/api/admin/ctf/force_update',

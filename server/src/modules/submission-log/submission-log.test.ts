@@ -320,7 +320,7 @@ describe('client address', () => {
     }
   });
 
-  it('takes a forwarded address only when it is an IP address, and in one spelling (issue 29)', async () => {
+  it('takes a forwarded address only when it is an IP address, and in one spelling', async () => {
     const t = await buildTestApp('sqlite', { TRUST_PROXY: 'loopback' });
     try {
       const admin = await t.login('boss', { admin: true });
