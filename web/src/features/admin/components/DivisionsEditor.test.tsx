@@ -12,6 +12,7 @@ const SETTINGS = {
   faqMd: '',
   autoOpen: false,
   autoClose: false,
+  allowCreateDuringEvent: false,
 };
 
 async function openDivisions() {

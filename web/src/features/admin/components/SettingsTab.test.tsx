@@ -23,6 +23,7 @@ const SETTINGS: AdminSettings = {
   afterEnd: 'open',
   autoOpen: false,
   autoClose: false,
+  allowCreateDuringEvent: false,
   submissionRetentionDays: 90,
   instancesPerTeam: 3,
   writeups: { open: false, deadline: null, note: '' },

@@ -146,7 +146,12 @@ function SettingsForm({ loaded, act }: { loaded: AdminSettings; act: AdminAct })
           <Form.Label>{`End (${zone})`}</Form.Label>
           <Form.Control type="datetime-local" value={end} required onChange={(e) => setEnd(e.target.value)} />
         </Form.Group>
-        {text('prizeText', 'Prize text', SETTINGS_LIMITS.prizeTextMax, 'For example $1000.')}
+        {text(
+          'prizeText',
+          'Prizes',
+          SETTINGS_LIMITS.prizeTextMax,
+          'Your own sentence, shown as written under About (for example “Pizza and stickers for the top three teams.”). Empty: no prize line.',
+        )}
         <Form.Group as={Col} md={6} className="mb-3" controlId="settings-accent">
           <Form.Label>Accent colour</Form.Label>
           <Form.Control type="color" value={form.accent} onChange={(e) => set('accent', e.target.value)} />
@@ -219,6 +224,13 @@ function SettingsForm({ loaded, act }: { loaded: AdminSettings; act: AdminAct })
         label="Apply the after-event setting at the end time (with Open, the site switches off)"
         checked={form.autoClose}
         onChange={(e) => set('autoClose', e.target.checked)}
+      />
+      <Form.Check
+        id="settings-allowCreateDuringEvent"
+        className="mb-3"
+        label="Allow creating challenges during the event"
+        checked={form.allowCreateDuringEvent}
+        onChange={(e) => set('allowCreateDuringEvent', e.target.checked)}
       />
       <h2 className="h4">Submission log</h2>
       <Form.Group className="mb-3" controlId="settings-submissionRetentionDays">
