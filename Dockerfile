@@ -7,10 +7,7 @@ ARG BASE=node:24-bookworm-slim
 
 # ---- build: the whole toolchain, every workspace's dependencies, the production build ----
 FROM ${BASE} AS build
-# better-sqlite3 compiles its native binding with node-gyp when no prebuilt binary can be fetched.
-RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3 make g++ \
- && rm -rf /var/lib/apt/lists/*
+# Nothing is compiled: better-sqlite3 ships its Node-API binaries inside the npm package.
 WORKDIR /app
 # The manifests first: this layer (npm ci, the slow part) is rebuilt only when they change.
 COPY package.json package-lock.json ./

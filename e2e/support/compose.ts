@@ -117,8 +117,8 @@ export class ComposeStack {
   }
 
   /**
-   * Builds every image (a cold build of the site, npm ci with better-sqlite3 compiled from source,
-   * takes minutes; later ones reuse the engine's layer cache) and starts the stack.
+   * Builds every image (a cold build of the site, npm ci and the production build, takes minutes;
+   * later ones reuse the engine's layer cache) and starts the stack.
    */
   async buildAndStart(): Promise<void> {
     await this.compose(['build'], 25 * 60_000);
