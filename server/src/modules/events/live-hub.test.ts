@@ -83,7 +83,8 @@ describe('LiveEventHub', () => {
       () => {},
     );
     await hub.start();
-    const open = (address: string) => hub.open(new FakeResponse() as unknown as ServerResponse, address, undefined);
+    const open = (address: string) =>
+      hub.open(new FakeResponse() as unknown as ServerResponse, address, undefined);
     open('2001:db8:0:1::a');
     open('2001:db8:0:1:ffff::b');
     expect(hub.refusal('2001:db8:0:1::c')).toBe(TOO_MANY_STREAMS_MESSAGE);
