@@ -1,15 +1,13 @@
 # The CTF site as a container image: `docker-compose up` (compose.yaml) or
 #   docker build -t ctf-platform . && docker run -p 127.0.0.1:3000:3000 -v ctf-data:/data ctf-platform
-# See docs/deploy.md. BASE is any Debian bookworm image with Node 20 (and npm) in /usr/local; CI
-# builds on a local one (scripts/docker/build-base-image.sh) since no registry is reachable there.
-ARG BASE=node:20-bookworm-slim
+# See docs/deploy.md. BASE is any Debian bookworm image with Node 22 or 24 (and npm) in /usr/local;
+# CI builds on a local Node 24 one (scripts/docker/build-base-image.sh) since no registry is
+# reachable there.
+ARG BASE=node:24-bookworm-slim
 
 # ---- build: the whole toolchain, every workspace's dependencies, the production build ----
 FROM ${BASE} AS build
-# better-sqlite3 compiles its native binding with node-gyp when no prebuilt binary can be fetched.
-RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3 make g++ \
- && rm -rf /var/lib/apt/lists/*
+# Nothing is compiled: better-sqlite3 ships its Node-API binaries inside the npm package.
 WORKDIR /app
 # The manifests first: this layer (npm ci, the slow part) is rebuilt only when they change.
 COPY package.json package-lock.json ./

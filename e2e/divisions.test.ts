@@ -33,6 +33,7 @@ describe.runIf(run)('divisions in Chromium', { timeout: 180_000 }, () => {
     const adminPage = await (await context('organiser', true)).newPage();
     await adminPage.goto(`${server.url}/admin/panel`);
     await adminPage.getByRole('tab', { name: 'Settings' }).click();
+    await adminPage.getByRole('link', { name: 'Play' }).click();
     const editor = adminPage.getByRole('form', { name: 'Divisions' });
     await editor.getByText('No divisions: everyone competes on one leaderboard.').waitFor();
     await editor.getByRole('button', { name: 'Add Division' }).click();
@@ -137,8 +138,7 @@ describe.runIf(run)('divisions in Chromium', { timeout: 180_000 }, () => {
     await settle(profile);
     for (const v of await seriousViolations(profile)) problems.push(`/profile: ${v}`);
     const settings = await (await context('organiser', true)).newPage();
-    await settings.goto(`${server.url}/admin/panel`);
-    await settings.getByRole('tab', { name: 'Settings' }).click();
+    await settings.goto(`${server.url}/admin/panel?tab=settings&section=play`);
     await settings.getByRole('form', { name: 'Divisions' }).getByLabel('Division 2 name').waitFor();
     await settle(settings);
     for (const v of await seriousViolations(settings)) problems.push(`/admin/panel Settings: ${v}`);

@@ -36,10 +36,17 @@ describe.runIf(run)('event settings in Chromium', { timeout: 180_000 }, () => {
     const name = page.getByLabel('Event name');
     await name.fill('Spring Break CTF');
     await page.getByLabel('Tagline').fill('Two days of puzzles for first-years.');
+    await page.getByRole('button', { name: 'Save Settings' }).click();
+    await expect.poll(() => page.getByTestId('admin-message').textContent()).toContain('Settings saved.');
+    // The texts are their own section, with its own address and its own Save.
+    await page.getByRole('link', { name: 'Texts' }).click();
+    await page.waitForURL(/section=texts/);
     await page.getByLabel('About').fill('Run by the **security club**.');
     await page.getByLabel('FAQ').fill('### Is it free?\n\nYes, entirely.');
     await page.getByRole('button', { name: 'Save Settings' }).click();
-    await expect.poll(() => page.getByTestId('admin-message').textContent()).toContain('Settings saved.');
+    await expect
+      .poll(async () => (await (await page.request.get(`${server.url}/api/info/site`)).json()).faq_html)
+      .toContain('Is it free?');
     await page.close();
 
     const visitor = await (await context(null)).newPage();

@@ -96,7 +96,7 @@ describe.runIf(run)('solutions and writeups in Chromium', () => {
   it('collects, reviews and publishes writeups, and shows solutions per their visibility', async () => {
     // The admin opens collection with a note.
     const panel = await admin.newPage();
-    await panel.goto(`${server.url}/admin/panel?tab=settings`);
+    await panel.goto(`${server.url}/admin/panel?tab=settings&section=writeups`);
     await panel.getByLabel('Collect writeups: players hand in one per challenge they solved').check();
     await panel.getByLabel('Writeup note to players').fill('Short and honest, please.');
     await panel.getByRole('button', { name: 'Save Settings' }).click();

@@ -24,7 +24,7 @@ await build({
   bundle: true,
   platform: 'node',
   format: 'esm',
-  target: 'node20',
+  target: 'node22',
   external: EXTERNAL_PACKAGES,
   // CommonJS packages inside an ES module bundle still call require() for Node's own modules.
   banner: {

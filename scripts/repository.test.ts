@@ -116,3 +116,32 @@ describe('the repository describes itself', () => {
     expect(outside.test('/** Colours of docs/product.md §8. */')).toBe(false);
   });
 });
+
+describe('what a reader sees names changes, not tracker numbers', () => {
+  // A reader cannot open the tracker: README, CHANGELOG and docs/ say what changed instead.
+  const trackerNumber = new RegExp(['\\bissues?', '#?\\d+'].join('\\s+'), 'i');
+
+  it('has no tracker number in README.md, CHANGELOG.md, CONTRIBUTING.md, SECURITY.md or docs/', async () => {
+    const files = (await repositoryFiles()).filter(
+      (f) =>
+        /^(README|CHANGELOG|CONTRIBUTING|SECURITY)\.md$/.test(f) ||
+        (f.startsWith('docs/') && f.endsWith('.md')),
+    );
+    expect(files).toContain('README.md');
+    expect(files).toContain('docs/product.md');
+    const found: string[] = [];
+    for (const file of files) {
+      const text = await readFile(new URL(file, root), 'utf8').catch(() => '');
+      text.split('\n').forEach((line, i) => {
+        if (trackerNumber.test(line)) found.push(`${file}:${i + 1}: ${line.trim()}`);
+      });
+    }
+    expect(found).toEqual([]);
+  });
+
+  it('recognises a tracker number', () => {
+    expect(trackerNumber.test(['(', 'issue', ' 32)'].join(''))).toBe(true);
+    expect(trackerNumber.test(['', 'Issues', ' 15-20'].join(''))).toBe(true);
+    expect(trackerNumber.test('Report issues on the tracker.')).toBe(false);
+  });
+});

@@ -24,7 +24,7 @@ import type * as users from './api/users.js';
 import type * as tokens from './api/tokens.js';
 import type * as divisions from './api/divisions.js';
 import { DOWNLOAD_PATH_PREFIX, LOGO_PATH, ROUTES, type Route } from './api/routes.js';
-import { confirmDeleteText, looksLikeZip, uploadSummaryText } from './api/admin-rules.js';
+import { confirmDeleteText, importRefusedText, looksLikeZip, uploadSummaryText } from './api/admin-rules.js';
 import { AUDIT_ACTIONS, EVIDENCE_IDS_MAX, SUBMISSION_RESULTS } from './api/integrity-rules.js';
 
 /**
@@ -60,9 +60,10 @@ export const challengesApi: ClientApi<typeof challenges> & { DOWNLOAD_PATH_PREFI
 };
 export const leaderboardApi: ClientApi<typeof leaderboard> = ROUTES.leaderboard;
 export const adminApi: ClientApi<typeof admin> &
-  Pick<typeof admin, 'confirmDeleteText' | 'looksLikeZip' | 'uploadSummaryText'> = {
+  Pick<typeof admin, 'confirmDeleteText' | 'importRefusedText' | 'looksLikeZip' | 'uploadSummaryText'> = {
   ...ROUTES.admin,
   confirmDeleteText,
+  importRefusedText,
   looksLikeZip,
   uploadSummaryText,
 };

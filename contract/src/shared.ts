@@ -103,6 +103,7 @@ export * from './rules/rating.js';
 export * from './rules/scoring.js';
 export * from './rules/dynamic-scoring.js';
 export * from './rules/countdown.js';
+export * from './rules/plural.js';
 export * from './rules/usernames.js';
 export * from './rules/html-policy.js';
 export * from './rules/markdown-budget.js';

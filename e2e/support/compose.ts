@@ -68,7 +68,7 @@ export async function inspect(
  * never meets an organiser's own stack. docker-compose gets only PATH, HOME, the engine's variables
  * and the given settings, and an empty env file instead of the repository's .env: a developer's
  * settings must not leak in. The site's image is CTF_IMAGE=ctf-platform:test, built on
- * CTF_BASE_IMAGE, else ctf-node20:local when the engine has it, else the Dockerfile's default.
+ * CTF_BASE_IMAGE, else ctf-node24:local when the engine has it, else the Dockerfile's default.
  */
 export class ComposeStack {
   readonly project = `ctftest${randomBytes(4).toString('hex')}`;
@@ -96,8 +96,8 @@ export class ComposeStack {
     };
     const base =
       process.env.CTF_BASE_IMAGE ||
-      (await engineRequest(this.engine.host, '/images/ctf-node20:local/json').then(
-        () => 'ctf-node20:local',
+      (await engineRequest(this.engine.host, '/images/ctf-node24:local/json').then(
+        () => 'ctf-node24:local',
         () => null,
       ));
     if (base) this.env.CTF_BASE_IMAGE = base;
@@ -117,8 +117,8 @@ export class ComposeStack {
   }
 
   /**
-   * Builds every image (a cold build of the site, npm ci with better-sqlite3 compiled from source,
-   * takes minutes; later ones reuse the engine's layer cache) and starts the stack.
+   * Builds every image (a cold build of the site, npm ci and the production build, takes minutes;
+   * later ones reuse the engine's layer cache) and starts the stack.
    */
   async buildAndStart(): Promise<void> {
     await this.compose(['build'], 25 * 60_000);

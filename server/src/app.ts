@@ -6,6 +6,7 @@ import { connectDatabase, type DatabaseHandle } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { DomainEvents } from './lib/domain-events.js';
+import { terminalLogStream } from './lib/log-stream.js';
 import { ObservedBus, type InvalidationBus } from './lib/invalidation.js';
 import type { RateLimiter } from './lib/rate-limiter.js';
 import { registerAdminRoutes } from './modules/admin/admin.routes.js';
@@ -67,15 +68,17 @@ export async function buildApp(
   config: Config,
   options: BuildOptions = {},
 ): Promise<{ app: FastifyInstance; ctx: AppContext; routes: readonly RegisteredRoute[] }> {
+  const logging = options.logger !== false && config.logLevel !== 'silent';
+  // A test's stream, else readable lines on a terminal, else JSON on stdout.
+  const stream = logging ? (options.logStream ?? (await terminalLogStream())) : undefined;
   const app = Fastify({
-    logger:
-      options.logger === false || config.logLevel === 'silent'
-        ? false
-        : {
-            level: config.logLevel,
-            redact: ['req.headers.cookie', 'req.headers.authorization'],
-            ...(options.logStream ? { stream: options.logStream } : {}),
-          },
+    logger: logging
+      ? {
+          level: config.logLevel,
+          redact: ['req.headers.cookie', 'req.headers.authorization'],
+          ...(stream ? { stream } : {}),
+        }
+      : false,
     // Per-request lines cost throughput at event start; errors are still logged.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: JSON_BODY_LIMIT,

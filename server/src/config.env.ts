@@ -88,7 +88,8 @@ export const EnvSchema = z.object({
   ADMINS: z.string().default(''),
   /**
    * The event window's first value (both or neither). Unset: a new database gets one that starts
-   * at the next full hour after its first start and lasts a week (event-state, stored).
+   * seven days after its first start (rounded up to a full hour) and lasts a week, with autoOpen
+   * and autoClose on (event-state, stored).
    */
   EVENT_START: optionalNonEmpty.pipe(isoDate('EVENT_START').optional()),
   EVENT_END: optionalNonEmpty.pipe(isoDate('EVENT_END').optional()),

@@ -28,7 +28,15 @@ async function serve(config: Config): Promise<void> {
   };
   process.once('SIGTERM', () => void close());
   process.once('SIGINT', () => void close());
-  await app.listen({ port: config.port, host: config.host });
+  // Fastify's own line would print the socket's address first ("Server listening at
+  // http://127.0.0.1:3000"), which is not what people must open: the one address printed is
+  // PUBLIC_URL's, and the socket is named without a scheme, as no address to open.
+  await app.listen({
+    port: config.port,
+    host: config.host,
+    listenTextResolver: (address) =>
+      `Listening on ${address.replace(/^https?:\/\//, '')} (open the site at ${config.publicUrl})`,
+  });
   if (cluster.isPrimary) {
     app.log.info(`CTF site ready at ${config.publicUrl}${config.localLogin ? ' (local sign-in is on)' : ''}`);
   }

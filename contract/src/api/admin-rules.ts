@@ -46,3 +46,24 @@ export const confirmDeleteText = (thing: DeletableThing): string =>
 /** docs/product.md §8 upload summary, e.g. 'Uploaded 1 of 2 files successfully.' */
 export const uploadSummaryText = (succeeded: number, total: number): string =>
   `Uploaded ${succeeded} of ${total} files successfully.`;
+
+/** How many of a refused import's errors its message spells out (the rest are counted). */
+export const IMPORT_ERRORS_IN_MESSAGE = 3;
+
+/**
+ * A refused import's message: the count, then the reasons themselves (file, line, message), so a
+ * page that shows only the message (the set-up checklist's sample challenges) names why, e.g.
+ * "Nothing was imported: 1 error. first-steps/challenge.yml, line 1: Challenge creation is
+ * currently disabled during the event."
+ */
+export function importRefusedText(
+  errors: readonly { file: string; line: number | null; message: string }[],
+): string {
+  const n = errors.length;
+  const shown = errors.slice(0, IMPORT_ERRORS_IN_MESSAGE).map((e) => {
+    const where = [e.file, e.line === null ? '' : `line ${e.line}`].filter((w) => w !== '').join(', ');
+    return where === '' ? e.message : `${where}: ${e.message}`;
+  });
+  const more = n > shown.length ? ` (and ${n - shown.length} more)` : '';
+  return [`Nothing was imported: ${n} ${n === 1 ? 'error' : 'errors'}.`, ...shown].join(' ') + more;
+}

@@ -66,7 +66,8 @@ export const EventSettings = z.object({
   aboutMd: markdown,
   rulesMd: markdown,
   faqMd: markdown,
-  prizeText: text(SETTINGS_LIMITS.prizeTextMax).trim().min(1, 'is required'),
+  /** The organisers' own sentence about prizes, shown as written on the home page; empty: none. */
+  prizeText: text(SETTINGS_LIMITS.prizeTextMax).trim(),
   communityUrl: httpUrl,
   toolsUrl: httpUrl,
   challengeHost: z
@@ -90,6 +91,11 @@ export const EventSettings = z.object({
   autoOpen: z.boolean(),
   /** Apply the after-event setting at the end time (once; recorded). */
   autoClose: z.boolean(),
+  /**
+   * Create Challenge and the import add new challenges inside the window too (off: they are
+   * refused there with "Challenge creation is currently disabled during the event.").
+   */
+  allowCreateDuringEvent: z.boolean(),
   /**
    * Days a wrong (or refused) flag attempt stays in the submission log; 0 keeps them. Correct
    * attempts stay. SUBMISSION_RETENTION_DAYS is its first value (issue 18).

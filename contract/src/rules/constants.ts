@@ -140,7 +140,11 @@ export const PIE_CHART = {
   colors: ['#0088FE', '#00C49F', '#FFBB28', '#FF8042', '#8884D8', '#82CA9D'],
 } as const;
 export const LEADERBOARD_SCROLL_HEIGHT_PX = 400;
-export const PRIZE_POOL_TEXT = '$1000';
+/**
+ * A new site's prize text: none. The home page shows the organisers' own sentence only when they
+ * have written one (Settings, Texts), and never promises prizes they did not enter.
+ */
+export const DEFAULT_PRIZE_TEXT = '';
 export const KALI_REQUIREMENTS = {
   ramMinimumGb: 4,
   ramRecommendedGb: 8,

@@ -51,11 +51,19 @@ describe('sanitizeHtml', () => {
     ],
     ['data: image', '<img src="data:image/png;base64,AAAA">', '<img />'],
     ['mailto: image', '<img src="mailto:a@example.org">', '<img />'],
-    ['protocol-relative javascript', '<a href="  JaVaScRiPt:alert(1)">x</a>', '<a rel="noopener noreferrer">x</a>'],
+    [
+      'protocol-relative javascript',
+      '<a href="  JaVaScRiPt:alert(1)">x</a>',
+      '<a rel="noopener noreferrer">x</a>',
+    ],
     ['textarea content', '<textarea><img src=x onerror=alert(1)></textarea><p>x</p>', '<p>x</p>'],
     ['comment', '<!-- <script>alert(1)</script> --><p>x</p>', '<p>x</p>'],
     ['target elsewhere', '<p target="_blank">x</p>', '<p>x</p>'],
-    ['a closing tag breaking out of an attribute', '<a title="</a><script>alert(1)</script>">x</a>', '<a title="&lt;/a&gt;&lt;script&gt;alert(1)&lt;/script&gt;" rel="noopener noreferrer">x</a>'],
+    [
+      'a closing tag breaking out of an attribute',
+      '<a title="</a><script>alert(1)</script>">x</a>',
+      '<a title="&lt;/a&gt;&lt;script&gt;alert(1)&lt;/script&gt;" rel="noopener noreferrer">x</a>',
+    ],
     ['vbscript: link', '<a href="vbscript:msgbox(1)">x</a>', '<a rel="noopener noreferrer">x</a>'],
     ['style attribute', '<p style="position:fixed;top:0">x</p>', '<p>x</p>'],
     ['style element', '<style>body{display:none}</style><p>x</p>', '<p>x</p>'],
@@ -73,7 +81,7 @@ describe('sanitizeHtml', () => {
     expect(await sanitizeHtml(dirty)).toBe(clean);
   });
 
-  it('drops the source of an image that points at the API, however it is spelt (issue 29)', async () => {
+  it('drops the source of an image that points at the API, however it is spelt', async () => {
     for (const src of [
       '/api/auth/logout',
       '/api/admin/ctf/force_update',
@@ -96,7 +104,12 @@ describe('sanitizeHtml', () => {
     // Through Markdown as the report wrote it.
     expect(await renderMarkdown('![](/api/auth/logout)')).toBe('<p><img alt="" /></p>');
     // Other images stay, the site's own non-API paths too.
-    for (const src of ['https://example.org/x.png', '/logo.png', '/apix/y.png', 'https://example.org/apis/x.png'])
+    for (const src of [
+      'https://example.org/x.png',
+      '/logo.png',
+      '/apix/y.png',
+      'https://example.org/apis/x.png',
+    ])
       expect(await sanitizeHtml(`<img src="${src}" />`)).toBe(`<img src="${src}" />`);
   });
 

@@ -1,3 +1,4 @@
+import { counted } from '@ctf/contract';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
@@ -26,7 +27,7 @@ export async function registerIpRateLimit(app: FastifyInstance, config: Config):
     allowList: (request) => !request.url.startsWith('/api/'),
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,
-      message: `Too many requests from this address. Try again in ${Math.ceil(context.ttl / 1000)} seconds.`,
+      message: `Too many requests from this address. Try again in ${counted(Math.ceil(context.ttl / 1000), 'second')}.`,
     }),
   });
   if (redis) app.addHook('onClose', async () => redis.disconnect());

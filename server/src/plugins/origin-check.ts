@@ -12,6 +12,33 @@ declare module 'fastify' {
 const ACTING_GET_REFUSED =
   'Refused: this address acts (or hands out an export) only for the site’s own pages and for links opened in the browser, never for an image, a frame or another site.';
 
+/** The names of this machine's loopback interface a browser may put in an Origin. */
+const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
+
+/**
+ * The origins that are this site: PUBLIC_URL's, and when PUBLIC_URL is a loopback address (a
+ * trial on one's own machine) the same scheme and port under each loopback name too, so
+ * `http://127.0.0.1:3000` and `http://[::1]:3000` sign in as `http://localhost:3000` does. Nobody
+ * else can reach a loopback address, so no other site gains anything; a public PUBLIC_URL keeps
+ * its one origin.
+ */
+export function siteOrigins(publicOrigin: string): ReadonlySet<string> {
+  const url = new URL(publicOrigin);
+  const loopback = LOOPBACK_HOSTS.includes(url.hostname) || /^127\.\d+\.\d+\.\d+$/.test(url.hostname);
+  if (!loopback) return new Set([url.origin]);
+  const aliases = LOOPBACK_HOSTS.map((host) => {
+    const alias = new URL(url.origin);
+    alias.hostname = host;
+    return alias.origin;
+  });
+  return new Set([url.origin, ...aliases]);
+}
+
+/** The refusal of a state-changing request from elsewhere: it names the address to open. */
+export function crossSiteRefusal(publicOrigin: string): string {
+  return `Cross-site request refused: the Origin header does not match this site. Open the site at ${publicOrigin} (its PUBLIC_URL) and try again.`;
+}
+
 /** The origin a URL header names, or null when it names none. */
 function originOf(url: string | undefined): string | null {
   if (url === undefined) return null;
@@ -30,7 +57,7 @@ function originOf(url: string | undefined): string | null {
  * ride along on those). A client that sends no Fetch Metadata (curl, a browser older than 2023)
  * is refused when its Referer names another site.
  */
-function checkActingGet(request: FastifyRequest, publicOrigin: string): void {
+function checkActingGet(request: FastifyRequest, origins: ReadonlySet<string>): void {
   const header = (name: string) => {
     const v = request.headers[name];
     return typeof v === 'string' ? v.toLowerCase() : undefined;
@@ -46,20 +73,22 @@ function checkActingGet(request: FastifyRequest, publicOrigin: string): void {
     throw new DomainError('forbidden', ACTING_GET_REFUSED);
   }
   const referer = originOf(request.headers.referer);
-  if (request.headers.referer !== undefined && referer !== publicOrigin)
+  if (request.headers.referer !== undefined && (referer === null || !origins.has(referer)))
     throw new DomainError('forbidden', ACTING_GET_REFUSED);
 }
 
 /**
  * Every state-changing request must come from our own pages: its Origin (or, failing that, its
- * Referer) must be PUBLIC_URL's origin (docs/product.md §11). This is the CSRF defence on top of
+ * Referer) must be PUBLIC_URL's origin, or on a loopback trial one of its loopback aliases (docs/product.md §11). This is the CSRF defence on top of
  * SameSite=Lax cookies; a request with a personal API token and no cookie needs none. GETs change nothing, except the few the contract marks as acting, which
  * checkActingGet holds to our own pages and top-level navigations.
  */
 export function registerOriginCheck(app: FastifyInstance, publicOrigin: string): void {
+  const origins = siteOrigins(publicOrigin);
+  const refusal = crossSiteRefusal(publicOrigin);
   app.addHook('onRequest', async (request) => {
     if (request.method === 'GET' || request.method === 'HEAD') {
-      if (request.routeOptions.config.acts === true) checkActingGet(request, publicOrigin);
+      if (request.routeOptions.config.acts === true) checkActingGet(request, origins);
       return;
     }
     if (request.method === 'OPTIONS') return;
@@ -79,11 +108,6 @@ export function registerOriginCheck(app: FastifyInstance, publicOrigin: string):
         source = undefined;
       }
     }
-    if (source !== publicOrigin) {
-      throw new DomainError(
-        'forbidden',
-        'Cross-site request refused: the Origin header does not match this site',
-      );
-    }
+    if (source === undefined || !origins.has(source)) throw new DomainError('forbidden', refusal);
   });
 }

@@ -137,6 +137,8 @@ const FOREIGN: { what: string; headers: Record<string, string> }[] = [
   { what: 'our origin as a prefix of another host', headers: { origin: `${TEST_ORIGIN}.evil.example` } },
   { what: 'our host on another port', headers: { origin: 'http://localhost:3001' } },
   { what: 'our host over another scheme', headers: { origin: 'https://localhost:3000' } },
+  { what: 'a loopback alias on another port', headers: { origin: 'http://127.0.0.1:3001' } },
+  { what: 'a loopback alias over another scheme', headers: { origin: 'https://[::1]:3000' } },
   { what: 'our host as a userinfo trick', headers: { origin: `http://localhost:3000@evil.example` } },
   { what: 'a foreign Referer', headers: { referer: 'https://evil.example/page' } },
   { what: 'a Referer on a look-alike host', headers: { referer: `${TEST_ORIGIN}.evil.example/` } },

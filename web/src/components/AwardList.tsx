@@ -1,3 +1,4 @@
+import { counted } from '@ctf/contract';
 import type { Award } from '@ctf/contract';
 
 const given = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
@@ -21,7 +22,7 @@ export function AwardList({ awards, owner }: { awards: readonly Award[]; owner: 
         {awards.map((a, i) => (
           <li key={`${a.time}-${i}`} className="list-group-item d-flex flex-wrap gap-2 align-items-baseline">
             <strong className={a.points < 0 ? 'text-danger' : 'text-success'}>
-              {a.points > 0 ? `+${a.points}` : a.points} points
+              {a.points > 0 ? `+${counted(a.points, 'point')}` : counted(a.points, 'point')}
             </strong>
             <span className="flex-grow-1">{a.reason}</span>
             <time dateTime={a.time} className="text-body-secondary small">

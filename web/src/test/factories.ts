@@ -85,7 +85,7 @@ export function makeAdminChallenge(n: number, overrides: Partial<AdminChallenge>
 export const SITE: SiteInfo = {
   eventStart: '2025-10-15T01:00:00.000Z',
   eventEnd: '2025-10-22T01:00:00.000Z',
-  prizeText: '$1000',
+  prizeText: '',
   communityUrl: 'https://discord.com/',
   toolsUrl: 'https://example.org/',
   challengeHost: 'challenges.example.org',

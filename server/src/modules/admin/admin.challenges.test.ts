@@ -76,6 +76,32 @@ for (const kind of testDatabaseKinds()) {
         ).toBe(200);
       });
 
+      it('creates during the event window once the organisers allow it, and refuses again when they stop', async () => {
+        await t.close();
+        t = await buildTestApp(kind, {
+          EVENT_START: '2026-03-01T00:00:00Z',
+          EVENT_END: '2026-03-08T00:00:00Z',
+        });
+        t.clock.set('2026-03-03T12:00:00Z');
+        admin = await t.login('boss', { admin: true });
+        const settings = await admin.get('/api/admin/settings');
+        expect(settings.body.allowCreateDuringEvent).toBe(false);
+        const allow = await admin.post('/api/admin/settings', { allowCreateDuringEvent: true });
+        expect(allow.status).toBe(200);
+        expect(allow.body.settings.allowCreateDuringEvent).toBe(true);
+        // Scheduled for later in the window: it waits there until it is ready.
+        const release_at = '2026-03-05T00:00:00.000Z';
+        const created = await admin.post('/api/admin/ctf/create_challenge', { ...FORM, release_at });
+        expect(created.status).toBe(200);
+        expect((await admin.get('/api/admin/ctf/fetch_challenges')).body).toMatchObject([
+          { name: 'Web 101' },
+        ]);
+        await admin.post('/api/admin/settings', { allowCreateDuringEvent: false });
+        const refused = await admin.post('/api/admin/ctf/create_challenge', { ...FORM, name: 'Later' });
+        expect(refused.status).toBe(403);
+        expect(refused.body.message).toBe(MESSAGES.createDisabled);
+      });
+
       it('refuses a bad challenge form with 400 and a duplicate name with 409', async () => {
         const missing = await admin.post('/api/admin/ctf/create_challenge', { ...FORM, flag: '  ' });
         expect(missing.status).toBe(400);

@@ -13,7 +13,7 @@ import { DomainError, badInput, conflict, notFound } from '../../lib/errors.js';
 import { ALL_TOPICS } from '../../lib/invalidation.js';
 import { recordAudit, type AuditActor } from '../audit/audit.service.js';
 import { challengeCount, createChallenge, updateChallenge } from '../challenges/challenges.service.js';
-import { isDuringEvent } from '../event-state/event-state.service.js';
+import { isCreateLocked } from '../event-state/event-state.service.js';
 import { removeMembershipInTransaction } from '../teams/teams.service.js';
 import { isConfiguredAdmin, type IdentityProvider } from '../users/users.service.js';
 import {
@@ -178,13 +178,16 @@ export async function setRole(
   return role === 'admin' ? ack(message) : adminsNote(ctx, target, message);
 }
 
-/** Create Challenge is refused while the event runs (docs/product.md §4); otherwise it creates. */
+/**
+ * Create Challenge is refused while the event runs (docs/product.md §4) unless the organisers
+ * allowed it (allowCreateDuringEvent); otherwise it creates.
+ */
 export async function createChallengeOutsideEvent(
   ctx: AppContext,
   caller: AuditActor,
   input: ChallengeInput,
 ): Promise<AckResponse> {
-  if (await isDuringEvent(ctx)) throw new DomainError('forbidden', MESSAGES.createDisabled);
+  if (await isCreateLocked(ctx)) throw new DomainError('forbidden', MESSAGES.createDisabled);
   await createChallenge(ctx, input, caller);
   return ack(`Challenge '${input.name}' created successfully.`);
 }

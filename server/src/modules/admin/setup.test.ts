@@ -1,4 +1,4 @@
-import { adminApi, type ImportResult, type SetupStatus } from '@ctf/contract';
+import { MESSAGES, adminApi, type ImportResult, type SetupStatus } from '@ctf/contract';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TEST_ORIGIN, buildTestApp, type TestApp } from '../../../test/build-test-app.js';
 import { testDatabaseKinds } from '../../../test/databases.js';
@@ -82,7 +82,17 @@ for (const kind of testDatabaseKinds()) {
       expect(res.status).toBe(400);
       expect(res.body.created).toEqual([]);
       expect(res.body.errors.length).toBeGreaterThan(0);
+      // The message itself names the reason, as the checklist shows only the message.
+      expect(res.body.message).toBe(adminApi.importRefusedText(res.body.errors));
+      expect(res.body.message).toMatch(/^Nothing was imported: 3 errors\. /);
+      expect(res.body.message).toContain(`first-steps/challenge.yml, line 2: ${MESSAGES.createDisabled}`);
       expect((await admin.get<unknown[]>(adminApi.fetchChallenges.path)).body).toHaveLength(0);
+
+      // Allowed by the organisers, the samples come in inside the window.
+      expect((await admin.post('/api/admin/settings', { allowCreateDuringEvent: true })).status).toBe(200);
+      const allowed = await admin.post<ImportResult>(adminApi.addSampleChallenges.path, {});
+      expect(allowed.status).toBe(200);
+      expect([...allowed.body.created].sort()).toEqual(SAMPLE_NAMES);
     });
   });
 }

@@ -12,13 +12,14 @@ const MB = 1024 * 1024;
 
 /** An import refused before its archive could be read: the result shape, one error. */
 function refusedUpload(file: string, message: string): ImportResult {
+  const errors = [{ file, line: null, message }];
   return {
     acknowledge: false,
-    message: 'Nothing was imported: 1 error(s).',
+    message: adminApi.importRefusedText(errors),
     created: [],
     updated: [],
     warnings: [],
-    errors: [{ file, line: null, message }],
+    errors,
   };
 }
 

@@ -1,4 +1,4 @@
-import { nameKey, type ImportIssue, type ImportResult } from '@ctf/contract';
+import { adminApi, nameKey, type ImportIssue, type ImportResult } from '@ctf/contract';
 import type { AppContext } from '../../context.js';
 import { DomainError, conflict } from '../../lib/errors.js';
 import { SYSTEM_ACTOR, recordAudit } from '../audit/audit.service.js';
@@ -85,7 +85,7 @@ async function importFrom(
 function refused(errors: ImportIssue[], warnings: ImportIssue[]): ImportResult {
   return {
     acknowledge: false,
-    message: `Nothing was imported: ${errors.length} error(s).`,
+    message: adminApi.importRefusedText(errors),
     created: [],
     updated: [],
     warnings,

@@ -240,6 +240,14 @@ hints:
       expect(update.status).toBe(200);
       expect(update.body.updated).toEqual(['Warmup']);
       expect((await adminList(admin))[0]!.description).toContain('Now say');
+      // Allowed by the organisers, the import adds new challenges inside the window too.
+      expect((await admin.post('/api/admin/settings', { allowCreateDuringEvent: true })).status).toBe(200);
+      const allowed = await postImport(
+        admin,
+        archive({ 'new/challenge.yml': BASICS.replace('Warmup', 'Brand New') }),
+      );
+      expect(allowed.status).toBe(200);
+      expect((await adminList(admin)).map((c) => c.name).sort()).toEqual(['Brand New', 'Warmup']);
     });
 
     it('is all or nothing: a refusal at write time leaves no challenge, row or file behind', async () => {

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.js';
 import { DomainError } from '../../lib/errors.js';
 import { prepareChallenge, type PreparedChallenge } from '../challenges/challenge-writes.js';
 import { listChallengeNamesOf } from '../challenges/challenges.service.js';
-import { isDuringEvent } from '../event-state/event-state.service.js';
+import { isCreateLocked } from '../event-state/event-state.service.js';
 import type { ArchiveFiles } from './archive-reader.js';
 import { YML, packFiles } from './archive-packing.js';
 import { parseChallengeYml, yamlPathOf, type ParsedChallenge } from './challenge-yml.js';
@@ -97,7 +97,7 @@ export async function planImport(ctx: AppContext, archive: ArchiveFiles): Promis
       });
     else inArchive.set(key, p);
   }
-  const duringEvent = await isDuringEvent(ctx);
+  const createLocked = await isCreateLocked(ctx);
 
   // Files: each listed path must be in the archive.
   const planned: Planned[] = [];
@@ -119,7 +119,7 @@ export async function planImport(ctx: AppContext, archive: ArchiveFiles): Promis
         );
     }
     const match = existing.get(nameKey(p.input.name.trim()));
-    if (!match && duringEvent) issue(p.line(['name']), MESSAGES.createDisabled);
+    if (!match && createLocked) issue(p.line(['name']), MESSAGES.createDisabled);
 
     // The one validation of the admin form, then the service's own (flags, hints).
     const checked = adminApi.ChallengeInput.safeParse(p.input);

@@ -1,4 +1,4 @@
-import type { PublicChallenge } from '@ctf/contract';
+import { counted, type PublicChallenge } from '@ctf/contract';
 import type { Competitor, ScoreBoard } from '../scoreboard/score-board.js';
 import { esc, pageEnd, pageStart, relative, timeTag, urlPart, type PageFrame } from './archive-html.js';
 
@@ -122,7 +122,7 @@ export function indexPage(data: ArchiveData): string {
 ${data.event.tagline ? `<p>${esc(data.event.tagline)}</p>\n` : ''}<p>From ${timeTag(data.event.start)} to ${timeTag(data.event.end)}.</p>
 ${frozenNote(data)}${data.ended ? '' : '<p class="muted">The event had not ended when this archive was built: it holds no solutions or writeups.</p>\n'}<h2>Results</h2>
 ${winners.length > 0 ? `<ul class="winners">${winners.join('')}</ul>` : '<p>No one scored.</p>'}
-${topTable}<p><a href="scoreboard.html">The full scoreboard (${board.ranked.length} competitors)</a> · <a href="challenges/index.html">Every challenge (${data.challenges.length})</a> · <a href="announcements.html">Announcements (${data.announcements.length})</a></p>
+${topTable}<p><a href="scoreboard.html">The full scoreboard (${counted(board.ranked.length, 'competitor')})</a> · <a href="challenges/index.html">Every challenge (${data.challenges.length})</a> · <a href="announcements.html">Announcements (${data.announcements.length})</a></p>
 ${divisions}<h2>Score graph</h2>
 ${data.graph}` +
     pageEnd(data.generatedAt)

@@ -5,6 +5,7 @@ import { LISTENER_PRIORITY } from '../../lib/domain-events.js';
 import { CachedValue } from '../../lib/invalidation.js';
 import {
   DEFAULT_HTML,
+  FIRST_RUN_SWITCHES,
   FIRST_RUN_WINDOW_MS,
   defaultSettings,
   firstRunWindow,
@@ -185,8 +186,10 @@ async function applyDueTransitions(ctx: AppContext, state: EventState): Promise<
 
 /**
  * At start-up, before anything reads the state: a site without EVENT_START and EVENT_END whose
- * database holds no window yet stores one from the next full hour for a week, so a restart keeps
- * it (and every process of the site agrees: the first insert wins, the others insert nothing).
+ * database holds no window yet stores one (firstRunWindow), so a restart keeps it (and every
+ * process of the site agrees: the first insert wins, the others insert nothing). A database that
+ * held neither end is new: it also stores autoOpen and autoClose on, so play opens and closes with
+ * the window; a site that already had a window keeps its own switches.
  */
 export async function ensureEventWindow(ctx: AppContext): Promise<void> {
   if (ctx.config.eventWindow) return;
@@ -206,13 +209,14 @@ export async function ensureEventWindow(ctx: AppContext): Promise<void> {
     if (storedStart !== null)
       [start, end] = [new Date(storedStart), new Date(storedStart + FIRST_RUN_WINDOW_MS)];
     if (storedEnd !== null) [start, end] = [new Date(storedEnd - FIRST_RUN_WINDOW_MS), new Date(storedEnd)];
-    await insertSettingRowsIfAbsent(
-      trx,
-      new Map([
-        [startKey, JSON.stringify(start.toISOString())],
-        [endKey, JSON.stringify(end.toISOString())],
-      ]),
-    );
+    const rows = new Map([
+      [startKey, JSON.stringify(start.toISOString())],
+      [endKey, JSON.stringify(end.toISOString())],
+    ]);
+    if (storedStart === null && storedEnd === null)
+      for (const [key, on] of Object.entries(FIRST_RUN_SWITCHES))
+        rows.set(SETTING_PREFIX + key, JSON.stringify(on));
+    await insertSettingRowsIfAbsent(trx, rows);
   });
   stateCache(ctx).invalidate();
 }
@@ -227,6 +231,16 @@ export async function isDuringEvent(ctx: AppContext): Promise<boolean> {
   const { startMs, endMs } = await readEventState(ctx);
   const now = ctx.clock.now().getTime();
   return now >= startMs && now < endMs;
+}
+
+/**
+ * Whether Create Challenge and the import refuse a new challenge now: inside the window, unless
+ * the organisers allowed creating during the event (a new challenge may still be scheduled or
+ * left disabled until it is ready).
+ */
+export async function isCreateLocked(ctx: AppContext): Promise<boolean> {
+  const { settings } = await readEventState(ctx);
+  return !settings.allowCreateDuringEvent && (await isDuringEvent(ctx));
 }
 
 /** What play does now: 'open' until the end time, then the after-event setting. */

@@ -6,7 +6,9 @@ import { connectDatabase } from '../../db/connect.js';
 import { TEST_ORIGIN, TEST_SECRET, TestClock } from '../../../test/build-test-app.js';
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from '../../../test/databases.js';
 import { firstRunWindow } from './event-state.defaults.js';
+import { migrateToLatest } from '../../db/migrate.js';
 import { writeSettingRows } from './event-state.repo.js';
+import { readEventState } from './event-state.service.js';
 
 const HOUR = 60 * 60 * 1000;
 const WEEK = 7 * 24 * HOUR;
@@ -30,24 +32,62 @@ for (const kind of testDatabaseKinds()) {
         ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
         ...env,
       });
-      const { app } = await buildApp(config, { clock: new TestClock(Date.parse(at)), logger: false });
+      const clock = new TestClock(Date.parse(at));
+      const { app, ctx } = await buildApp(config, { clock, logger: false });
       open.push(app);
       const res = await app.inject({ method: 'GET', url: siteApi.siteInfo.path });
       expect(res.statusCode).toBe(200);
-      return { app, info: JSON.parse(res.body) as siteApi.SiteInfo };
+      return { app, ctx, clock, info: JSON.parse(res.body) as siteApi.SiteInfo };
     }
 
-    it('a new database gets a window from the next full hour for 7 days, and keeps every field', async () => {
+    it('a new database gets a window seven days ahead (at a full hour) for 7 days, and keeps every field', async () => {
       database = await createTestDatabase(kind);
       const first = Date.parse('2026-03-02T09:41:27Z');
       const { info } = await start(new Date(first).toISOString());
       expect(Object.keys(info).sort()).toEqual(Object.keys(siteApi.SiteInfo.shape).sort());
       const startMs = Date.parse(info.eventStart);
-      expect(startMs).toBeGreaterThan(first);
-      expect(startMs - first).toBeLessThanOrEqual(HOUR);
-      expect(info.eventStart).toBe('2026-03-02T10:00:00.000Z');
+      expect(startMs).toBeGreaterThan(first + WEEK);
+      expect(startMs - first - WEEK).toBeLessThanOrEqual(HOUR);
+      expect(info.eventStart).toBe('2026-03-09T10:00:00.000Z');
       expect(Date.parse(info.eventEnd) - startMs).toBe(WEEK);
       // Not opened, and a visitor is told when it opens: the window is still ahead.
+      expect(info.activated).toBe(false);
+    });
+
+    it('a new database opens and closes play with its window (autoOpen and autoClose stored on)', async () => {
+      database = await createTestDatabase(kind);
+      const { app, ctx, clock, info } = await start('2026-03-02T09:41:27Z');
+      const { settings } = await readEventState(ctx);
+      expect(settings).toMatchObject({ autoOpen: true, autoClose: true, allowCreateDuringEvent: false });
+      const siteInfo = async () =>
+        JSON.parse(
+          (await app.inject({ method: 'GET', url: siteApi.siteInfo.path })).body,
+        ) as siteApi.SiteInfo;
+      clock.set(Date.parse(info.eventStart) + 1000);
+      expect((await siteInfo()).activated).toBe(true);
+      clock.set(Date.parse(info.eventEnd) + 1000);
+      expect((await siteInfo()).activated).toBe(false);
+    });
+
+    it('an existing site (its window already stored) keeps its own autoOpen and autoClose', async () => {
+      database = await createTestDatabase(kind);
+      const storage = loadStorageConfig({
+        DATA_DIR: database.dataDir,
+        ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
+      });
+      const handle = await connectDatabase(storage.database);
+      await migrateToLatest(handle.db as never);
+      await writeSettingRows(
+        handle.db,
+        new Map([
+          ['setting:eventStart', JSON.stringify('2026-03-02T10:00:00.000Z')],
+          ['setting:eventEnd', JSON.stringify('2026-03-09T10:00:00.000Z')],
+        ]),
+      );
+      await handle.close();
+      const { ctx, info } = await start('2026-03-02T12:00:00Z');
+      expect(info.eventStart).toBe('2026-03-02T10:00:00.000Z');
+      expect((await readEventState(ctx)).settings).toMatchObject({ autoOpen: false, autoClose: false });
       expect(info.activated).toBe(false);
     });
 
@@ -79,7 +119,7 @@ for (const kind of testDatabaseKinds()) {
       open.length = 0;
       // Started later without them: the site makes its own window then.
       const later = await start('2026-03-05T12:10:00Z');
-      expect(later.info.eventStart).toBe('2026-03-05T13:00:00.000Z');
+      expect(later.info.eventStart).toBe('2026-03-12T13:00:00.000Z');
     });
 
     it("an admin's saved dates stand; a site that saved one end gets the other a week away", async () => {
@@ -108,11 +148,14 @@ for (const kind of testDatabaseKinds()) {
 }
 
 describe('firstRunWindow', () => {
-  it('starts at the next full hour, strictly after (a start on the hour waits for the next)', () => {
+  it('starts seven days after, rounded up to a full hour (already on the hour: that hour)', () => {
     expect(firstRunWindow(new Date('2026-03-02T10:00:00.000Z')).start.toISOString()).toBe(
-      '2026-03-02T11:00:00.000Z',
+      '2026-03-09T10:00:00.000Z',
     );
-    expect(firstRunWindow(new Date('2026-12-31T23:59:59.999Z')).start.toISOString()).toBe(
+    expect(firstRunWindow(new Date('2026-03-02T10:00:00.001Z')).start.toISOString()).toBe(
+      '2026-03-09T11:00:00.000Z',
+    );
+    expect(firstRunWindow(new Date('2026-12-24T23:59:59.999Z')).start.toISOString()).toBe(
       '2027-01-01T00:00:00.000Z',
     );
   });

@@ -76,14 +76,15 @@ describe('LiveEventHub', () => {
     a.end();
     expect(hub.admits('10.0.0.1')).toBe(true);
   });
-  it('counts an IPv6 /64 and an IPv4-mapped address as one network, and holds a global limit (issue 29)', async () => {
+  it('counts an IPv6 /64 and an IPv4-mapped address as one network, and holds a global limit', async () => {
     hub = new LiveEventHub(
       emptyDb,
       { heartbeatMs: 60_000, replayMs: 600_000, streamsPerAddress: 2, streamsMax: 5, now: Date.now },
       () => {},
     );
     await hub.start();
-    const open = (address: string) => hub.open(new FakeResponse() as unknown as ServerResponse, address, undefined);
+    const open = (address: string) =>
+      hub.open(new FakeResponse() as unknown as ServerResponse, address, undefined);
     open('2001:db8:0:1::a');
     open('2001:db8:0:1:ffff::b');
     expect(hub.refusal('2001:db8:0:1::c')).toBe(TOO_MANY_STREAMS_MESSAGE);

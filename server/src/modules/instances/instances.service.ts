@@ -8,6 +8,7 @@ import {
   type AdminInstance,
   type InstanceDefinition,
   type InstanceState,
+  counted,
 } from '@ctf/contract';
 import type { AppContext } from '../../context.js';
 import type { UserRow } from '../../db/schema.js';
@@ -170,7 +171,7 @@ export async function startInstance(
   if (!limit.allowed)
     throw new DomainError(
       'rate_limited',
-      `Too many instance starts: try again in ${limit.retryAfterSeconds} seconds.`,
+      `Too many instance starts: try again in ${counted(limit.retryAfterSeconds, 'second')}.`,
       limit.retryAfterSeconds,
     );
 

@@ -50,7 +50,7 @@ for (const kind of testDatabaseKinds()) {
         name: DEFAULT_NAME,
         eventStart: '2030-01-01T00:00:00.000Z',
         communityUrl: 'https://chat.example.org/',
-        prizeText: '$1000',
+        prizeText: '',
         challengePort: 2530,
         afterEnd: 'open',
         autoOpen: false,
@@ -61,7 +61,7 @@ for (const kind of testDatabaseKinds()) {
       expect(info.status).toBe(200);
       expect(info.body).toMatchObject({
         eventStart: '2030-01-01T00:00:00.000Z',
-        prizeText: '$1000',
+        prizeText: '',
         communityUrl: 'https://chat.example.org/',
         challengePort: 2530,
         activated: false,
@@ -100,7 +100,7 @@ for (const kind of testDatabaseKinds()) {
         acknowledge: true,
         settings: { name: 'Spring CTF', challengePort: 31337 },
       });
-      expect(saved.body.settings.prizeText).toBe('$1000');
+      expect(saved.body.settings.prizeText).toBe('');
       const after = await t.visitor().get('/api/info/site', { 'if-none-match': String(before.headers.etag) });
       expect(after.status).toBe(200);
       expect(after.body.name).toBe('Spring CTF');

@@ -320,7 +320,7 @@ describe('client address', () => {
     }
   });
 
-  it('takes a forwarded address only when it is an IP address, and in one spelling (issue 29)', async () => {
+  it('takes a forwarded address only when it is an IP address, and in one spelling', async () => {
     const t = await buildTestApp('sqlite', { TRUST_PROXY: 'loopback' });
     try {
       const admin = await t.login('boss', { admin: true });
@@ -336,7 +336,11 @@ describe('client address', () => {
         '203.0.113.9, not-an-address',
       ];
       for (const forwarded of sent)
-        await alice.post('/api/ctf/submit-flag', { challenge_id: c.id, flag: 'x' }, { 'x-forwarded-for': forwarded });
+        await alice.post(
+          '/api/ctf/submit-flag',
+          { challenge_id: c.id, flag: 'x' },
+          { 'x-forwarded-for': forwarded },
+        );
       await flushSubmissionLog(t.ctx);
       const rows = (await admin.get('/api/admin/submissions')).body.rows as Row[];
       // Newest first; junk falls back to the connection's own address.

@@ -1,4 +1,10 @@
-import { MESSAGES, WRONG_FLAG_LIMIT, WRONG_FLAG_WINDOW_MS, type UserCompletion } from '@ctf/contract';
+import {
+  MESSAGES,
+  WRONG_FLAG_LIMIT,
+  WRONG_FLAG_WINDOW_MS,
+  type UserCompletion,
+  counted,
+} from '@ctf/contract';
 import type { AppContext } from '../../context.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/connect.js';
 import type { UserRow } from '../../db/schema.js';
@@ -30,7 +36,11 @@ function alreadySolved(): DomainError {
 }
 
 function rateLimited(seconds: number): DomainError {
-  return new DomainError('rate_limited', `Too many wrong flags. Try again in ${seconds} seconds.`, seconds);
+  return new DomainError(
+    'rate_limited',
+    `Too many wrong flags. Try again in ${counted(seconds, 'second')}.`,
+    seconds,
+  );
 }
 
 /**

@@ -97,7 +97,7 @@ for (const kind of testDatabaseKinds()) {
       expect(fake.delivered[1]!.content).toBe('🩸 First blood on **Baby RSA** by **ann**');
     });
 
-    it('escapes Discord Markdown in every name it sends: no masked link, bold, spoiler or mention (issue 29)', async () => {
+    it('escapes Discord Markdown in every name it sends: no masked link, bold, spoiler or mention', async () => {
       await openSite(t);
       const c = await addChallenge(t, { name: '**Bold** ||spoiler|| <@&123>' });
       const eve = await t.login('eve');

@@ -12,14 +12,17 @@ const SETTINGS = {
   faqMd: '',
   autoOpen: false,
   autoClose: false,
+  allowCreateDuringEvent: false,
 };
 
 async function openDivisions() {
   await userEvent.click(screen.getByRole('tab', { name: 'Settings' }));
+  // The divisions are in the Play section of the Settings tab.
+  await userEvent.click(await screen.findByRole('link', { name: 'Play' }));
   return screen.findByRole('form', { name: 'Divisions' });
 }
 
-describe('Divisions editor (Settings tab)', { timeout: 20_000 }, () => {
+describe('Divisions editor (Settings tab, Play section)', { timeout: 20_000 }, () => {
   it('reads domains typed with commas, spaces or new lines', () => {
     expect(parseDomains(' uni.example, students.uni.example\nother.example ;; ')).toEqual([
       'uni.example',

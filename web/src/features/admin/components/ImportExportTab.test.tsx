@@ -54,7 +54,7 @@ describe('Import / Export', () => {
           json(
             {
               acknowledge: false,
-              message: 'Nothing was imported: 2 error(s).',
+              message: 'Nothing was imported: 2 errors.',
               created: [],
               updated: [],
               warnings: [],
@@ -75,7 +75,7 @@ describe('Import / Export', () => {
     await userEvent.upload(await openTab(), zip());
     await userEvent.click(screen.getByRole('button', { name: 'Import' }));
     const report = await screen.findByTestId('import-result');
-    expect(within(report).getByRole('alert')).toHaveTextContent('Nothing was imported: 2 error(s).');
+    expect(within(report).getByRole('alert')).toHaveTextContent('Nothing was imported: 2 errors.');
     const table = within(report).getByRole('table', { name: 'Import errors' });
     const rows = within(table).getAllByRole('row');
     expect(

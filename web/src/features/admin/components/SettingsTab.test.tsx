@@ -1,5 +1,5 @@
 import type { AdminSettings } from '@ctf/contract';
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { fromLocalInput, toLocalInput } from '../api/settings';
@@ -23,6 +23,7 @@ const SETTINGS: AdminSettings = {
   afterEnd: 'open',
   autoOpen: false,
   autoClose: false,
+  allowCreateDuringEvent: false,
   submissionRetentionDays: 90,
   instancesPerTeam: 3,
   writeups: { open: false, deadline: null, note: '' },
@@ -42,7 +43,7 @@ describe('Settings tab', () => {
     expect(fromLocalInput('')).toBeNull();
   });
 
-  it('sends only the settings that changed, dates in UTC, and shows the server’s answer', async () => {
+  it('saves each section by itself: only its settings that changed, dates in UTC, and shows the server’s answer', async () => {
     const api = mockApi(
       baseRoutes({
         'GET /api/admin/settings': () => json(SETTINGS),
@@ -64,10 +65,9 @@ describe('Settings tab', () => {
     await userEvent.type(end, toLocalInput('2025-10-23T01:00:00.000Z'));
     await userEvent.selectOptions(screen.getByLabelText('After the end time'), 'practice');
     await userEvent.click(screen.getByLabelText('Switch the site on at the start time'));
-    const retention = screen.getByLabelText('Keep wrong attempts (days)');
-    expect(retention).toHaveValue(90);
-    await userEvent.clear(retention);
-    await userEvent.type(retention, '30');
+    await userEvent.click(screen.getByLabelText('Allow creating challenges during the event'));
+    // Another section's field is not on this page.
+    expect(screen.queryByLabelText('Keep wrong attempts (days)')).toBeNull();
     await userEvent.click(screen.getByRole('button', { name: 'Save Settings' }));
     await waitFor(() => expect(api.count('POST /api/admin/settings')).toBe(1));
     expect(api.bodyOf('POST /api/admin/settings')).toEqual({
@@ -75,9 +75,37 @@ describe('Settings tab', () => {
       eventEnd: '2025-10-23T01:00:00.000Z',
       afterEnd: 'practice',
       autoOpen: true,
-      submissionRetentionDays: 30,
+      allowCreateDuringEvent: true,
     });
     expect(await screen.findByText('Settings saved.')).toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('link', { name: 'Integrity' }));
+    const form = await screen.findByRole('form', { name: 'Integrity settings' });
+    const retention = within(form).getByLabelText('Keep wrong attempts (days)');
+    expect(retention).toHaveValue(90);
+    await userEvent.clear(retention);
+    await userEvent.type(retention, '30');
+    await userEvent.click(within(form).getByRole('button', { name: 'Save Settings' }));
+    await waitFor(() => expect(api.count('POST /api/admin/settings')).toBe(2));
+    expect(api.bodyOf('POST /api/admin/settings')).toEqual({ submissionRetentionDays: 30 });
+  });
+
+  it('opens the section its address names, and names each section as a link', async () => {
+    mockApi(baseRoutes({ 'GET /api/admin/settings': () => json(SETTINGS) }));
+    renderPage(<AdminPanel />, '/admin/panel?tab=settings&section=writeups');
+    const form = await screen.findByRole('form', { name: 'Writeups settings' });
+    expect(within(form).getByLabelText(/^Collect writeups/)).toBeInTheDocument();
+    const nav = screen.getByRole('navigation', { name: 'Settings sections' });
+    expect(
+      within(nav)
+        .getAllByRole('link')
+        .map((l) => l.textContent),
+    ).toEqual(['Event', 'Branding', 'Texts', 'Play', 'Writeups', 'Integrity']);
+    expect(within(nav).getByRole('link', { name: 'Texts' })).toHaveAttribute(
+      'href',
+      '?tab=settings&section=texts',
+    );
+    expect(within(nav).getByRole('link', { name: 'Writeups' })).toHaveAttribute('aria-current', 'page');
   });
 
   it('shows a refused value’s message, which names the field', async () => {
@@ -89,8 +117,8 @@ describe('Settings tab', () => {
         'GET /api/info/site': () => json(SITE),
       }),
     );
-    renderPage(<AdminPanel />);
-    await openSettings();
+    renderPage(<AdminPanel />, '/admin/panel?tab=settings&section=play');
+    await screen.findByRole('form', { name: 'Play settings' });
     const link = screen.getByLabelText('Community link');
     await userEvent.clear(link);
     await userEvent.type(link, 'https://chat.example.org/');

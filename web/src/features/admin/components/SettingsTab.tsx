@@ -1,15 +1,10 @@
-import {
-  AFTER_END_MODES,
-  LOGO_TYPES,
-  INSTANCE_LIMITS,
-  SETTINGS_LIMITS,
-  type AdminSettings,
-  type AfterEnd,
-} from '@ctf/contract';
-import { useState, type FormEvent, type ReactNode } from 'react';
-import { Button, Col, Form, Row } from 'react-bootstrap';
-import { QueryError } from '../../../components/QueryError';
+import type { AdminSettings } from '@ctf/contract';
+import { useState, type FormEvent } from 'react';
+import { Button, Form, Nav } from 'react-bootstrap';
+import { useSearchParams } from 'react-router';
 import { PageLoading } from '../../../components/PageLoading';
+import { QueryError } from '../../../components/QueryError';
+import { SAME_PAGE } from '../../../lib/same-page';
 import {
   changedSettings,
   fromLocalInput,
@@ -18,15 +13,10 @@ import {
   uploadLogo,
   useAdminSettings,
 } from '../api/settings';
+import { SECTION_KEYS, SETTINGS_SECTIONS, sectionOf, type SettingsSectionId } from '../settings-sections';
 import type { AdminAct } from '../use-admin-action';
 import { DivisionsEditor } from './DivisionsEditor';
-import { WriteupSettingsFields } from './WriteupSettingsFields';
-
-const AFTER_END_LABELS: Record<AfterEnd, string> = {
-  open: 'Open: play goes on until an admin switches the site off',
-  closed: "Closed: flags answer 'The event has ended.'",
-  practice: 'Practice: challenges stay playable, solves are recorded apart and never scored',
-};
+import { SectionFields, type SectionFormState } from './SettingsSectionFields';
 
 /** The admin's time zone, named, so the dates say which clock they are in. */
 function timeZoneName(): string {
@@ -35,33 +25,79 @@ function timeZoneName(): string {
 
 /**
  * The Settings tab: the event's settings, stored in the database and applied to every process at
- * once. Dates are entered and shown in the admin's own time zone and saved in UTC; only the
- * settings that changed are sent.
+ * once, in sections (Event, Branding, Texts, Play, Writeups, Integrity), one shown at a time, each
+ * with its own Save and its own address (`?tab=settings&section=ID`). Dates are entered and shown
+ * in the admin's own time zone and saved in UTC; only the settings of the section that changed
+ * are sent.
  */
 export function SettingsTab({ act }: { act: AdminAct }) {
   const settings = useAdminSettings();
+  const [params, setParams] = useSearchParams();
+  const section = sectionOf(params.get('section'));
+  const open = (id: SettingsSectionId) => setParams({ tab: 'settings', section: id }, SAME_PAGE);
   if (settings.isError)
     return <QueryError what="the settings" error={settings.error} onRetry={() => settings.refetch()} />;
   if (!settings.data) return <PageLoading />;
-  // Keyed by the loaded values: a save that comes back reloads the form from the server's answer.
   return (
     <>
-      <SettingsForm key={JSON.stringify(settings.data)} loaded={settings.data} act={act} />
-      <DivisionsEditor act={act} />
+      <nav aria-label="Settings sections">
+        <Nav as="ul" variant="pills" className="mb-3 flex-wrap">
+          {SETTINGS_SECTIONS.map((s) => (
+            <Nav.Item as="li" key={s.id}>
+              <Nav.Link
+                href={`?tab=settings&section=${s.id}`}
+                active={s.id === section}
+                aria-current={s.id === section ? 'page' : undefined}
+                onClick={(e) => {
+                  e.preventDefault();
+                  open(s.id);
+                }}
+              >
+                {s.title}
+              </Nav.Link>
+            </Nav.Item>
+          ))}
+        </Nav>
+      </nav>
+      {/* Keyed by the section and the loaded values: a save that comes back reloads the form. */}
+      <SectionForm
+        key={`${section}:${JSON.stringify(settings.data)}`}
+        section={section}
+        loaded={settings.data}
+        act={act}
+      />
+      {section === 'play' && <DivisionsEditor act={act} />}
     </>
   );
 }
 
-function SettingsForm({ loaded, act }: { loaded: AdminSettings; act: AdminAct }) {
+function SectionForm({
+  section,
+  loaded,
+  act,
+}: {
+  section: SettingsSectionId;
+  loaded: AdminSettings;
+  act: AdminAct;
+}) {
   const [form, setForm] = useState<AdminSettings>(loaded);
   const [start, setStart] = useState(toLocalInput(loaded.eventStart));
   const [end, setEnd] = useState(toLocalInput(loaded.eventEnd));
-  const [busy, setBusy] = useState(false);
   const [logo, setLogo] = useState<File | null>(null);
-  const zone = timeZoneName();
+  const [busy, setBusy] = useState(false);
+  const title = SETTINGS_SECTIONS.find((s) => s.id === section)!.title;
 
-  const set = <K extends keyof AdminSettings>(key: K, value: AdminSettings[K]) =>
-    setForm((f) => ({ ...f, [key]: value }));
+  const state: SectionFormState = {
+    form,
+    loaded,
+    set: (key, value) => setForm((f) => ({ ...f, [key]: value })),
+    start,
+    setStart,
+    end,
+    setEnd,
+    setLogo,
+    zone: timeZoneName(),
+  };
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -71,7 +107,9 @@ function SettingsForm({ loaded, act }: { loaded: AdminSettings; act: AdminAct })
       eventStart: fromLocalInput(start) ?? form.eventStart,
       eventEnd: fromLocalInput(end) ?? form.eventEnd,
     };
-    const changes = changedSettings(loaded, next);
+    const all = changedSettings(loaded, next);
+    const mine: readonly string[] = SECTION_KEYS[section];
+    const changes = Object.fromEntries(Object.entries(all).filter(([key]) => mine.includes(key)));
     setBusy(true);
     try {
       if (Object.keys(changes).length > 0) await act(() => saveSettings(changes));
@@ -84,175 +122,10 @@ function SettingsForm({ loaded, act }: { loaded: AdminSettings; act: AdminAct })
     }
   }
 
-  const text = (
-    key: 'name' | 'tagline' | 'prizeText' | 'challengeHost',
-    label: string,
-    max: number,
-    help?: ReactNode,
-  ) => (
-    <Form.Group as={Col} md={6} className="mb-3" controlId={`settings-${key}`}>
-      <Form.Label>{label}</Form.Label>
-      <Form.Control value={form[key]} maxLength={max} onChange={(e) => set(key, e.target.value)} />
-      {help && <Form.Text>{help}</Form.Text>}
-    </Form.Group>
-  );
-  const url = (key: 'communityUrl' | 'toolsUrl', label: string) => (
-    <Form.Group as={Col} md={6} className="mb-3" controlId={`settings-${key}`}>
-      <Form.Label>{label}</Form.Label>
-      <Form.Control
-        type="url"
-        value={form[key]}
-        maxLength={SETTINGS_LIMITS.urlMax}
-        onChange={(e) => set(key, e.target.value)}
-      />
-    </Form.Group>
-  );
-  const markdown = (key: 'aboutMd' | 'rulesMd' | 'faqMd', label: string, help: string) => (
-    <Form.Group className="mb-3" controlId={`settings-${key}`}>
-      <Form.Label>{label}</Form.Label>
-      <Form.Control
-        as="textarea"
-        rows={8}
-        className="font-monospace"
-        value={form[key]}
-        maxLength={SETTINGS_LIMITS.markdownMax}
-        onChange={(e) => set(key, e.target.value)}
-      />
-      <Form.Text>{help}</Form.Text>
-    </Form.Group>
-  );
-
   return (
-    <Form aria-label="Event settings" onSubmit={(e) => void submit(e)}>
-      <h2 className="h4">Event</h2>
-      <Row>
-        {text(
-          'name',
-          'Event name',
-          SETTINGS_LIMITS.nameMax,
-          'Shown in the navigation bar, page titles and on the home page.',
-        )}
-        {text('tagline', 'Tagline', SETTINGS_LIMITS.taglineMax)}
-        <Form.Group as={Col} md={6} className="mb-3" controlId="settings-eventStart">
-          <Form.Label>{`Start (${zone})`}</Form.Label>
-          <Form.Control
-            type="datetime-local"
-            value={start}
-            required
-            onChange={(e) => setStart(e.target.value)}
-          />
-        </Form.Group>
-        <Form.Group as={Col} md={6} className="mb-3" controlId="settings-eventEnd">
-          <Form.Label>{`End (${zone})`}</Form.Label>
-          <Form.Control type="datetime-local" value={end} required onChange={(e) => setEnd(e.target.value)} />
-        </Form.Group>
-        {text('prizeText', 'Prize text', SETTINGS_LIMITS.prizeTextMax, 'For example $1000.')}
-        <Form.Group as={Col} md={6} className="mb-3" controlId="settings-accent">
-          <Form.Label>Accent colour</Form.Label>
-          <Form.Control type="color" value={form.accent} onChange={(e) => set('accent', e.target.value)} />
-          <Form.Text>Buttons and links. Pick a colour that white text reads well on.</Form.Text>
-        </Form.Group>
-      </Row>
-
-      <h2 className="h4">Texts (Markdown)</h2>
-      {markdown('aboutMd', 'About', 'The About section of the home page.')}
-      {markdown('rulesMd', 'Rules', 'The /rules page.')}
-      {markdown(
-        'faqMd',
-        'FAQ',
-        'Each ### heading is a question of the home page’s FAQ; the text under it is the answer.',
-      )}
-
-      <h2 className="h4">Links and challenge servers</h2>
-      <Row>
-        {url('communityUrl', 'Community link')}
-        {url('toolsUrl', 'Tools link')}
-        {text('challengeHost', 'Challenge host', SETTINGS_LIMITS.hostMax)}
-        <Form.Group as={Col} md={6} className="mb-3" controlId="settings-challengePort">
-          <Form.Label>Challenge port</Form.Label>
-          <Form.Control
-            type="number"
-            min={1}
-            max={65535}
-            value={form.challengePort}
-            onChange={(e) => set('challengePort', Number(e.target.value))}
-          />
-        </Form.Group>
-      </Row>
-
-      <h2 className="h4">Logo</h2>
-      <Form.Group className="mb-3" controlId="settings-logo">
-        <Form.Label>Logo (PNG, JPEG or WebP, at most 1 MB)</Form.Label>
-        {loaded.logoUrl && (
-          <div className="mb-2">
-            <img src={loaded.logoUrl} alt="Current logo" height={48} />
-          </div>
-        )}
-        <Form.Control
-          type="file"
-          accept={LOGO_TYPES.join(',')}
-          onChange={(e) => setLogo((e.target as HTMLInputElement).files?.[0] ?? null)}
-        />
-      </Form.Group>
-
-      <h2 className="h4">Opening and closing</h2>
-      <Form.Group className="mb-3" controlId="settings-afterEnd">
-        <Form.Label>After the end time</Form.Label>
-        <Form.Select value={form.afterEnd} onChange={(e) => set('afterEnd', e.target.value as AfterEnd)}>
-          {AFTER_END_MODES.map((mode) => (
-            <option key={mode} value={mode}>
-              {AFTER_END_LABELS[mode]}
-            </option>
-          ))}
-        </Form.Select>
-      </Form.Group>
-      <Form.Check
-        id="settings-autoOpen"
-        className="mb-2"
-        label="Switch the site on at the start time"
-        checked={form.autoOpen}
-        onChange={(e) => set('autoOpen', e.target.checked)}
-      />
-      <Form.Check
-        id="settings-autoClose"
-        className="mb-3"
-        label="Apply the after-event setting at the end time (with Open, the site switches off)"
-        checked={form.autoClose}
-        onChange={(e) => set('autoClose', e.target.checked)}
-      />
-      <h2 className="h4">Submission log</h2>
-      <Form.Group className="mb-3" controlId="settings-submissionRetentionDays">
-        <Form.Label>Keep wrong attempts (days)</Form.Label>
-        <Form.Control
-          type="number"
-          min={0}
-          max={SETTINGS_LIMITS.retentionDaysMax}
-          step={1}
-          value={form.submissionRetentionDays}
-          onChange={(e) => set('submissionRetentionDays', Number(e.target.value))}
-        />
-        <Form.Text>
-          Wrong and refused flag attempts older than this are deleted (hourly); correct ones stay. 0 keeps
-          them all.
-        </Form.Text>
-      </Form.Group>
-      <h2 className="h4">Challenge instances</h2>
-      <Form.Group className="mb-3" controlId="settings-instancesPerTeam">
-        <Form.Label>Instances per team</Form.Label>
-        <Form.Control
-          type="number"
-          min={1}
-          max={INSTANCE_LIMITS.perTeamMax}
-          step={1}
-          value={form.instancesPerTeam}
-          onChange={(e) => set('instancesPerTeam', Number(e.target.value))}
-        />
-        <Form.Text>
-          Containers one team (or a player without a team) may run at once; players reach them at the
-          challenge host above.
-        </Form.Text>
-      </Form.Group>
-      <WriteupSettingsFields value={form.writeups} onChange={(w) => set('writeups', w)} zone={zone} />
+    <Form aria-label={`${title} settings`} onSubmit={(e) => void submit(e)}>
+      <h2 className="h4">{title}</h2>
+      <SectionFields section={section} state={state} />
       <Button type="submit" aria-disabled={busy}>
         Save Settings
       </Button>

@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { MESSAGES, adminApi } from '@ctf/contract';
 import { describe, expect, it } from 'vitest';
 import { SETUP, SITE, baseRoutes, json, mockApi, renderPage } from '../testing';
 import { AdminPanel } from './AdminPanel';
@@ -18,12 +19,18 @@ describe('Set-up checklist at the top of the admin panel', () => {
             eventStart: '2026-03-02T10:00:00Z',
             eventEnd: '2026-03-09T10:00:00Z',
           }),
+        'GET /api/admin/settings': () => json({ ...SITE, autoOpen: true, autoClose: true, logoUrl: null }),
       }),
     );
     renderPage(<AdminPanel />);
     expect(await screen.findByRole('heading', { name: 'Set up your event' })).toBeInTheDocument();
     const list = checklist();
     expect(await within(list).findByTestId('setup-dates')).toHaveTextContent('“Spring CTF” runs from');
+    await waitFor(() =>
+      expect(within(list).getByTestId('setup-dates')).toHaveTextContent(
+        'Play opens by itself at the start and closes at the end.',
+      ),
+    );
     const github = within(list).getByTestId('setup-provider-github');
     expect(github).toHaveTextContent('GitHub: configured.');
     expect(github).toHaveTextContent('http://localhost:3000/api/auth/github/callback');
@@ -122,6 +129,34 @@ describe('Set-up checklist at the top of the admin panel', () => {
 
     await userEvent.click(screen.getByRole('button', { name: 'Change the name and dates in Settings' }));
     expect(screen.getByRole('tab', { name: 'Settings' })).toHaveAttribute('aria-selected', 'true');
+  });
+
+  it('shows why the sample challenges were refused, on the page', async () => {
+    const errors = [{ file: 'first-steps/challenge.yml', line: 2, message: MESSAGES.createDisabled }];
+    mockApi(
+      baseRoutes({
+        'GET /api/admin/setup': () => json({ ...SETUP, challenges: 0 }),
+        'POST /api/admin/sample_challenges': () =>
+          json(
+            {
+              acknowledge: false,
+              message: adminApi.importRefusedText(errors),
+              created: [],
+              updated: [],
+              warnings: [],
+              errors,
+            },
+            400,
+          ),
+      }),
+    );
+    renderPage(<AdminPanel />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Add the sample challenges' }));
+    expect(
+      await screen.findByText(
+        `Nothing was imported: 1 error. first-steps/challenge.yml, line 2: ${MESSAGES.createDisabled}`,
+      ),
+    ).toBeInTheDocument();
   });
 
   it('hides when asked', async () => {

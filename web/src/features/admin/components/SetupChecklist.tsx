@@ -1,7 +1,8 @@
-import { OAUTH_PROVIDERS, type OAuthProvider, type SetupStatus } from '@ctf/contract';
+import { OAUTH_PROVIDERS, type AdminSettings, type OAuthProvider, type SetupStatus } from '@ctf/contract';
 import { useEffect, useState, type ReactNode } from 'react';
 import { Badge, Button, Card } from 'react-bootstrap';
 import { useSiteInfo } from '../../../lib/site-info';
+import { useAdminSettings } from '../api/settings';
 import { addSampleChallenges, useSetupStatus } from '../api/setup';
 import { updateSiteInfo, useAdminSiteInfo } from '../api/site';
 import type { AdminAct } from '../use-admin-action';
@@ -62,8 +63,19 @@ function Step({ title, done, children }: { title: string; done?: boolean; childr
   );
 }
 
+/** What the timed switches do, in a sentence (Settings, Event section). */
+export function playSchedule(settings: Pick<AdminSettings, 'autoOpen' | 'autoClose'>): string {
+  if (settings.autoOpen && settings.autoClose)
+    return 'Play opens by itself at the start and closes at the end.';
+  if (settings.autoOpen)
+    return 'Play opens by itself at the start; it stays open after the end until you close it.';
+  if (settings.autoClose) return 'Play closes by itself at the end; you open it yourself (the last step).';
+  return 'Play opens and closes only when you switch the site on and off.';
+}
+
 function NameAndDates({ onOpenSettings }: { onOpenSettings: () => void }) {
   const info = useSiteInfo().data;
+  const settings = useAdminSettings().data;
   const when = (iso: string) =>
     new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
   return (
@@ -71,6 +83,7 @@ function NameAndDates({ onOpenSettings }: { onOpenSettings: () => void }) {
       {info && (
         <p className="mb-1" data-testid="setup-dates">
           “{info.name}” runs from {when(info.eventStart)} to {when(info.eventEnd)} (your time).
+          {settings && <> {playSchedule(settings)}</>}
         </p>
       )}
       <Button variant="outline-primary" size="sm" onClick={onOpenSettings}>

@@ -3,7 +3,7 @@ import { Form } from 'react-bootstrap';
 import { fromLocalInput, toLocalInput } from '../api/settings';
 
 /**
- * Writeup collection (issue 32) in the Settings tab: open or closed, an optional deadline in the
+ * Writeup collection in the Settings tab's Writeups section: open or closed, an optional deadline in the
  * admin's own time zone (saved in UTC), and the note players read beside the form.
  */
 export function WriteupSettingsFields({
@@ -17,7 +17,6 @@ export function WriteupSettingsFields({
 }) {
   return (
     <>
-      <h2 className="h4">Writeups</h2>
       <Form.Check
         id="settings-writeups-open"
         className="mb-2"

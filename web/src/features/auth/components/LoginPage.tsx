@@ -142,8 +142,8 @@ function LocalLoginForm({ onDone }: { onDone: (m: OAuthMessage) => Promise<void>
       <h2 className="h5">Local trial sign-in</h2>
       <p className="small text-body-secondary">
         No Discord or GitHub app is configured and this site runs on this computer, so you can sign in with
-        just a name to try it. A deployed site never offers this. For sample challenges, run{' '}
-        <code>npm run seed:demo</code>.
+        just a name to try it. A deployed site never offers this. For sample challenges, sign in as an admin:
+        the admin panel’s set-up checklist adds them.
       </p>
       <Form onSubmit={(e) => void submit(e)}>
         <Form.Group className="mb-2" controlId="local-username">

@@ -1,4 +1,4 @@
-import { UI_TEXT } from '@ctf/contract';
+import { UI_TEXT, agreeing, counted } from '@ctf/contract';
 import { useMemo, useState } from 'react';
 import { Alert, Col, Container, Row } from 'react-bootstrap';
 import { Link } from 'react-router';
@@ -81,7 +81,7 @@ export function CompetePage() {
           ) : (
             <>
               <p className="visually-hidden" role="status">
-                {shown.length} challenges match
+                {`${counted(shown.length, 'challenge')} ${agreeing(shown.length, 'matches', 'match')}`}
               </p>
               <Row
                 xs={1}

@@ -1,4 +1,4 @@
-import { type ChallengeHint } from '@ctf/contract';
+import { type ChallengeHint, counted } from '@ctf/contract';
 import { useState } from 'react';
 import { Alert, Button, Card } from 'react-bootstrap';
 import { sanitizeHtml } from '../../../lib/sanitize';
@@ -41,7 +41,7 @@ export function HintsPanel({ hints, onUnlocked }: { hints: ChallengeHint[]; onUn
               <Card.Title as="h3" className="h6">
                 Hint {i + 1}: {h.title}{' '}
                 <span className="text-body-secondary fw-normal">
-                  ({h.cost === 0 ? 'free' : `${h.cost} points`})
+                  ({h.cost === 0 ? 'free' : counted(h.cost, 'point')})
                 </span>
               </Card.Title>
               {content !== undefined ? (

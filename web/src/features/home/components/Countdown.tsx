@@ -1,4 +1,4 @@
-import { DELAYS_MS, UI_TEXT, countdownAt } from '@ctf/contract';
+import { DELAYS_MS, UI_TEXT, countdownAt, counted } from '@ctf/contract';
 import { useEffect, useState } from 'react';
 
 /**
@@ -37,7 +37,7 @@ export function Countdown({ start, end }: { start: string; end: string }) {
           </div>
         ))}
       </div>
-      <p className="visually-hidden">{`${label}: ${c.days} days, ${c.hours} hours, ${c.minutes} minutes`}</p>
+      <p className="visually-hidden">{`${label}: ${counted(c.days, 'day')}, ${counted(c.hours, 'hour')}, ${counted(c.minutes, 'minute')}`}</p>
     </div>
   );
 }

@@ -7,10 +7,13 @@ import { renderAt } from '../../../test/render';
 import { HomePage } from './HomePage';
 
 describe('Home page from the settings', () => {
-  it('with the default settings reads as docs/product.md says: title, prize, five FAQ questions', async () => {
+  it('with the default settings reads as docs/product.md says: title, no prize line, five FAQ questions', async () => {
     mockApi({ 'GET /api/info/site': () => json(SITE) });
     renderAt(<HomePage />, '/');
-    expect(await screen.findByText('$1000')).toBeInTheDocument();
+    expect(await screen.findByText(/runs for a week/)).toBeInTheDocument();
+    // No prize text set: no prize line, nothing promised.
+    expect(screen.queryByTestId('prize-text')).toBeNull();
+    expect(screen.queryByText(/prizes?/i)).toBeNull();
     expect(screen.getByRole('heading', { level: 1, name: 'Capture The Flag' })).toBeInTheDocument();
     expect(
       screen.getByText('A week-long security competition for students of all skill levels.'),
@@ -44,13 +47,16 @@ describe('Home page from the settings', () => {
           tagline: 'For first-years',
           about_html: '<p>Welcome <img src="x" onerror="alert(1)"></p>',
           faq_html: '<p>Read this first.</p><h3>When?</h3><p>In spring.</p>',
-          prizeText: '€500',
+          prizeText: 'Pizza and stickers for the top three teams.',
         }),
     });
     renderAt(<HomePage />, '/');
     expect(await screen.findByRole('heading', { level: 1, name: 'Spring CTF' })).toBeInTheDocument();
     expect(screen.getByText('For first-years')).toBeInTheDocument();
-    expect(screen.getByText('€500')).toBeInTheDocument();
+    // The organisers' own sentence, as written: nothing fitted around it.
+    expect(screen.getByTestId('prize-text')).toHaveTextContent(
+      /^Pizza and stickers for the top three teams\.$/,
+    );
     expect(document.querySelector('[onerror]')).toBeNull();
     expect(screen.getByText('Read this first.')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'When?' })).toBeInTheDocument();

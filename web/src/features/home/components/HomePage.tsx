@@ -35,10 +35,7 @@ export function HomePage() {
           <section aria-labelledby="about-heading" className="my-5">
             <h2 id="about-heading">About</h2>
             <MarkdownHtml html={info.about_html} />
-            <p>
-              The event offers about <strong>{info.prizeText}</strong> in prizes to the top teams or
-              individuals on the leaderboard.
-            </p>
+            {info.prizeText !== '' && <p data-testid="prize-text">{info.prizeText}</p>}
             <p>
               <Link to="/rules">Read the rules of the event</Link>
             </p>

@@ -1,4 +1,4 @@
-import { LEADERBOARD_SCROLL_HEIGHT_PX, type LeaderboardRow } from '@ctf/contract';
+import { LEADERBOARD_SCROLL_HEIGHT_PX, type LeaderboardRow, counted } from '@ctf/contract';
 import {
   measureElement,
   observeElementRect,
@@ -148,7 +148,7 @@ export function BoardList({ search, division = '', total, highlight, scrollReque
                 </span>
                 <span className="flex-grow-1 text-break">{e.name}</span>
                 <Badge pill bg={badge.bg} text={badge.text} data-testid="points-badge">
-                  {e.points} points
+                  {counted(e.points, 'point')}
                 </Badge>
               </li>
             );

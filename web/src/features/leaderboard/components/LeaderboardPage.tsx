@@ -1,4 +1,4 @@
-import { LEADERBOARD_PAGE } from '@ctf/contract';
+import { LEADERBOARD_PAGE, counted } from '@ctf/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Badge, Button, Container, Form } from 'react-bootstrap';
@@ -113,7 +113,7 @@ export function LeaderboardPage() {
                       #{e.rank}
                     </Badge>
                     <div className="fw-bold text-break">{e.name}</div>
-                    <div className="small">{e.points} points</div>
+                    <div className="small">{counted(e.points, 'point')}</div>
                   </div>
                 </li>
               );

@@ -1,4 +1,4 @@
-import { MAX_TEAM_SIZE, TEAM_NAME_MAX_LENGTH, UI_TEXT, type TeamListEntry } from '@ctf/contract';
+import { MAX_TEAM_SIZE, TEAM_NAME_MAX_LENGTH, UI_TEXT, type TeamListEntry, counted } from '@ctf/contract';
 import { useState, type FormEvent } from 'react';
 import { Button, Card, Form } from 'react-bootstrap';
 import { QueryError } from '../../../components/QueryError';
@@ -6,7 +6,7 @@ import { useTeamList } from '../api/team-list';
 
 /** docs/product.md §2: one joinable team as the select shows it. */
 export function teamOptionLabel(t: TeamListEntry): string {
-  return `${t.name} (${t.memberCount}/${MAX_TEAM_SIZE} members, ${t.spotsLeft} spots left)`;
+  return `${t.name} (${t.memberCount}/${MAX_TEAM_SIZE} members, ${counted(t.spotsLeft, 'spot left', 'spots left')})`;
 }
 
 interface Props {

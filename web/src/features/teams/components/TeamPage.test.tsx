@@ -41,7 +41,7 @@ describe('TeamPage without a team', () => {
     expect(options).toEqual([
       UI_TEXT.selectTeam,
       'Alpha (1/4 members, 3 spots left)',
-      'Beta (3/4 members, 1 spots left)',
+      'Beta (3/4 members, 1 spot left)',
     ]);
     expect(screen.getByRole('button', { name: 'Request Join Team' })).toBeDisabled();
     expect(screen.getByText(/Points you scored before joining a team stay with you/)).toBeInTheDocument();
