@@ -28,6 +28,9 @@ describe('first run of the built server on a fresh data folder', { timeout: 60_0
     await expect.poll(() => server.output()).toContain(`CTF site ready at ${server.url}`);
     const out = server.output();
     expect(out).not.toContain('Server listening at');
+    // The trial is on here (no provider, loopback): the log says so, before the ready line.
+    expect(out).toContain('Local trial sign-in is on');
+    expect(out.indexOf('Local trial sign-in is on')).toBeLessThan(out.indexOf('CTF site ready at'));
     // Every URL the log prints is the site's own.
     const urls = out.match(/https?:\/\/[^\s"()]+/g) ?? [];
     expect(urls.length).toBeGreaterThan(0);

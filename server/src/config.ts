@@ -55,6 +55,12 @@ export function isLoopback(hostname: string): boolean {
  * (so no other machine can even connect), and never with NODE_ENV=production (the container image).
  * Each request is checked again (modules/auth, localSignInRefusal): it must come from loopback.
  */
+/** Logged at start while the trial is on: it must never go unnoticed on a machine others reach. */
+export const LOCAL_SIGN_IN_WARNING =
+  'Local trial sign-in is on: anyone using a browser on this machine can sign in as any user, ' +
+  'administrator included. It turns off with an OAuth provider, a non-loopback HOST or ' +
+  'PUBLIC_URL, or NODE_ENV=production.';
+
 function localTrial(e: Env, publicHost: string, anyProvider: boolean): boolean {
   return !anyProvider && isLoopback(publicHost) && isLoopback(e.HOST) && e.NODE_ENV !== 'production';
 }

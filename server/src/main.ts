@@ -1,6 +1,6 @@
 import cluster from 'node:cluster';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { ConfigError, LOCAL_SIGN_IN_WARNING, loadConfig, type Config } from './config.js';
 import { connectDatabase } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import { serveClusterMetrics } from './modules/metrics/cluster-metrics.js';
@@ -38,6 +38,7 @@ async function serve(config: Config): Promise<void> {
       `Listening on ${address.replace(/^https?:\/\//, '')} (open the site at ${config.publicUrl})`,
   });
   if (cluster.isPrimary) {
+    if (config.localLogin) app.log.warn(LOCAL_SIGN_IN_WARNING);
     app.log.info(`CTF site ready at ${config.publicUrl}${config.localLogin ? ' (local sign-in is on)' : ''}`);
   }
 }
