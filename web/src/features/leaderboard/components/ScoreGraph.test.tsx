@@ -1,7 +1,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '../../../lib/query';
 import { GRAPH_COLORS } from '../graph-data';
 import { FreezeBanner } from './FreezeBanner';
@@ -31,6 +31,11 @@ vi.mock('uplot', () => ({ default: uplot.FakePlot }));
 
 beforeEach(() => {
   uplot.made.length = 0;
+});
+// NOTE: jsdom has no ResizeObserver. Stubbed for the whole file, not per test: React may still
+// reconnect a chart's effects (a late Suspense reveal) after a test has ended on a busy machine,
+// and an observer missing then failed the next test at random.
+beforeAll(() => {
   vi.stubGlobal(
     'ResizeObserver',
     class {
@@ -39,7 +44,7 @@ beforeEach(() => {
     },
   );
 });
-afterEach(() => vi.unstubAllGlobals());
+afterAll(() => vi.unstubAllGlobals());
 
 /** A busy machine (the whole suite at once) can take over testing-library's 1 s default. */
 const WAIT = { timeout: 10_000 };
