@@ -13,7 +13,7 @@ import * as divisions from './divisions.js';
 import * as instances from './instances.js';
 import * as integrity from './integrity.js';
 import * as leaderboard from './leaderboard.js';
-import { OAUTH_PROVIDERS } from './oauth.js';
+import { POPUP_PROVIDERS } from './oauth.js';
 import { DOWNLOAD_PATH_PREFIX, LOGO_PATH, ROUTES } from './routes.js';
 import * as settings from './settings.js';
 import * as site from './site.js';
@@ -220,7 +220,7 @@ function rawRoutes(): ReferenceEntry[] {
       access: 'anonymous',
       produces: 'text/javascript',
     }),
-    ...OAUTH_PROVIDERS.flatMap((provider) => [
+    ...POPUP_PROVIDERS.flatMap((provider) => [
       entry(
         'auth',
         `${provider}Login`,

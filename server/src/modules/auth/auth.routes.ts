@@ -1,4 +1,4 @@
-import { MESSAGES, OAUTH_PROVIDERS, authApi, type OAuthMessage, type OAuthProvider } from '@ctf/contract';
+import { MESSAGES, POPUP_PROVIDERS, authApi, type OAuthMessage } from '@ctf/contract';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { DomainError } from '../../lib/errors.js';
@@ -13,6 +13,7 @@ import {
 import { findOrCreateUser } from '../users/users.service.js';
 import { POPUP_SCRIPT, callbackPage } from './callback-page.js';
 import { LoginError, OAUTH_STATE_TTL_MS, beginLogin, completeLogin } from './oauth.service.js';
+import { beginOidcLogin, completeOidcLogin } from './oidc.service.js';
 import { createSession, endSession } from './sessions.service.js';
 
 const STATE_COOKIE = 'ctf_oauth_state';
@@ -89,11 +90,12 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
     reply.type('text/javascript; charset=utf-8').header('Cache-Control', 'no-cache').send(POPUP_SCRIPT),
   );
 
-  for (const provider of OAUTH_PROVIDERS) {
+  for (const provider of POPUP_PROVIDERS) {
     // It stores a login state: a GET that acts, answered only to a navigation (the login popup).
     app.get(`/api/auth/${provider}`, { config: { acts: true } }, async (_request, reply) => {
       try {
-        const { url, state } = await beginLogin(ctx, provider);
+        const { url, state } =
+          provider === 'oidc' ? await beginOidcLogin(ctx) : await beginLogin(ctx, provider);
         void reply.setCookie(STATE_COOKIE, state, { ...stateCookie, maxAge: OAUTH_STATE_TTL_MS / 1000 });
         return reply.header('Cache-Control', 'no-store').redirect(url, 302);
       } catch (err) {
@@ -111,12 +113,16 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
           typeof v === 'string' && v.length <= 2048 ? v : undefined;
         void reply.clearCookie(STATE_COOKIE, stateCookie);
         try {
-          const user = await completeLogin(ctx, provider as OAuthProvider, {
+          const input = {
             code: one(q.code),
             state: one(q.state),
             error: one(q.error),
             cookieState: request.cookies[STATE_COOKIE],
-          });
+          };
+          const user =
+            provider === 'oidc'
+              ? await completeOidcLogin(ctx, { ...input, iss: one(q.iss) })
+              : await completeLogin(ctx, provider, input);
           await startSession(request.cookies, reply, user.id);
           return sendCallbackPage(reply, { type: 'OAUTH_SUCCESS' });
         } catch (err) {

@@ -60,15 +60,23 @@ export async function beginLogin(
   return { url: url.toString(), state };
 }
 
+/** What a provider's callback carries, and the browser's state cookie. */
+export interface CallbackInput {
+  code?: string;
+  state?: string;
+  cookieState?: string;
+  error?: string;
+}
+
 /**
- * Finishes a login: the state must match the browser's cookie, exist, be unexpired, be for this
- * provider (no mix-up) and is consumed; then the code is exchanged and the profile read.
+ * A callback's checks before any exchange: the provider's error, then the state, which must match
+ * the browser's cookie, exist, be unexpired, be for this provider (no mix-up) and is consumed.
  */
-export async function completeLogin(
+export async function takeCallbackState(
   ctx: AppContext,
-  provider: OAuthProvider,
-  input: { code?: string; state?: string; cookieState?: string; error?: string },
-): Promise<UserRow> {
+  provider: string,
+  input: CallbackInput,
+): Promise<{ code: string; state: string; code_verifier: string }> {
   if (input.error) {
     throw new LoginError(
       input.error === 'access_denied' ? 'Login was cancelled.' : 'The provider refused the login.',
@@ -82,12 +90,25 @@ export async function completeLogin(
     throw new LoginError('This login attempt has expired or was already used. Please try again.');
   }
   if (!input.code) throw new LoginError('The provider did not send a login code. Please try again.');
+  return { code: input.code, state: input.state, code_verifier: stored.code_verifier };
+}
+
+/**
+ * Finishes a login: the state must match the browser's cookie, exist, be unexpired, be for this
+ * provider (no mix-up) and is consumed; then the code is exchanged and the profile read.
+ */
+export async function completeLogin(
+  ctx: AppContext,
+  provider: OAuthProvider,
+  input: CallbackInput,
+): Promise<UserRow> {
+  const stored = await takeCallbackState(ctx, provider, input);
   const { spec, oauth } = client(ctx, provider);
   let accessToken: string;
   try {
     const tokens = await oauth.validateAuthorizationCode(
       spec.config.tokenUrl,
-      input.code,
+      stored.code,
       spec.pkce ? stored.code_verifier : null,
     );
     // NOTE: GitHub reports token errors with status 200 and an `error` field.

@@ -32,7 +32,7 @@ import {
   updateProfile,
 } from './users.repo.js';
 
-export type IdentityProvider = 'discord' | 'github' | 'local';
+export type IdentityProvider = 'discord' | 'github' | 'oidc' | 'local';
 
 export interface ProviderProfile {
   provider: IdentityProvider;

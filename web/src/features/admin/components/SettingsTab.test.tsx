@@ -26,6 +26,8 @@ const SETTINGS: AdminSettings = {
   submissionRetentionDays: 90,
   instancesPerTeam: 3,
   writeups: { open: false, deadline: null, note: '' },
+  registration: { open: true, allowedEmailDomains: [], code: null },
+  loginMethods: ['discord', 'github', 'oidc', 'email', 'local'],
   logoUrl: null,
 };
 
@@ -96,5 +98,35 @@ describe('Settings tab', () => {
     await userEvent.type(link, 'https://chat.example.org/');
     await userEvent.click(screen.getByRole('button', { name: 'Save Settings' }));
     expect(await screen.findByText(/Invalid communityUrl/)).toBeInTheDocument();
+  });
+
+  it('orders the ways in and sets who may register', async () => {
+    const api = mockApi(
+      baseRoutes({
+        'GET /api/admin/settings': () => json(SETTINGS),
+        'POST /api/admin/settings': () =>
+          json({ acknowledge: true, message: 'Settings saved.', settings: SETTINGS }),
+      }),
+    );
+    renderPage(<AdminPanel />);
+    await openSettings();
+    await userEvent.click(screen.getByRole('button', { name: 'Move Single sign-on (OpenID Connect) up' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Move Single sign-on (OpenID Connect) up' }));
+    await userEvent.click(screen.getByLabelText(/^Registration open/));
+    await userEvent.type(
+      screen.getByLabelText('Allowed e-mail domains for new accounts (empty: any)'),
+      'Uni.example, @student.uni.example',
+    );
+    await userEvent.type(screen.getByLabelText('Registration code (empty: none)'), 'owls-2026');
+    await userEvent.click(screen.getByRole('button', { name: 'Save Settings' }));
+    await waitFor(() => expect(api.count('POST /api/admin/settings')).toBe(1));
+    expect(api.bodyOf('POST /api/admin/settings')).toEqual({
+      loginMethods: ['oidc', 'discord', 'github', 'email', 'local'],
+      registration: {
+        open: false,
+        allowedEmailDomains: ['uni.example', 'student.uni.example'],
+        code: 'owls-2026',
+      },
+    });
   });
 });

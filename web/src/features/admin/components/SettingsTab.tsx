@@ -20,6 +20,7 @@ import {
 } from '../api/settings';
 import type { AdminAct } from '../use-admin-action';
 import { DivisionsEditor } from './DivisionsEditor';
+import { SignInSettingsFields } from './SignInSettingsFields';
 import { WriteupSettingsFields } from './WriteupSettingsFields';
 
 const AFTER_END_LABELS: Record<AfterEnd, string> = {
@@ -253,6 +254,12 @@ function SettingsForm({ loaded, act }: { loaded: AdminSettings; act: AdminAct })
         </Form.Text>
       </Form.Group>
       <WriteupSettingsFields value={form.writeups} onChange={(w) => set('writeups', w)} zone={zone} />
+      <SignInSettingsFields
+        order={form.loginMethods}
+        onOrderChange={(o) => set('loginMethods', o)}
+        registration={form.registration}
+        onRegistrationChange={(r) => set('registration', r)}
+      />
       <Button type="submit" aria-disabled={busy}>
         Save Settings
       </Button>

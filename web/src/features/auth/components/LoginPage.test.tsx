@@ -15,7 +15,14 @@ describe('Login page on a fresh site', () => {
   });
 
   it('says nothing of it once the site has an admin', async () => {
-    mockApi({ 'GET /api/info/site': () => json({ ...SITE, login: { ...SITE.login, local: true } }) });
+    mockApi({
+      'GET /api/info/site': () =>
+        json({
+          ...SITE,
+          login: { ...SITE.login, local: true },
+          loginMethods: ['discord', 'github', 'local'],
+        }),
+    });
     renderAt(<LoginPage />, '/login');
     // The local sign-in form shows once the site info has arrived.
     expect(await screen.findByLabelText('Sign in as an administrator')).toBeInTheDocument();
@@ -26,7 +33,8 @@ describe('Login page on a fresh site', () => {
 describe('Login page: the sign-in methods the server has', () => {
   it('offers a button for each configured provider only', async () => {
     mockApi({
-      'GET /api/info/site': () => json({ ...SITE, login: { discord: false, github: true, local: false } }),
+      'GET /api/info/site': () =>
+        json({ ...SITE, login: { discord: false, github: true, local: false }, loginMethods: ['github'] }),
     });
     renderAt(<LoginPage />, '/login');
     expect(await screen.findByRole('button', { name: 'Login with GitHub' })).toBeInTheDocument();
@@ -37,7 +45,12 @@ describe('Login page: the sign-in methods the server has', () => {
 
   it('offers both when both are configured', async () => {
     mockApi({
-      'GET /api/info/site': () => json({ ...SITE, login: { discord: true, github: true, local: false } }),
+      'GET /api/info/site': () =>
+        json({
+          ...SITE,
+          login: { discord: true, github: true, local: false },
+          loginMethods: ['discord', 'github'],
+        }),
     });
     renderAt(<LoginPage />, '/login');
     expect(await screen.findByRole('button', { name: 'Login with Discord' })).toBeInTheDocument();
@@ -46,7 +59,8 @@ describe('Login page: the sign-in methods the server has', () => {
 
   it('on a local trial offers the name sign-in and no provider button', async () => {
     mockApi({
-      'GET /api/info/site': () => json({ ...SITE, login: { discord: false, github: false, local: true } }),
+      'GET /api/info/site': () =>
+        json({ ...SITE, login: { discord: false, github: false, local: true }, loginMethods: ['local'] }),
     });
     renderAt(<LoginPage />, '/login');
     expect(await screen.findByText('Local trial sign-in')).toBeInTheDocument();
@@ -56,7 +70,8 @@ describe('Login page: the sign-in methods the server has', () => {
 
   it('a deployed site with none says so and points to the docs', async () => {
     mockApi({
-      'GET /api/info/site': () => json({ ...SITE, login: { discord: false, github: false, local: false } }),
+      'GET /api/info/site': () =>
+        json({ ...SITE, login: { discord: false, github: false, local: false }, loginMethods: [] }),
     });
     renderAt(<LoginPage />, '/login');
     const help = await screen.findByTestId('no-sign-in');
@@ -74,5 +89,18 @@ describe('Login page: the sign-in methods the server has', () => {
       'The sign-in options could not be loaded.',
     );
     expect(screen.queryByRole('button', { name: /^Login with/ })).toBeNull();
+  });
+});
+
+describe("Login page: the ways in, in the admin's order", () => {
+  it("shows single sign-on with the club's label, in the order the server gives", async () => {
+    mockApi({
+      'GET /api/info/site': () =>
+        json({ ...SITE, loginMethods: ['oidc', 'github'], oidcLabel: 'University login' }),
+    });
+    renderAt(<LoginPage />, '/login');
+    await screen.findByRole('button', { name: 'University login' });
+    const names = screen.getAllByRole('button').map((b) => b.textContent);
+    expect(names).toEqual(['University login', 'Login with GitHub']);
   });
 });

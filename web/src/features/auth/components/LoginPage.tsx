@@ -1,4 +1,4 @@
-import { OAUTH_PROVIDERS, type OAuthMessage, type OAuthProvider } from '@ctf/contract';
+import { POPUP_PROVIDERS, type OAuthMessage, type PopupProvider } from '@ctf/contract';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Alert, Button, Card, Container, Form } from 'react-bootstrap';
 import { useNavigate } from 'react-router';
@@ -29,7 +29,7 @@ export function LoginPage() {
     }
   }
 
-  function login(provider: OAuthProvider) {
+  function login(provider: PopupProvider) {
     setMessage('');
     stopListening.current?.();
     stopListening.current = listenForLoginResult((m) => void onLoginResult(m));
@@ -38,7 +38,14 @@ export function LoginPage() {
   }
 
   const info = site.data;
-  const providers = info ? OAUTH_PROVIDERS.filter((p) => info.login[p]) : [];
+  // The ways in the server offers, in the admin's order: a popup button for each provider.
+  const methods = info?.loginMethods ?? [];
+  const providers = methods.filter((m): m is PopupProvider =>
+    (POPUP_PROVIDERS as readonly string[]).includes(m),
+  );
+  const local = methods.includes('local');
+  const label = (p: PopupProvider) =>
+    p === 'oidc' ? (info?.oidcLabel ?? 'Single sign-on') : PROVIDER_BUTTON[p].name;
   return (
     <Container className="py-4" style={{ maxWidth: 480 }}>
       <h1 className="mb-4">Login</h1>
@@ -51,7 +58,7 @@ export function LoginPage() {
           <div className="d-grid gap-3">
             {providers.map((p) => (
               <Button key={p} variant={PROVIDER_BUTTON[p].variant} size="lg" onClick={() => login(p)}>
-                Login with {PROVIDER_BUTTON[p].name}
+                {p === 'oidc' ? label(p) : `Login with ${label(p)}`}
               </Button>
             ))}
           </div>
@@ -60,17 +67,18 @@ export function LoginPage() {
           </div>
         </Card>
       )}
-      {info && providers.length === 0 && !info.login.local && <NoSignInHelp />}
-      {info?.firstAdminNeeded && <FirstAdminHelp local={info.login.local} />}
-      {info?.login.local && <LocalLoginForm onDone={onLoginResult} />}
+      {info && methods.length === 0 && <NoSignInHelp />}
+      {info?.firstAdminNeeded && <FirstAdminHelp local={local} />}
+      {local && <LocalLoginForm onDone={onLoginResult} />}
     </Container>
   );
 }
 
 /** Only the providers the server has an application for get a button. */
-const PROVIDER_BUTTON: Record<OAuthProvider, { name: string; variant: string }> = {
+const PROVIDER_BUTTON: Record<PopupProvider, { name: string; variant: string }> = {
   discord: { name: 'Discord', variant: 'primary' },
   github: { name: 'GitHub', variant: 'dark' },
+  oidc: { name: 'Single sign-on', variant: 'success' },
 };
 
 /** A deployed site without any sign-in: nobody can log in until the organiser configures one. */

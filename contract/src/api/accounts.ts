@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { EmailDomain } from './divisions.js';
+import { LOGIN_METHODS } from './oauth.js';
+import { REGISTRATION_LIMITS } from './accounts-rules.js';
+
+/**
+ * Who may make a new account, and in which order the login page offers the ways in: settings an
+ * admin edits. Existing accounts always sign in; these rules apply when a sign-in would create one.
+ */
+
+export * from './accounts-rules.js';
+
+export const RegistrationSettings = z
+  .object({
+    /** Closed: no new account is made (existing ones still sign in). */
+    open: z.boolean({ error: 'registration.open must be true or false' }),
+    /** Empty: any address (or none); else a new account needs a verified address at one of them. */
+    allowedEmailDomains: z
+      .array(EmailDomain, 'must be a list of domains')
+      .max(REGISTRATION_LIMITS.maxDomains, `must hold at most ${REGISTRATION_LIMITS.maxDomains} domains`)
+      .transform((list) => [...new Set(list)]),
+    /** Asked once before a new account is made; null: none. */
+    code: z
+      .string()
+      .trim()
+      .max(REGISTRATION_LIMITS.codeMax, `must be at most ${REGISTRATION_LIMITS.codeMax} characters`)
+      .nullable()
+      .transform((v) => (v === null || v === '' ? null : v)),
+  })
+  .strict();
+export type RegistrationSettings = z.output<typeof RegistrationSettings>;
+
+/** The login page's order of the ways in; each at most once. */
+export const LoginMethodOrder = z
+  .array(z.enum(LOGIN_METHODS), 'must be a list of ways in')
+  .max(LOGIN_METHODS.length)
+  .refine((list) => new Set(list).size === list.length, 'must name each way in once');
