@@ -10,9 +10,15 @@ export const REGISTRATION_MESSAGES = {
   closed: 'Registration is closed.',
   domains: (domains: readonly string[]) =>
     `Sign-ups are limited to e-mail addresses at ${domains.join(', ')}; sign in with a provider that confirms such an address.`,
+  /** Also the answer to a new account's sign-in without a pass: the login page then asks for the code. */
   code: 'Wrong registration code.',
-  /** Asked of a new account when the site has a registration code and none was given. */
-  codeNeeded: 'Enter the registration code to create your account.',
+  /** POST /api/auth/registration-code with the right code. */
+  codeAccepted: 'Code accepted. Sign in again to create your account.',
+  /**
+   * A new sign-in whose verified address is an existing account's: never merged silently (409).
+   */
+  emailInUse:
+    'An account already uses this e-mail address. Sign in the way you did before, then link this way in from your profile.',
 } as const;
 
 /** Who may make a new account: closed, limited to verified e-mail domains, behind a code. */

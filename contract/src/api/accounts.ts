@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { MessageResponse, endpoint } from './common.js';
+import { ROUTES } from './routes.js';
 import { EmailDomain } from './divisions.js';
 import { LOGIN_METHODS } from './oauth.js';
 import { REGISTRATION_LIMITS } from './accounts-rules.js';
@@ -35,3 +37,10 @@ export const LoginMethodOrder = z
   .array(z.enum(LOGIN_METHODS), 'must be a list of ways in')
   .max(LOGIN_METHODS.length)
   .refine((list) => new Set(list).size === list.length, 'must name each way in once');
+
+/** The registration code, typed once on the login page before a new account is made. */
+export const registrationCode = endpoint({
+  ...ROUTES.accounts.registrationCode,
+  body: z.object({ code: z.string().max(REGISTRATION_LIMITS.codeMax, 'is too long') }),
+  response: MessageResponse,
+});

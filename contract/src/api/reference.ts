@@ -23,6 +23,7 @@ import * as users from './users.js';
 import * as webhook from './webhook.js';
 import * as awards from './awards.js';
 import * as writeups from './writeups.js';
+import * as accounts from './accounts.js';
 
 /**
  * Who may call a route: 'anonymous' (anyone; the same answer for all), 'public' (anyone; the
@@ -174,6 +175,10 @@ const SUMMARIES: Summaries = {
     reviewWriteup: 'Marks a writeup reviewed or not, and publishes or unpublishes it (audited).',
     writeupsZip: 'Every writeup in one ZIP with index.csv (audited).',
   },
+  accounts: {
+    registrationCode:
+      "Checks the site's registration code (403 when wrong) and gives the browser a one-hour pass that a new account's sign-in brings.",
+  },
 };
 
 /** A route whose answer is not one of the contract's JSON shapes (a page, a stream, a file). */
@@ -198,7 +203,7 @@ export interface ReferenceEntry {
 }
 
 const AREA_MODULES = [admin, announcements, auth, challenges, divisions, integrity, leaderboard];
-const MORE_MODULES = [settings, site, teams, tokens, users, webhook, instances, awards, writeups];
+const MORE_MODULES = [settings, site, teams, tokens, users, webhook, instances, awards, writeups, accounts];
 
 function isEndpoint(value: unknown): value is Endpoint {
   return (

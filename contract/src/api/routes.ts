@@ -152,6 +152,10 @@ export const ROUTES = {
     reviewWriteup: post('/api/admin/writeups/review'),
     writeupsZip: acting('/api/admin/writeups.zip'),
   },
+  /** Accounts: who may register, e-mail and password sign-in, linked ways in. */
+  accounts: {
+    registrationCode: post('/api/auth/registration-code'),
+  },
 } as const;
 
 /** The uploaded logo's URL (site info's logoUrl adds ?v=<hash> so browsers may keep it). */

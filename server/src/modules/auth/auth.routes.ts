@@ -14,6 +14,7 @@ import { findOrCreateUser } from '../users/users.service.js';
 import { POPUP_SCRIPT, callbackPage } from './callback-page.js';
 import { LoginError, OAUTH_STATE_TTL_MS, beginLogin, completeLogin } from './oauth.service.js';
 import { beginOidcLogin, completeOidcLogin } from './oidc.service.js';
+import { REGISTRATION_COOKIE, registerRegistrationRoutes } from './registration.routes.js';
 import { createSession, endSession } from './sessions.service.js';
 
 const STATE_COOKIE = 'ctf_oauth_state';
@@ -86,6 +87,8 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
     setSessionCookie(ctx, reply, token, expires);
   }
 
+  registerRegistrationRoutes(app, ctx);
+
   app.get('/api/auth/popup.js', async (_request, reply) =>
     reply.type('text/javascript; charset=utf-8').header('Cache-Control', 'no-cache').send(POPUP_SCRIPT),
   );
@@ -118,6 +121,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
             state: one(q.state),
             error: one(q.error),
             cookieState: request.cookies[STATE_COOKIE],
+            registrationPass: request.cookies[REGISTRATION_COOKIE],
           };
           const user =
             provider === 'oidc'

@@ -66,6 +66,8 @@ export interface CallbackInput {
   state?: string;
   cookieState?: string;
   error?: string;
+  /** The browser's pass for the registration code (a new account needs it when the site has one). */
+  registrationPass?: string;
 }
 
 /**
@@ -132,11 +134,16 @@ export async function completeLogin(
     throw new LoginError(`Could not read your ${spec.label} profile. Please try again.`);
   }
   if (!profile.id || !profile.handle) throw new LoginError(`${spec.label} sent an incomplete profile.`);
-  return findOrCreateUser(ctx, {
-    provider,
-    providerUserId: profile.id,
-    handle: profile.handle,
-    avatarUrl: profile.avatarUrl,
-    email: profile.email,
-  });
+  return findOrCreateUser(
+    ctx,
+    {
+      provider,
+      providerUserId: profile.id,
+      handle: profile.handle,
+      avatarUrl: profile.avatarUrl,
+      email: profile.email,
+      verifiedEmails: profile.verifiedEmails,
+    },
+    { registrationPass: input.registrationPass },
+  );
 }

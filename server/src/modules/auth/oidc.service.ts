@@ -178,11 +178,15 @@ export async function completeOidcLogin(
   }
   const profile = profileOf(claims);
   if (!profile.sub) throw new LoginError(`${c.label} sent an incomplete profile.`);
-  return findOrCreateUser(ctx, {
-    provider: 'oidc',
-    providerUserId: profile.sub,
-    handle: profile.handle,
-    avatarUrl: '',
-    email: profile.email,
-  });
+  return findOrCreateUser(
+    ctx,
+    {
+      provider: 'oidc',
+      providerUserId: profile.sub,
+      handle: profile.handle,
+      avatarUrl: '',
+      email: profile.email,
+    },
+    { registrationPass: input.registrationPass },
+  );
 }

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Role } from '@ctf/contract';
 import type { Executor, UserRow } from '../../db/schema.js';
 import { USER_COLUMNS } from '../../db/user-columns.js';
@@ -29,6 +30,16 @@ export async function findNameOwner(db: Executor, key: string): Promise<'user' |
   if (user) return 'user';
   const team = await db.selectFrom('teams').select('id').where('name_key', '=', key).executeTakeFirst();
   return team ? 'team' : null;
+}
+
+/** The account whose stored address is this one (ignoring case), or null. */
+export async function findUserIdByEmail(db: Executor, email: string): Promise<number | null> {
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where(sql<string>`lower(email)`, '=', email.trim().toLowerCase())
+    .executeTakeFirst();
+  return row?.id ?? null;
 }
 
 export async function findUserByIdentity(

@@ -1,4 +1,5 @@
 import {
+  REGISTRATION_MESSAGES,
   USERNAME_MAX_LENGTH,
   cleanName,
   nameKey,
@@ -9,6 +10,8 @@ import {
 } from '@ctf/contract';
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/connect.js';
+import { DomainError } from '../../lib/errors.js';
+import { checkRegistration } from './registration.js';
 import { roleColumns } from '../../db/user-role.js';
 import { CachedJson } from '../../lib/cached-json.js';
 import { KeyedCache } from '../../lib/invalidation.js';
@@ -21,6 +24,7 @@ import {
   findTeamNameAndLeader,
   findNameOwner,
   findUserByIdentity,
+  findUserIdByEmail,
   anyAdmin,
   insertIdentity,
   insertUser,
@@ -42,6 +46,11 @@ export interface ProviderProfile {
   handle: string;
   avatarUrl: string;
   email: string;
+  /**
+   * Every address the provider says it verified (GitHub lists several), for the registration's
+   * domain rule; absent: `email` alone, when set.
+   */
+  verifiedEmails?: string[];
 }
 
 /**
@@ -70,7 +79,7 @@ function candidateName(base: string, attempt: number): string {
 export async function findOrCreateUser(
   ctx: AppContext,
   profile: ProviderProfile,
-  options: { grantAdmin?: boolean } = {},
+  options: { grantAdmin?: boolean; registrationPass?: string } = {},
 ): Promise<UserRow> {
   const db = ctx.database.db;
   const admin = options.grantAdmin === true || isConfiguredAdmin(ctx, profile.provider, profile.handle);
@@ -90,6 +99,14 @@ export async function findOrCreateUser(
       ctx.bus.publish(becomesAdmin ? 'users' : 'sessions');
     }
     return { ...existing, ...patch, ...(admin ? roleColumns('admin') : {}) };
+  }
+  // A new account: the settings' registration rules (an account named in ADMINS is always made,
+  // so a closed site keeps its organisers), and never a silent merge with an account that holds
+  // the same verified address.
+  const verified = profile.verifiedEmails ?? (profile.email ? [profile.email] : []);
+  if (!admin) await checkRegistration(ctx, verified, options.registrationPass);
+  if (profile.email && (await findUserIdByEmail(db, profile.email)) !== null) {
+    throw new DomainError('conflict', REGISTRATION_MESSAGES.emailInUse);
   }
   const base = cleanName(profile.handle) || 'player';
   for (let attempt = 0; attempt < 1000; attempt++) {

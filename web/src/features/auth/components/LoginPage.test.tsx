@@ -1,5 +1,7 @@
+import { REGISTRATION_MESSAGES } from '@ctf/contract';
 import { screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
 import { json, mockApi } from '../../../test/api-mock';
 import { SITE } from '../../../test/factories';
 import { renderAt } from '../../../test/render';
@@ -102,5 +104,33 @@ describe("Login page: the ways in, in the admin's order", () => {
     await screen.findByRole('button', { name: 'University login' });
     const names = screen.getAllByRole('button').map((b) => b.textContent);
     expect(names).toEqual(['University login', 'Login with GitHub']);
+  });
+});
+
+describe('Login page: a registration code', () => {
+  it('asks for the code when a new account needs one, and sends it once', async () => {
+    const api = mockApi({
+      'GET /api/info/site': () => json({ ...SITE, loginMethods: ['github'] }),
+      'POST /api/auth/registration-code': () =>
+        json({ message: 'Code accepted. Sign in again to create your account.' }),
+    });
+    const open = vi.spyOn(window, 'open').mockReturnValue({} as Window);
+    renderAt(<LoginPage />, '/login');
+    await userEvent.click(await screen.findByRole('button', { name: 'Login with GitHub' }));
+    expect(open).toHaveBeenCalledWith('/api/auth/github', 'login-github', expect.any(String));
+    window.dispatchEvent(
+      new MessageEvent('message', {
+        data: { type: 'OAUTH_ERROR', message: REGISTRATION_MESSAGES.code },
+        origin: window.location.origin,
+      }),
+    );
+    await userEvent.type(await screen.findByLabelText('Registration code'), 'owls-2026');
+    await userEvent.click(screen.getByRole('button', { name: 'Send the code' }));
+    expect(
+      await screen.findByText('Code accepted. Sign in again to create your account.'),
+    ).toBeInTheDocument();
+    expect(api.bodyOf('POST /api/auth/registration-code')).toEqual({ code: 'owls-2026' });
+    expect(screen.queryByTestId('registration-code')).toBeNull();
+    open.mockRestore();
   });
 });

@@ -1,4 +1,4 @@
-import { POPUP_PROVIDERS, type OAuthMessage, type PopupProvider } from '@ctf/contract';
+import { POPUP_PROVIDERS, REGISTRATION_MESSAGES, type OAuthMessage, type PopupProvider } from '@ctf/contract';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Alert, Button, Card, Container, Form } from 'react-bootstrap';
 import { useNavigate } from 'react-router';
@@ -9,12 +9,16 @@ import { useResetSession } from '../../../lib/auth';
 import { useSiteInfo } from '../../../lib/site-info';
 import { localLogin } from '../api/local-login';
 import { listenForLoginResult, openLoginPopup } from '../oauth-popup';
+import { RegistrationCodeForm } from './RegistrationCodeForm';
 
 export function LoginPage() {
   const navigate = useNavigate();
   const resetSession = useResetSession();
   const site = useSiteInfo();
   const [message, setMessage] = useState('');
+  const [notice, setNotice] = useState('');
+  // A new account on a site with a registration code: the code is asked, then the sign-in retried.
+  const [askCode, setAskCode] = useState(false);
   const stopListening = useRef<(() => void) | null>(null);
 
   useEffect(() => () => stopListening.current?.(), []);
@@ -26,11 +30,13 @@ export function LoginPage() {
       void navigate('/compete');
     } else {
       setMessage(result.message);
+      if (result.message === REGISTRATION_MESSAGES.code) setAskCode(true);
     }
   }
 
   function login(provider: PopupProvider) {
     setMessage('');
+    setNotice('');
     stopListening.current?.();
     stopListening.current = listenForLoginResult((m) => void onLoginResult(m));
     const popup = openLoginPopup(provider);
@@ -64,8 +70,18 @@ export function LoginPage() {
           </div>
           <div aria-live="polite" className="mt-3" data-testid="login-message">
             {message && <Alert variant="danger">{message}</Alert>}
+            {notice && <Alert variant="success">{notice}</Alert>}
           </div>
         </Card>
+      )}
+      {askCode && (
+        <RegistrationCodeForm
+          onAccepted={(m) => {
+            setAskCode(false);
+            setMessage('');
+            setNotice(m);
+          }}
+        />
       )}
       {info && methods.length === 0 && <NoSignInHelp />}
       {info?.firstAdminNeeded && <FirstAdminHelp local={local} />}
