@@ -15,6 +15,10 @@ export {
 } from './api/settings-rules.js';
 export {
   DEFAULT_REGISTRATION,
+  EMAIL_LINK_TTL_MS,
+  EMAIL_MESSAGES,
+  PASSWORD_RULES,
+  passwordProblem,
   REGISTRATION_LIMITS,
   REGISTRATION_MESSAGES,
   type RegistrationRules,

@@ -95,6 +95,18 @@ export const EnvSchema = z.object({
   ),
   OIDC_SCOPES: z.string().default('openid email profile'),
   /**
+   * E-mail and password accounts are on when set: the SMTP server that sends their mail
+   * (smtp://user:pass@host:587 with STARTTLS when offered, smtps://...:465 for TLS at once).
+   */
+  SMTP_URL: optionalNonEmpty.pipe(
+    z
+      .string()
+      .refine((v) => /^smtps?:\/\/[^/\s]+/.test(v), 'SMTP_URL must be an smtp:// or smtps:// URL')
+      .optional(),
+  ),
+  /** The mails' From address (default: no-reply at PUBLIC_URL's host). */
+  MAIL_FROM: optionalNonEmpty.pipe(z.string().max(200).optional()),
+  /**
    * Comma list of discord:NAME, github:LOGIN, oidc:USERNAME (the provider's preferred_username),
    * local:NAME: admins from their next login.
    */

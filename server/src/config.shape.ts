@@ -42,6 +42,8 @@ export interface Config {
   sessionSecret: string;
   oauth: { discord: OAuthProviderConfig | null; github: OAuthProviderConfig | null };
   oidc: OidcConfig | null;
+  /** E-mail and password accounts: SMTP_URL and the From address; null when SMTP_URL is not set. */
+  mail: { smtpUrl: string; from: string } | null;
   /** Local sign-in: only with no OAuth provider and a loopback PUBLIC_URL (docs/product.md §11). */
   localLogin: boolean;
   admins: AdminSpec[];

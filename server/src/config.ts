@@ -212,6 +212,7 @@ export function loadConfig(env: Record<string, string | undefined> = processEnvi
     sessionSecret: e.SESSION_SECRET ?? secretFromDataDir(dataDir),
     oauth,
     oidc,
+    mail: e.SMTP_URL ? { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM ?? `no-reply@${pub.hostname}` } : null,
     localLogin: !oauth.discord && !oauth.github && !oidc && isLoopback(pub.hostname),
     admins: parseAdmins(e.ADMINS),
     eventWindow,
@@ -243,7 +244,7 @@ export function configuredLoginMethods(c: Config): LoginMethod[] {
     discord: c.oauth.discord !== null,
     github: c.oauth.github !== null,
     oidc: c.oidc !== null,
-    email: false,
+    email: c.mail !== null,
     local: c.localLogin,
   };
   return LOGIN_METHODS.filter((m) => on[m]);

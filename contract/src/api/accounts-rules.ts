@@ -29,3 +29,35 @@ export interface RegistrationRules {
 }
 
 export const DEFAULT_REGISTRATION: RegistrationRules = { open: true, allowedEmailDomains: [], code: null };
+
+/** E-mail and password accounts: the answers, the same whether or not an address is known. */
+export const EMAIL_MESSAGES = {
+  registered: 'Check your e-mail to confirm your account.',
+  wrongLogin: 'Wrong e-mail or password.',
+  unconfirmed: 'Confirm your e-mail first: we sent you a link.',
+  forgot: 'If an account uses that address, we sent it a link.',
+  reset: 'Your password is changed: sign in with it.',
+  badToken: 'This link is not valid any more: ask for a new one.',
+  usernameTaken: 'That username is taken.',
+  blocked: 'This e-mail address is blocked on this site.',
+  notEnabled: 'E-mail sign-in is not enabled on this site.',
+} as const;
+
+export const PASSWORD_RULES = { minLength: 10, maxLength: 200 } as const;
+
+/** What is wrong with a new password (the rule it breaks), or null. */
+export function passwordProblem(password: string, username: string, email: string): string | null {
+  if ([...password].length < PASSWORD_RULES.minLength)
+    return `Your password must be at least ${PASSWORD_RULES.minLength} characters long.`;
+  const lower = password.toLowerCase();
+  if (username.trim().length >= 3 && lower.includes(username.trim().toLowerCase()))
+    return 'Your password must not contain your username.';
+  const address = email.trim().toLowerCase();
+  const local = address.slice(0, address.lastIndexOf('@'));
+  if (address && (lower.includes(address) || (local.length >= 3 && lower.includes(local))))
+    return 'Your password must not contain your e-mail address.';
+  return null;
+}
+
+/** How long the e-mailed links work. */
+export const EMAIL_LINK_TTL_MS = { confirm: 24 * 60 * 60 * 1000, reset: 60 * 60 * 1000 } as const;

@@ -3,7 +3,8 @@ import { MessageResponse, endpoint } from './common.js';
 import { ROUTES } from './routes.js';
 import { EmailDomain } from './divisions.js';
 import { LOGIN_METHODS } from './oauth.js';
-import { REGISTRATION_LIMITS } from './accounts-rules.js';
+import { PASSWORD_RULES, REGISTRATION_LIMITS } from './accounts-rules.js';
+import { LocalLoginBody } from './auth.js';
 
 /**
  * Who may make a new account, and in which order the login page offers the ways in: settings an
@@ -42,5 +43,34 @@ export const LoginMethodOrder = z
 export const registrationCode = endpoint({
   ...ROUTES.accounts.registrationCode,
   body: z.object({ code: z.string().max(REGISTRATION_LIMITS.codeMax, 'is too long') }),
+  response: MessageResponse,
+});
+
+const Email = z
+  .string()
+  .trim()
+  .max(254, 'must be at most 254 characters')
+  .pipe(z.email('must be an e-mail address'))
+  .transform((v) => v.toLowerCase());
+const Password = z.string().max(PASSWORD_RULES.maxLength, `must be at most ${PASSWORD_RULES.maxLength} characters`);
+
+export const RegisterBody = z.object({ username: LocalLoginBody.shape.username, email: Email, password: Password });
+export const register = endpoint({ ...ROUTES.accounts.register, body: RegisterBody, response: MessageResponse });
+
+export const emailLogin = endpoint({
+  ...ROUTES.accounts.emailLogin,
+  body: z.object({ email: z.string().trim().max(254).transform((v) => v.toLowerCase()), password: Password }),
+  response: MessageResponse,
+});
+
+export const forgotPassword = endpoint({
+  ...ROUTES.accounts.forgotPassword,
+  body: z.object({ email: z.string().trim().max(254).transform((v) => v.toLowerCase()) }),
+  response: MessageResponse,
+});
+
+export const resetPassword = endpoint({
+  ...ROUTES.accounts.resetPassword,
+  body: z.object({ token: z.string().max(100), password: Password }),
   response: MessageResponse,
 });

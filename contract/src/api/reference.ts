@@ -178,6 +178,11 @@ const SUMMARIES: Summaries = {
   accounts: {
     registrationCode:
       "Checks the site's registration code (403 when wrong) and gives the browser a one-hour pass that a new account's sign-in brings.",
+    register:
+      'Signs up with username, e-mail and password (when SMTP is configured): the same answer whether or not the address is known; a confirmation link is mailed.',
+    emailLogin: 'Signs in with e-mail and password: 401 wrong, 403 unconfirmed, 429 too many attempts.',
+    forgotPassword: 'Mails a password reset link (valid 1 h) if an account uses the address; the same answer always.',
+    resetPassword: 'Sets a new password with a reset link\'s token (used once); every session of the account ends.',
   },
 };
 
@@ -247,11 +252,19 @@ function rawRoutes(): ReferenceEntry[] {
           produces: 'text/html',
           statuses: {
             400: 'The sign-in failed (state, code or provider refused).',
-            403: 'The account is banned.',
+            403: 'The account is banned, or the registration rules refuse a new account.',
+            409: 'A new account would share a verified address with an existing one: sign in and link instead.',
           },
         },
       ),
     ]),
+    entry(
+      'accounts',
+      'confirmEmail',
+      '/api/auth/email/confirm',
+      "Follows an e-mailed confirmation link (token, valid 24 h, used once): redirects to /login?confirmed=1, or ?confirmed=0 when the token is not valid.",
+      { access: 'anonymous', produces: 'redirect' },
+    ),
     entry('events', 'stream', ROUTES.events.stream.path, SUMMARIES.events.stream, {
       access: 'anonymous',
       produces: 'text/event-stream',

@@ -155,6 +155,10 @@ export const ROUTES = {
   /** Accounts: who may register, e-mail and password sign-in, linked ways in. */
   accounts: {
     registrationCode: post('/api/auth/registration-code'),
+    register: post('/api/auth/register'),
+    emailLogin: post('/api/auth/login'),
+    forgotPassword: post('/api/auth/password/forgot'),
+    resetPassword: post('/api/auth/password/reset'),
   },
 } as const;
 

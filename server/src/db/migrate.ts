@@ -25,6 +25,7 @@ import * as m0016a from './migrations/0016_a_awards.js';
 import * as m0016t from './migrations/0016_t_api_tokens.js';
 import * as m0017r from './migrations/0017_r_staff_roles.js';
 import * as m0018w from './migrations/0018_w_writeups.js';
+import * as m0019e from './migrations/0019_e_email_accounts.js';
 
 /** Append-only, numbered. Kysely's migrator takes a lock, so one process migrates and others wait. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -54,6 +55,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0016_t_api_tokens': m0016t,
   '0017_r_staff_roles': m0017r,
   '0018_w_writeups': m0018w,
+  '0019_e_email_accounts': m0019e,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

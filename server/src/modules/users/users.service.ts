@@ -255,3 +255,43 @@ export async function siteHasAdmin(ctx: AppContext): Promise<boolean> {
 export async function nameOwner(db: Executor, key: string): Promise<'user' | 'team' | null> {
   return findNameOwner(db, key);
 }
+
+/** Whether a name is taken by a user or a team (one namespace, compared by nameKey). */
+export async function nameTaken(ctx: AppContext, name: string): Promise<boolean> {
+  return (await findNameOwner(ctx.database.db, nameKey(name))) !== null;
+}
+
+/** The account whose stored (verified) address is this one, ignoring case; null when none. */
+export async function userIdWithEmail(ctx: AppContext, email: string): Promise<number | null> {
+  return findUserIdByEmail(ctx.database.db, email);
+}
+
+/**
+ * Makes an account with exactly this username and one way in, in the caller's transaction (a
+ * sign-up with a password); a taken name or identity is the database's unique violation.
+ */
+export async function insertNamedUser(
+  trx: Executor,
+  row: { username: string; email: string; provider: string; providerUserId: string; now: string },
+): Promise<number> {
+  const userId = await insertUser(trx, {
+    username: row.username,
+    username_key: nameKey(row.username),
+    avatar_url: '',
+    email: row.email,
+    role: 'player',
+    created_at: row.now,
+  });
+  await insertIdentity(trx, {
+    user_id: userId,
+    provider: row.provider,
+    provider_user_id: row.providerUserId,
+    created_at: row.now,
+  });
+  return userId;
+}
+
+/** Stores an account's address once it is verified (a confirmed sign-up), in the caller's transaction. */
+export async function setVerifiedEmail(trx: Executor, userId: number, email: string): Promise<void> {
+  await trx.updateTable('users').set({ email }).where('id', '=', userId).execute();
+}
