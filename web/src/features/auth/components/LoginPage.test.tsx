@@ -134,3 +134,45 @@ describe('Login page: a registration code', () => {
     open.mockRestore();
   });
 });
+
+describe('Login page: e-mail and password', () => {
+  it('places the e-mail form where the admin put it, and signs in with it', async () => {
+    const api = mockApi({
+      'GET /api/info/site': () => json({ ...SITE, loginMethods: ['email', 'github'] }),
+      'POST /api/auth/login': () => json({ message: 'Wrong e-mail or password.' }, 401),
+    });
+    renderAt(<LoginPage />, '/login?confirmed=1');
+    expect(await screen.findByTestId('confirmed')).toHaveTextContent('Your e-mail address is confirmed');
+    const form = await screen.findByTestId('email-sign-in');
+    const github = screen.getByRole('button', { name: 'Login with GitHub' });
+    // The e-mail form comes first in the page, as in the admin's order.
+    expect(form.compareDocumentPosition(github) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    await userEvent.type(screen.getByLabelText('E-mail address'), 'ada@uni.example');
+    await userEvent.type(screen.getByLabelText('Password'), 'not the password');
+    await userEvent.click(screen.getAllByRole('button', { name: 'Sign in' }).at(-1)!);
+    expect(await screen.findByText('Wrong e-mail or password.')).toBeInTheDocument();
+    expect(api.bodyOf('POST /api/auth/login')).toEqual({
+      email: 'ada@uni.example',
+      password: 'not the password',
+    });
+  });
+
+  it('signs up and says to check the mail', async () => {
+    const api = mockApi({
+      'GET /api/info/site': () => json({ ...SITE, loginMethods: ['email'] }),
+      'POST /api/auth/register': () => json({ message: 'Check your e-mail to confirm your account.' }),
+    });
+    renderAt(<LoginPage />, '/login');
+    await userEvent.click(await screen.findByRole('button', { name: 'Sign up' }));
+    await userEvent.type(screen.getByLabelText('Username'), 'ada');
+    await userEvent.type(screen.getByLabelText('E-mail address'), 'ada@uni.example');
+    await userEvent.type(screen.getByLabelText('Password'), 'correct horse battery');
+    await userEvent.click(screen.getByRole('button', { name: 'Create account' }));
+    expect(await screen.findByText('Check your e-mail to confirm your account.')).toBeInTheDocument();
+    expect(api.bodyOf('POST /api/auth/register')).toEqual({
+      username: 'ada',
+      email: 'ada@uni.example',
+      password: 'correct horse battery',
+    });
+  });
+});

@@ -1,7 +1,7 @@
 import { POPUP_PROVIDERS, REGISTRATION_MESSAGES, type OAuthMessage, type PopupProvider } from '@ctf/contract';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Alert, Button, Card, Container, Form } from 'react-bootstrap';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { PageLoading } from '../../../components/PageLoading';
 import { QueryError } from '../../../components/QueryError';
 import { NetworkError } from '../../../lib/api';
@@ -9,12 +9,15 @@ import { useResetSession } from '../../../lib/auth';
 import { useSiteInfo } from '../../../lib/site-info';
 import { localLogin } from '../api/local-login';
 import { listenForLoginResult, openLoginPopup } from '../oauth-popup';
+import { EmailSignIn } from './EmailSignIn';
 import { RegistrationCodeForm } from './RegistrationCodeForm';
 
 export function LoginPage() {
   const navigate = useNavigate();
   const resetSession = useResetSession();
   const site = useSiteInfo();
+  const [params] = useSearchParams();
+  const confirmed = params.get('confirmed');
   const [message, setMessage] = useState('');
   const [notice, setNotice] = useState('');
   // A new account on a site with a registration code: the code is asked, then the sign-in retried.
@@ -50,30 +53,56 @@ export function LoginPage() {
     (POPUP_PROVIDERS as readonly string[]).includes(m),
   );
   const local = methods.includes('local');
+  // The page's blocks in the admin's order: the popup buttons together, where the first of them is.
+  const sections = [
+    ...new Set(methods.map((m) => ((POPUP_PROVIDERS as readonly string[]).includes(m) ? 'popup' : m))),
+  ] as ('popup' | 'email' | 'local')[];
   const label = (p: PopupProvider) =>
     p === 'oidc' ? (info?.oidcLabel ?? 'Single sign-on') : PROVIDER_BUTTON[p].name;
   return (
     <Container className="py-4" style={{ maxWidth: 480 }}>
       <h1 className="mb-4">Login</h1>
+      {confirmed === '1' && (
+        <Alert variant="success" data-testid="confirmed">
+          Your e-mail address is confirmed: sign in below.
+        </Alert>
+      )}
+      {confirmed === '0' && (
+        <Alert variant="warning" data-testid="confirmed">
+          This confirmation link is not valid any more. Sign up again with the same address to get a new one.
+        </Alert>
+      )}
       {site.isPending && <PageLoading />}
       {site.isError && (
         <QueryError what="the sign-in options" error={site.error} onRetry={() => site.refetch()} />
       )}
-      {providers.length > 0 && (
-        <Card body>
-          <div className="d-grid gap-3">
-            {providers.map((p) => (
-              <Button key={p} variant={PROVIDER_BUTTON[p].variant} size="lg" onClick={() => login(p)}>
-                {p === 'oidc' ? label(p) : `Login with ${label(p)}`}
-              </Button>
-            ))}
-          </div>
-          <div aria-live="polite" className="mt-3" data-testid="login-message">
-            {message && <Alert variant="danger">{message}</Alert>}
-            {notice && <Alert variant="success">{notice}</Alert>}
-          </div>
-        </Card>
+      {sections.map((section) =>
+        section === 'popup' ? (
+          <Card body key="popup" className="mb-4">
+            <div className="d-grid gap-3">
+              {providers.map((p) => (
+                <Button key={p} variant={PROVIDER_BUTTON[p].variant} size="lg" onClick={() => login(p)}>
+                  {p === 'oidc' ? label(p) : `Login with ${label(p)}`}
+                </Button>
+              ))}
+            </div>
+          </Card>
+        ) : section === 'email' ? (
+          <EmailSignIn
+            key="email"
+            onDone={onLoginResult}
+            onRefused={(m) => {
+              if (m === REGISTRATION_MESSAGES.code) setAskCode(true);
+            }}
+          />
+        ) : (
+          <LocalLoginForm key="local" onDone={onLoginResult} />
+        ),
       )}
+      <div aria-live="polite" className="mt-3" data-testid="login-message">
+        {message && <Alert variant="danger">{message}</Alert>}
+        {notice && <Alert variant="success">{notice}</Alert>}
+      </div>
       {askCode && (
         <RegistrationCodeForm
           onAccepted={(m) => {
@@ -85,7 +114,6 @@ export function LoginPage() {
       )}
       {info && methods.length === 0 && <NoSignInHelp />}
       {info?.firstAdminNeeded && <FirstAdminHelp local={local} />}
-      {local && <LocalLoginForm onDone={onLoginResult} />}
     </Container>
   );
 }
@@ -162,7 +190,7 @@ function LocalLoginForm({ onDone }: { onDone: (m: OAuthMessage) => Promise<void>
   }
 
   return (
-    <Card body className="mt-4">
+    <Card body className="mb-4">
       <h2 className="h5">Local trial sign-in</h2>
       <p className="small text-body-secondary">
         No Discord or GitHub app is configured and this site runs on this computer, so you can sign in with
