@@ -61,3 +61,22 @@ export function passwordProblem(password: string, username: string, email: strin
 
 /** How long the e-mailed links work. */
 export const EMAIL_LINK_TTL_MS = { confirm: 24 * 60 * 60 * 1000, reset: 60 * 60 * 1000 } as const;
+
+/** The ways into an account (GET /api/user/identities). */
+export const IDENTITY_KINDS = ['discord', 'github', 'oidc', 'email'] as const;
+export type IdentityKind = (typeof IDENTITY_KINDS)[number];
+export interface Identity {
+  provider: IdentityKind;
+  name: string;
+  linkedAt: string;
+}
+
+export const IDENTITY_MESSAGES = {
+  linked: 'Linked: you can now sign in this way too.',
+  unlinked: 'Unlinked.',
+  last: 'You cannot unlink your only way to sign in.',
+  elsewhere: 'This sign-in already belongs to another account.',
+  onePerProvider: 'Your account already has a sign-in of this kind: unlink it first.',
+  signInFirst: 'Sign in to your account first, then link from your profile.',
+  emailAdded: 'Check your e-mail to confirm the address; then you can sign in with it.',
+} as const;

@@ -3,7 +3,7 @@ import { MessageResponse, endpoint } from './common.js';
 import { ROUTES } from './routes.js';
 import { EmailDomain } from './divisions.js';
 import { LOGIN_METHODS } from './oauth.js';
-import { PASSWORD_RULES, REGISTRATION_LIMITS } from './accounts-rules.js';
+import { IDENTITY_KINDS, PASSWORD_RULES, REGISTRATION_LIMITS } from './accounts-rules.js';
 import { LocalLoginBody } from './auth.js';
 
 /**
@@ -52,25 +52,72 @@ const Email = z
   .max(254, 'must be at most 254 characters')
   .pipe(z.email('must be an e-mail address'))
   .transform((v) => v.toLowerCase());
-const Password = z.string().max(PASSWORD_RULES.maxLength, `must be at most ${PASSWORD_RULES.maxLength} characters`);
+const Password = z
+  .string()
+  .max(PASSWORD_RULES.maxLength, `must be at most ${PASSWORD_RULES.maxLength} characters`);
 
-export const RegisterBody = z.object({ username: LocalLoginBody.shape.username, email: Email, password: Password });
-export const register = endpoint({ ...ROUTES.accounts.register, body: RegisterBody, response: MessageResponse });
+export const RegisterBody = z.object({
+  username: LocalLoginBody.shape.username,
+  email: Email,
+  password: Password,
+});
+export const register = endpoint({
+  ...ROUTES.accounts.register,
+  body: RegisterBody,
+  response: MessageResponse,
+});
 
 export const emailLogin = endpoint({
   ...ROUTES.accounts.emailLogin,
-  body: z.object({ email: z.string().trim().max(254).transform((v) => v.toLowerCase()), password: Password }),
+  body: z.object({
+    email: z
+      .string()
+      .trim()
+      .max(254)
+      .transform((v) => v.toLowerCase()),
+    password: Password,
+  }),
   response: MessageResponse,
 });
 
 export const forgotPassword = endpoint({
   ...ROUTES.accounts.forgotPassword,
-  body: z.object({ email: z.string().trim().max(254).transform((v) => v.toLowerCase()) }),
+  body: z.object({
+    email: z
+      .string()
+      .trim()
+      .max(254)
+      .transform((v) => v.toLowerCase()),
+  }),
   response: MessageResponse,
 });
 
 export const resetPassword = endpoint({
   ...ROUTES.accounts.resetPassword,
   body: z.object({ token: z.string().max(100), password: Password }),
+  response: MessageResponse,
+});
+
+export const Identity = z.object({
+  provider: z.enum(IDENTITY_KINDS),
+  name: z.string(),
+  linkedAt: z.string(),
+});
+
+export const identities = endpoint({
+  ...ROUTES.accounts.identities,
+  body: undefined,
+  response: z.array(Identity),
+});
+
+export const addEmailIdentity = endpoint({
+  ...ROUTES.accounts.addEmailIdentity,
+  body: z.object({ email: Email, password: Password }),
+  response: MessageResponse,
+});
+
+export const unlinkIdentity = endpoint({
+  ...ROUTES.accounts.unlinkIdentity,
+  body: z.object({ provider: z.enum(IDENTITY_KINDS) }),
   response: MessageResponse,
 });

@@ -181,8 +181,15 @@ const SUMMARIES: Summaries = {
     register:
       'Signs up with username, e-mail and password (when SMTP is configured): the same answer whether or not the address is known; a confirmation link is mailed.',
     emailLogin: 'Signs in with e-mail and password: 401 wrong, 403 unconfirmed, 429 too many attempts.',
-    forgotPassword: 'Mails a password reset link (valid 1 h) if an account uses the address; the same answer always.',
-    resetPassword: 'Sets a new password with a reset link\'s token (used once); every session of the account ends.',
+    forgotPassword:
+      'Mails a password reset link (valid 1 h) if an account uses the address; the same answer always.',
+    identities:
+      "The caller's ways in: provider, name (handle or address, never a secret) and when it was linked.",
+    addEmailIdentity:
+      "Adds an e-mail address and password as a way into the caller's account (confirmed by a mailed link).",
+    unlinkIdentity: "Removes one of the caller's ways in (400 for the last one).",
+    resetPassword:
+      "Sets a new password with a reset link's token (used once); every session of the account ends.",
   },
 };
 
@@ -262,7 +269,7 @@ function rawRoutes(): ReferenceEntry[] {
       'accounts',
       'confirmEmail',
       '/api/auth/email/confirm',
-      "Follows an e-mailed confirmation link (token, valid 24 h, used once): redirects to /login?confirmed=1, or ?confirmed=0 when the token is not valid.",
+      'Follows an e-mailed confirmation link (token, valid 24 h, used once): redirects to /login?confirmed=1, or ?confirmed=0 when the token is not valid.',
       { access: 'anonymous', produces: 'redirect' },
     ),
     entry('events', 'stream', ROUTES.events.stream.path, SUMMARIES.events.stream, {

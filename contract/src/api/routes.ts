@@ -159,6 +159,9 @@ export const ROUTES = {
     emailLogin: post('/api/auth/login'),
     forgotPassword: post('/api/auth/password/forgot'),
     resetPassword: post('/api/auth/password/reset'),
+    identities: get('/api/user/identities'),
+    addEmailIdentity: post('/api/user/identities/email'),
+    unlinkIdentity: post('/api/user/identities/unlink'),
   },
 } as const;
 

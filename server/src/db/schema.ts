@@ -52,6 +52,8 @@ export interface IdentitiesTable {
   provider: string;
   provider_user_id: string;
   created_at: string;
+  /** The way in's name as its owner knows it (handle, address); '' before migration 0019_e. */
+  name: Generated<string>;
 }
 
 /** E-mail and password sign-in (migration 0019_e): one per account that has a password. */
@@ -123,6 +125,8 @@ export interface OAuthStatesTable {
   provider: string;
   code_verifier: string;
   expires_at: string;
+  /** A sign-in started to link a way in to this signed-in user (migration 0019_e); null: a login. */
+  link_user_id: Generated<number | null>;
 }
 
 export interface TeamsTable {

@@ -11,6 +11,8 @@ import { withId } from './helpers.js';
  * - mail_outbox: messages written in the transaction of their cause, then claimed (a lease), sent
  *   and deleted by one process, like the Discord webhook's outbox.
  * - blocked_emails: addresses an admin blocked; no sign-up or sign-in with them.
+ * - identities.name: the way in's name as its owner knows it (handle, address), for the profile.
+ * - oauth_states.link_user_id: a provider sign-in started to link a way in to this signed-in user.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -47,9 +49,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('email', 'text', (c) => c.primaryKey())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
+  await db.schema.alterTable('identities').addColumn('name', 'text', (c) => c.notNull().defaultTo('')).execute();
+  await db.schema.alterTable('oauth_states').addColumn('link_user_id', 'integer').execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.alterTable('oauth_states').dropColumn('link_user_id').execute();
+  await db.schema.alterTable('identities').dropColumn('name').execute();
   await db.schema.dropTable('blocked_emails').execute();
   await db.schema.dropTable('mail_outbox').execute();
   await db.schema.dropTable('email_tokens').execute();

@@ -3,7 +3,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { DomainError } from '../../lib/errors.js';
 import { route } from '../../plugins/route.js';
-import { sessionToken, setSessionCookie } from '../../plugins/session.js';
+import { requireUser, sessionToken, setSessionCookie } from '../../plugins/session.js';
+import { identitiesOf } from '../users/identities.js';
+import { addEmailIdentity, removeIdentity } from './identities.service.js';
 import { createSession, endSession } from '../auth/sessions.service.js';
 import { REGISTRATION_COOKIE } from '../auth/registration.routes.js';
 import {
@@ -67,6 +69,14 @@ export function registerEmailAccountRoutes(app: FastifyInstance, ctx: AppContext
 
   route(app, accountsApi.resetPassword, 'public', async (request) =>
     resetPassword(ctx, request.body.token, request.body.password),
+  );
+
+  route(app, accountsApi.identities, 'user', async (request) => identitiesOf(ctx, requireUser(request).id));
+  route(app, accountsApi.addEmailIdentity, 'user', async (request) =>
+    addEmailIdentity(ctx, requireUser(request), request.body.email, request.body.password),
+  );
+  route(app, accountsApi.unlinkIdentity, 'user', async (request) =>
+    removeIdentity(ctx, requireUser(request), request.body.provider),
   );
 
   // An e-mailed link: a GET that acts, answered to a navigation (the click in the mail).

@@ -1,4 +1,4 @@
-import { MESSAGES, POPUP_PROVIDERS, authApi, type OAuthMessage } from '@ctf/contract';
+import { IDENTITY_MESSAGES, MESSAGES, POPUP_PROVIDERS, authApi, type OAuthMessage } from '@ctf/contract';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { DomainError } from '../../lib/errors.js';
@@ -95,18 +95,30 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
 
   for (const provider of POPUP_PROVIDERS) {
     // It stores a login state: a GET that acts, answered only to a navigation (the login popup).
-    app.get(`/api/auth/${provider}`, { config: { acts: true } }, async (_request, reply) => {
-      try {
-        const { url, state } =
-          provider === 'oidc' ? await beginOidcLogin(ctx) : await beginLogin(ctx, provider);
-        void reply.setCookie(STATE_COOKIE, state, { ...stateCookie, maxAge: OAUTH_STATE_TTL_MS / 1000 });
-        return reply.header('Cache-Control', 'no-store').redirect(url, 302);
-      } catch (err) {
-        if (err instanceof LoginError)
-          return sendCallbackPage(reply, { type: 'OAUTH_ERROR', message: err.message });
-        throw err;
-      }
-    });
+    app.get<{ Querystring: { link?: unknown } }>(
+      `/api/auth/${provider}`,
+      { config: { acts: true } },
+      async (request, reply) => {
+        try {
+          // ?link=1 while signed in: the provider's identity is linked to this account at the callback.
+          let linkUserId: number | null = null;
+          if (request.query.link === '1') {
+            if (!request.user) throw new LoginError(IDENTITY_MESSAGES.signInFirst);
+            linkUserId = request.user.id;
+          }
+          const { url, state } =
+            provider === 'oidc'
+              ? await beginOidcLogin(ctx, linkUserId)
+              : await beginLogin(ctx, provider, linkUserId);
+          void reply.setCookie(STATE_COOKIE, state, { ...stateCookie, maxAge: OAUTH_STATE_TTL_MS / 1000 });
+          return reply.header('Cache-Control', 'no-store').redirect(url, 302);
+        } catch (err) {
+          if (err instanceof LoginError)
+            return sendCallbackPage(reply, { type: 'OAUTH_ERROR', message: err.message });
+          throw err;
+        }
+      },
+    );
 
     app.get<{ Querystring: Record<string, string | string[] | undefined> }>(
       `/api/auth/${provider}/callback`,
@@ -122,12 +134,16 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
             error: one(q.error),
             cookieState: request.cookies[STATE_COOKIE],
             registrationPass: request.cookies[REGISTRATION_COOKIE],
+            sessionUser: request.user,
           };
-          const user =
+          const outcome =
             provider === 'oidc'
               ? await completeOidcLogin(ctx, { ...input, iss: one(q.iss) })
               : await completeLogin(ctx, provider, input);
-          await startSession(request.cookies, reply, user.id);
+          // A link keeps the session it was made in.
+          if (outcome.linked)
+            return sendCallbackPage(reply, { type: 'OAUTH_SUCCESS', message: IDENTITY_MESSAGES.linked });
+          await startSession(request.cookies, reply, outcome.user.id);
           return sendCallbackPage(reply, { type: 'OAUTH_SUCCESS' });
         } catch (err) {
           if (err instanceof LoginError) {

@@ -1,10 +1,15 @@
 import * as oidc from 'openid-client';
 import type { AppContext } from '../../context.js';
-import type { UserRow } from '../../db/schema.js';
 import { hmac, randomToken, sha256 } from '../../lib/crypto.js';
-import { findOrCreateUser } from '../users/users.service.js';
 import { deleteExpiredOAuthStates, insertOAuthState } from './oauth.repo.js';
-import { LoginError, OAUTH_STATE_TTL_MS, takeCallbackState, type CallbackInput } from './oauth.service.js';
+import {
+  LoginError,
+  OAUTH_STATE_TTL_MS,
+  finishCallback,
+  takeCallbackState,
+  type CallbackInput,
+  type CallbackOutcome,
+} from './oauth.service.js';
 
 /**
  * Sign-in through one OpenID Connect provider (a university's single sign-on: Entra ID, Google
@@ -73,7 +78,10 @@ function nonceOf(ctx: AppContext, verifier: string): string {
 }
 
 /** Starts a login: a single-use state (stored hashed, with the PKCE verifier) and the provider's URL. */
-export async function beginOidcLogin(ctx: AppContext): Promise<{ url: string; state: string }> {
+export async function beginOidcLogin(
+  ctx: AppContext,
+  linkUserId: number | null = null,
+): Promise<{ url: string; state: string }> {
   const c = settings(ctx);
   let config: oidc.Configuration;
   try {
@@ -90,6 +98,7 @@ export async function beginOidcLogin(ctx: AppContext): Promise<{ url: string; st
     provider: 'oidc',
     code_verifier: verifier,
     expires_at: new Date(now.getTime() + OAUTH_STATE_TTL_MS).toISOString(),
+    link_user_id: linkUserId,
   });
   const url = oidc.buildAuthorizationUrl(config, {
     redirect_uri: redirectUri(ctx),
@@ -130,7 +139,7 @@ export function profileOf(claims: Record<string, unknown>): OidcProfile {
 export async function completeOidcLogin(
   ctx: AppContext,
   input: CallbackInput & { iss?: string },
-): Promise<UserRow> {
+): Promise<CallbackOutcome> {
   const c = settings(ctx);
   const stored = await takeCallbackState(ctx, 'oidc', input);
   const current = new URL(redirectUri(ctx));
@@ -178,15 +187,11 @@ export async function completeOidcLogin(
   }
   const profile = profileOf(claims);
   if (!profile.sub) throw new LoginError(`${c.label} sent an incomplete profile.`);
-  return findOrCreateUser(
-    ctx,
-    {
-      provider: 'oidc',
-      providerUserId: profile.sub,
-      handle: profile.handle,
-      avatarUrl: '',
-      email: profile.email,
-    },
-    { registrationPass: input.registrationPass },
-  );
+  return finishCallback(ctx, stored, input, {
+    provider: 'oidc',
+    providerUserId: profile.sub,
+    handle: profile.handle,
+    avatarUrl: '',
+    email: profile.email,
+  });
 }

@@ -80,9 +80,46 @@ export async function insertUser(
 
 export async function insertIdentity(
   db: Executor,
-  row: { user_id: number; provider: string; provider_user_id: string; created_at: string },
+  row: { user_id: number; provider: string; provider_user_id: string; created_at: string; name?: string },
 ): Promise<void> {
   await db.insertInto('identities').values(row).execute();
+}
+
+export async function updateIdentityName(
+  db: Executor,
+  provider: string,
+  providerUserId: string,
+  name: string,
+): Promise<void> {
+  await db
+    .updateTable('identities')
+    .set({ name })
+    .where('provider', '=', provider)
+    .where('provider_user_id', '=', providerUserId)
+    .where('name', '<>', name)
+    .execute();
+}
+
+export async function listIdentities(
+  db: Executor,
+  userId: number,
+): Promise<{ provider: string; provider_user_id: string; name: string; created_at: string }[]> {
+  return db
+    .selectFrom('identities')
+    .select(['provider', 'provider_user_id', 'name', 'created_at'])
+    .where('user_id', '=', userId)
+    .orderBy('id')
+    .execute();
+}
+
+/** Removes one way in of a user; answers how many it removed. */
+export async function deleteIdentity(db: Executor, userId: number, provider: string): Promise<number> {
+  const result = await db
+    .deleteFrom('identities')
+    .where('user_id', '=', userId)
+    .where('provider', '=', provider)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
 
 export async function updateProfile(

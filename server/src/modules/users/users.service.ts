@@ -26,6 +26,7 @@ import {
   findUserByIdentity,
   findUserIdByEmail,
   anyAdmin,
+  updateIdentityName,
   insertIdentity,
   insertUser,
   listRatedByRole,
@@ -85,6 +86,7 @@ export async function findOrCreateUser(
   const admin = options.grantAdmin === true || isConfiguredAdmin(ctx, profile.provider, profile.handle);
   const existing = await findUserByIdentity(db, profile.provider, profile.providerUserId);
   if (existing) {
+    await updateIdentityName(db, profile.provider, profile.providerUserId, profile.handle.slice(0, 200));
     const becomesAdmin = admin && existing.is_admin !== 1;
     // ADMINS (or the first run's grant) makes the account an admin, whatever staff role it had.
     const patch = {
@@ -129,6 +131,7 @@ export async function findOrCreateUser(
           provider: profile.provider,
           provider_user_id: profile.providerUserId,
           created_at: now,
+          name: profile.handle.slice(0, 200),
         });
         return userId;
       });
@@ -287,6 +290,7 @@ export async function insertNamedUser(
     provider: row.provider,
     provider_user_id: row.providerUserId,
     created_at: row.now,
+    name: row.providerUserId,
   });
   return userId;
 }
