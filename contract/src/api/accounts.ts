@@ -121,3 +121,38 @@ export const unlinkIdentity = endpoint({
   body: z.object({ provider: z.enum(IDENTITY_KINDS) }),
   response: MessageResponse,
 });
+
+/** A user's ways in as the Users tab shows them; emailVerified null: no e-mail sign-in. */
+export const AdminSignIns = z.object({
+  user_id: z.string(),
+  ways: z.array(z.enum(IDENTITY_KINDS)),
+  emailVerified: z.boolean().nullable(),
+});
+export type AdminSignIns = z.infer<typeof AdminSignIns>;
+
+export const adminSignIns = endpoint({
+  ...ROUTES.accounts.adminSignIns,
+  body: undefined,
+  response: z.array(AdminSignIns),
+});
+
+export const resendConfirmation = endpoint({
+  ...ROUTES.accounts.resendConfirmation,
+  body: z.object({ user_id: z.string().regex(/^\d{1,12}$/, 'must be a user id') }),
+  response: MessageResponse,
+});
+
+export const blockedEmails = endpoint({
+  ...ROUTES.accounts.blockedEmails,
+  body: undefined,
+  response: z.array(z.object({ email: z.string(), blockedAt: z.string() })),
+});
+
+export const blockEmail = endpoint({
+  ...ROUTES.accounts.blockEmail,
+  body: z.object({ email: Email, blocked: z.boolean() }),
+  response: MessageResponse,
+});
+
+/** The accounts' staff endpoints, for the authorization matrix test. */
+export const ACCOUNT_ADMIN_ENDPOINTS = [adminSignIns, resendConfirmation, blockedEmails, blockEmail] as const;

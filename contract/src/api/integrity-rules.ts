@@ -41,6 +41,9 @@ export const AUDIT_ACTIONS = [
   'award.delete',
   'writeup.review',
   'writeup.export',
+  'user.resend_confirmation',
+  'email.block',
+  'email.unblock',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -162,6 +162,10 @@ export const ROUTES = {
     identities: get('/api/user/identities'),
     addEmailIdentity: post('/api/user/identities/email'),
     unlinkIdentity: post('/api/user/identities/unlink'),
+    adminSignIns: get('/api/admin/sign-ins'),
+    resendConfirmation: post('/api/admin/users/resend-confirmation'),
+    blockedEmails: get('/api/admin/blocked-emails'),
+    blockEmail: post('/api/admin/blocked-emails'),
   },
 } as const;
 

@@ -82,6 +82,10 @@ function validBody(w: World, path: string): { payload: unknown; headers?: Record
     '/api/auth/login': { email: 'csrf@uni.example', password: 'csrf csrf csrf' },
     '/api/auth/password/forgot': { email: 'csrf@uni.example' },
     '/api/auth/password/reset': { token: 'csrf', password: 'csrf csrf csrf' },
+    '/api/user/identities/email': { email: 'csrf@uni.example', password: 'csrf csrf csrf' },
+    '/api/user/identities/unlink': { provider: 'github' },
+    '/api/admin/users/resend-confirmation': { user_id: String(w.other.user!.id) },
+    '/api/admin/blocked-emails': { email: 'csrf@uni.example', blocked: true },
   };
   if (path === settingsApi.uploadLogo.path) {
     const boundary = 'csrfBoundary';

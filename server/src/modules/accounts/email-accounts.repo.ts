@@ -73,3 +73,44 @@ export async function isBlocked(db: Executor, email: string): Promise<boolean> {
     undefined
   );
 }
+
+/** Every account's ways in, and its e-mail sign-in's confirmation when it has one. */
+export async function listSignIns(
+  db: Executor,
+): Promise<{ user_id: number; provider: string; confirmed_at: string | null; has_email: number }[]> {
+  return db
+    .selectFrom('identities')
+    .leftJoin('email_credentials', 'email_credentials.user_id', 'identities.user_id')
+    .select([
+      'identities.user_id',
+      'identities.provider',
+      'email_credentials.confirmed_at',
+      (eb) =>
+        eb.case().when('email_credentials.user_id', 'is not', null).then(1).else(0).end().as('has_email'),
+    ])
+    .orderBy('identities.user_id')
+    .orderBy('identities.id')
+    .execute();
+}
+
+export async function listBlocked(db: Executor): Promise<{ email: string; created_at: string }[]> {
+  return db.selectFrom('blocked_emails').selectAll().orderBy('email').execute();
+}
+
+export async function setBlocked(
+  db: Executor,
+  email: string,
+  blocked: boolean,
+  nowIso: string,
+): Promise<boolean> {
+  if (!blocked) {
+    const r = await db.deleteFrom('blocked_emails').where('email', '=', email).executeTakeFirst();
+    return Number(r.numDeletedRows) > 0;
+  }
+  const r = await db
+    .insertInto('blocked_emails')
+    .values({ email, created_at: nowIso })
+    .onConflict((oc) => oc.column('email').doNothing())
+    .executeTakeFirst();
+  return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
+}

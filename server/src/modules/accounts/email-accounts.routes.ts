@@ -6,6 +6,12 @@ import { route } from '../../plugins/route.js';
 import { requireUser, sessionToken, setSessionCookie } from '../../plugins/session.js';
 import { identitiesOf } from '../users/identities.js';
 import { addEmailIdentity, removeIdentity } from './identities.service.js';
+import {
+  blockAddress,
+  blockedAddresses,
+  resendConfirmation,
+  signInsOfUsers,
+} from './admin-accounts.service.js';
 import { createSession, endSession } from '../auth/sessions.service.js';
 import { REGISTRATION_COOKIE } from '../auth/registration.routes.js';
 import {
@@ -77,6 +83,16 @@ export function registerEmailAccountRoutes(app: FastifyInstance, ctx: AppContext
   );
   route(app, accountsApi.unlinkIdentity, 'user', async (request) =>
     removeIdentity(ctx, requireUser(request), request.body.provider),
+  );
+
+  // The Users tab: ways in, a resent confirmation, blocked addresses.
+  route(app, accountsApi.adminSignIns, 'admin', async () => signInsOfUsers(ctx));
+  route(app, accountsApi.resendConfirmation, 'admin', async (request) =>
+    resendConfirmation(ctx, Number(request.body.user_id), requireUser(request)),
+  );
+  route(app, accountsApi.blockedEmails, 'admin', async () => blockedAddresses(ctx));
+  route(app, accountsApi.blockEmail, 'admin', async (request) =>
+    blockAddress(ctx, request.body.email, request.body.blocked, requireUser(request)),
   );
 
   // An e-mailed link: a GET that acts, answered to a navigation (the click in the mail).
