@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MessageResponse, endpoint } from './common.js';
+import { AckResponse, MessageResponse, endpoint } from './common.js';
 import { ROUTES } from './routes.js';
 import { EmailDomain } from './divisions.js';
 import { LOGIN_METHODS } from './oauth.js';
@@ -139,7 +139,7 @@ export const adminSignIns = endpoint({
 export const resendConfirmation = endpoint({
   ...ROUTES.accounts.resendConfirmation,
   body: z.object({ user_id: z.string().regex(/^\d{1,12}$/, 'must be a user id') }),
-  response: MessageResponse,
+  response: AckResponse,
 });
 
 export const blockedEmails = endpoint({
@@ -151,7 +151,7 @@ export const blockedEmails = endpoint({
 export const blockEmail = endpoint({
   ...ROUTES.accounts.blockEmail,
   body: z.object({ email: Email, blocked: z.boolean() }),
-  response: MessageResponse,
+  response: AckResponse,
 });
 
 /** The accounts' staff endpoints, for the authorization matrix test. */

@@ -39,7 +39,7 @@ export async function resendConfirmation(
   ctx: AppContext,
   userId: number,
   actor: AuditActor,
-): Promise<{ message: string }> {
+): Promise<{ acknowledge: true; message: string }> {
   const creds = await findCredentialsOfUser(ctx.database.db, userId);
   if (!creds) throw new DomainError('not_found', 'This user has no e-mail sign-in.');
   if (creds.confirmed_at !== null) throw new DomainError('conflict', 'This address is already confirmed.');
@@ -74,7 +74,7 @@ export async function resendConfirmation(
     });
   });
   kickMail(ctx);
-  return { message: 'A new confirmation link is on its way.' };
+  return { acknowledge: true, message: 'A new confirmation link is on its way.' };
 }
 
 export async function blockedAddresses(ctx: AppContext): Promise<{ email: string; blockedAt: string }[]> {
@@ -87,7 +87,7 @@ export async function blockAddress(
   email: string,
   blocked: boolean,
   actor: AuditActor,
-): Promise<{ message: string }> {
+): Promise<{ acknowledge: true; message: string }> {
   const now = ctx.clock.now();
   await ctx.database.transaction(async (trx) => {
     await setBlocked(trx, email, blocked, now.toISOString());
@@ -99,5 +99,5 @@ export async function blockAddress(
       at: now,
     });
   });
-  return { message: blocked ? `${email} is blocked.` : `${email} is no longer blocked.` };
+  return { acknowledge: true, message: blocked ? `${email} is blocked.` : `${email} is no longer blocked.` };
 }

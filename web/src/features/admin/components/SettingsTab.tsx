@@ -1,5 +1,6 @@
 import {
   AFTER_END_MODES,
+  DEFAULT_REGISTRATION,
   LOGO_TYPES,
   INSTANCE_LIMITS,
   SETTINGS_LIMITS,
@@ -255,9 +256,9 @@ function SettingsForm({ loaded, act }: { loaded: AdminSettings; act: AdminAct })
       </Form.Group>
       <WriteupSettingsFields value={form.writeups} onChange={(w) => set('writeups', w)} zone={zone} />
       <SignInSettingsFields
-        order={form.loginMethods}
+        order={form.loginMethods ?? []}
         onOrderChange={(o) => set('loginMethods', o)}
-        registration={form.registration}
+        registration={form.registration ?? DEFAULT_REGISTRATION}
         onRegistrationChange={(r) => set('registration', r)}
       />
       <Button type="submit" aria-disabled={busy}>
