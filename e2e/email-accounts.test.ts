@@ -86,7 +86,18 @@ describe.runIf(run)('e-mail accounts in Chromium', { timeout: 120_000 }, () => {
     expect(problems).toEqual([]);
   });
 
-  it("the admin's sign-in settings pass axe and fit the phone", async () => {
+  it('the profile\'s ways to sign in pass axe and fit the phone', async () => {
+    const context = await browser.newContext({ viewport: PHONE, bypassCSP: true, reducedMotion: 'reduce' });
+    await localSignIn(context, server.url, 'casey', false);
+    const page = await context.newPage();
+    await page.goto(`${server.url}/profile`);
+    await page.getByTestId('sign-in-methods').getByLabel('E-mail address').waitFor();
+    await check(page, 'profile ways in');
+    await context.close();
+    expect(problems).toEqual([]);
+  });
+
+  it("the admin's sign-in settings and the Users tab's ways in pass axe and fit the phone", async () => {
     const context = await browser.newContext({ viewport: PHONE, bypassCSP: true, reducedMotion: 'reduce' });
     await localSignIn(context, server.url, 'admin', true);
     const page = await context.newPage();
@@ -94,6 +105,9 @@ describe.runIf(run)('e-mail accounts in Chromium', { timeout: 120_000 }, () => {
     await page.getByRole('tab', { name: 'Settings' }).click();
     await page.getByLabel('Registration code (empty: none)').waitFor();
     await check(page, 'settings');
+    await page.getByRole('tab', { name: 'Users' }).click();
+    await page.getByLabel('Address to block').waitFor();
+    await check(page, 'users tab');
     await context.close();
     expect(problems).toEqual([]);
   });
