@@ -1,4 +1,4 @@
-import { IDENTITY_MESSAGES, type Identity, type IdentityKind } from '@ctf/contract';
+import { IDENTITY_KINDS, IDENTITY_MESSAGES, type Identity, type IdentityKind } from '@ctf/contract';
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/connect.js';
 import type { Executor, UserRow } from '../../db/schema.js';
@@ -10,12 +10,16 @@ import { deleteIdentity, findUserByIdentity, insertIdentity, listIdentities } fr
  * signed in) and unlinking any but the last.
  */
 
+/** The account's ways in; the local trial's name sign-in is none of a deployed site's, so not listed. */
 export async function identitiesOf(ctx: AppContext, userId: number): Promise<Identity[]> {
-  return (await listIdentities(ctx.database.db, userId)).map((i) => ({
-    provider: i.provider as IdentityKind,
-    name: i.name || i.provider_user_id,
-    linkedAt: i.created_at,
-  }));
+  const kinds: readonly string[] = IDENTITY_KINDS;
+  return (await listIdentities(ctx.database.db, userId))
+    .filter((i) => kinds.includes(i.provider))
+    .map((i) => ({
+      provider: i.provider as IdentityKind,
+      name: i.name || i.provider_user_id,
+      linkedAt: i.created_at,
+    }));
 }
 
 /**
