@@ -8,7 +8,7 @@ import { NetworkError } from '../../../lib/api';
 import { useResetSession } from '../../../lib/auth';
 import { useSiteInfo } from '../../../lib/site-info';
 import { localLogin } from '../api/local-login';
-import { listenForLoginResult, openLoginPopup } from '../oauth-popup';
+import { listenForLoginResult, openLoginPopup } from '../../../lib/oauth-popup';
 import { EmailSignIn } from './EmailSignIn';
 import { RegistrationCodeForm } from './RegistrationCodeForm';
 

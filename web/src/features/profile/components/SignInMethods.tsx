@@ -4,7 +4,7 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Alert, Button, Form, Table } from 'react-bootstrap';
 import { QueryError, describeFailure } from '../../../components/QueryError';
 import { useSiteInfo } from '../../../lib/site-info';
-import { listenForLoginResult, openLoginPopup } from '../../auth/oauth-popup';
+import { listenForLoginResult, openLoginPopup } from '../../../lib/oauth-popup';
 import { addEmailIdentity, identitiesQueryKey, unlinkIdentity, useIdentities } from '../api/identities';
 
 const NAMES: Record<IdentityKind, string> = {
