@@ -134,10 +134,12 @@ function NoSignInHelp() {
         Sign-in is not set up yet
       </Alert.Heading>
       <p className="mb-1">
-        This server has no Discord or GitHub application configured, so nobody can log in. The organiser
-        registers one, sets <code>GITHUB_CLIENT_ID</code> and <code>GITHUB_CLIENT_SECRET</code> (or the{' '}
-        <code>DISCORD_</code> pair) and restarts the server. The redirect URL to register is{' '}
-        <code>{origin}/api/auth/github/callback</code> (or <code>{origin}/api/auth/discord/callback</code>).
+        This server has no way to sign in configured, so nobody can log in. The organiser registers an
+        application, sets <code>GITHUB_CLIENT_ID</code> and <code>GITHUB_CLIENT_SECRET</code> (or the{' '}
+        <code>DISCORD_</code> pair, or <code>OIDC_ISSUER</code> with its client for single sign-on), or{' '}
+        <code>SMTP_URL</code> for e-mail accounts, and restarts the server. The redirect URL to register is{' '}
+        <code>{origin}/api/auth/github/callback</code> (or <code>{origin}/api/auth/discord/callback</code>,{' '}
+        <code>{origin}/api/auth/oidc/callback</code>).
       </p>
       <p className="mb-0">
         Step by step: “Registering the OAuth applications” in the project&apos;s <code>README.md</code>, and{' '}
