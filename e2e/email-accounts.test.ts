@@ -86,7 +86,7 @@ describe.runIf(run)('e-mail accounts in Chromium', { timeout: 120_000 }, () => {
     expect(problems).toEqual([]);
   });
 
-  it('the profile\'s ways to sign in pass axe and fit the phone', async () => {
+  it("the profile's ways to sign in pass axe and fit the phone", async () => {
     const context = await browser.newContext({ viewport: PHONE, bypassCSP: true, reducedMotion: 'reduce' });
     await localSignIn(context, server.url, 'casey', false);
     const page = await context.newPage();

@@ -4,4 +4,11 @@
  * and ioredis for scale-out, dockerode for per-team challenge instances, nodemailer for e-mail accounts). Read by scripts/bundle-server.mjs (what to leave out of the bundle)
  * and scripts/docker/copy-runtime-modules.mjs (what the container image must still carry).
  */
-export const EXTERNAL_PACKAGES = ['better-sqlite3', 'pg', 'ioredis', 'dockerode', '@node-rs/argon2', 'nodemailer'];
+export const EXTERNAL_PACKAGES = [
+  'better-sqlite3',
+  'pg',
+  'ioredis',
+  'dockerode',
+  '@node-rs/argon2',
+  'nodemailer',
+];

@@ -188,10 +188,12 @@ const SUMMARIES: Summaries = {
     addEmailIdentity:
       "Adds an e-mail address and password as a way into the caller's account (confirmed by a mailed link).",
     unlinkIdentity: "Removes one of the caller's ways in (400 for the last one).",
-    adminSignIns: "Each user's ways in (provider names, never secrets) and whether their e-mail sign-in is confirmed.",
+    adminSignIns:
+      "Each user's ways in (provider names, never secrets) and whether their e-mail sign-in is confirmed.",
     resendConfirmation: "Mails a user's unconfirmed e-mail address a new confirmation link (audited).",
     blockedEmails: 'The blocked e-mail addresses.',
-    blockEmail: 'Blocks or unblocks an e-mail address: no e-mail sign-up, sign-in or reset with it (audited).',
+    blockEmail:
+      'Blocks or unblocks an e-mail address: no e-mail sign-up, sign-in or reset with it (audited).',
     resetPassword:
       "Sets a new password with a reset link's token (used once); every session of the account ends.",
   },

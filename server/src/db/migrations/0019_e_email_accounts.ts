@@ -43,13 +43,20 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('claim_token', 'text')
     .addColumn('last_error', 'text')
     .execute();
-  await db.schema.createIndex('mail_outbox_due').on('mail_outbox').columns(['next_attempt_at', 'id']).execute();
+  await db.schema
+    .createIndex('mail_outbox_due')
+    .on('mail_outbox')
+    .columns(['next_attempt_at', 'id'])
+    .execute();
   await db.schema
     .createTable('blocked_emails')
     .addColumn('email', 'text', (c) => c.primaryKey())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.alterTable('identities').addColumn('name', 'text', (c) => c.notNull().defaultTo('')).execute();
+  await db.schema
+    .alterTable('identities')
+    .addColumn('name', 'text', (c) => c.notNull().defaultTo(''))
+    .execute();
   await db.schema.alterTable('oauth_states').addColumn('link_user_id', 'integer').execute();
 }
 
