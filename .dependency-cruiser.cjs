@@ -17,6 +17,7 @@ const SERVER_MODULE_ORDER = [
   'scoreboard',
   'users',
   'auth',
+  'accounts',
   'teams',
   'moderation',
   'leaderboard',

@@ -16,6 +16,7 @@ import type * as webhook from './api/webhook.js';
 import type * as awards from './api/awards.js';
 import type * as instances from './api/instances.js';
 import type * as writeups from './api/writeups.js';
+import type * as accounts from './api/accounts.js';
 import type * as leaderboard from './api/leaderboard.js';
 import type * as settings from './api/settings.js';
 import type * as site from './api/site.js';
@@ -92,5 +93,7 @@ export const awardsApi: ClientApi<typeof awards> = ROUTES.awards;
 export const instancesApi: ClientApi<typeof instances> = ROUTES.instances;
 /** Writeups (issue 32). */
 export const writeupsApi: ClientApi<typeof writeups> = ROUTES.writeups;
+/** Accounts: registration, e-mail sign-in, linked ways in. */
+export const accountsApi: ClientApi<typeof accounts> = ROUTES.accounts;
 export type { AckResponse, MessageResponse } from './api/common.js';
 export * from './shared.js';

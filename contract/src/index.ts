@@ -15,6 +15,7 @@ export * as webhookApi from './api/webhook.js';
 export * as awardsApi from './api/awards.js';
 export * as instancesApi from './api/instances.js';
 export * as writeupsApi from './api/writeups.js';
+export * as accountsApi from './api/accounts.js';
 export { flagsOf } from './api/admin.js';
 export { ROUTES, type Route } from './api/routes.js';
 export {

@@ -13,6 +13,20 @@ export {
   type AfterEnd,
   type LogoType,
 } from './api/settings-rules.js';
+export {
+  DEFAULT_REGISTRATION,
+  EMAIL_LINK_TTL_MS,
+  EMAIL_MESSAGES,
+  IDENTITY_KINDS,
+  IDENTITY_MESSAGES,
+  type Identity,
+  type IdentityKind,
+  PASSWORD_RULES,
+  passwordProblem,
+  REGISTRATION_LIMITS,
+  REGISTRATION_MESSAGES,
+  type RegistrationRules,
+} from './api/accounts-rules.js';
 export type { WebhookStatus } from './api/webhook.js';
 export type { Award, AdminAward } from './api/awards.js';
 export type {
@@ -34,8 +48,14 @@ export {
   type InstanceProtocol,
 } from './api/instances-rules.js';
 export type { Announcement, AdminAnnouncement, AnnouncementInput } from './api/announcements.js';
-export type { OAuthProvider, OAuthMessage } from './api/oauth.js';
-export { OAUTH_PROVIDERS, OAUTH_BROADCAST_CHANNEL } from './api/oauth.js';
+export type { OAuthProvider, OAuthMessage, PopupProvider, LoginMethod } from './api/oauth.js';
+export {
+  OAUTH_PROVIDERS,
+  OAUTH_BROADCAST_CHANNEL,
+  POPUP_PROVIDERS,
+  LOGIN_METHODS,
+  orderLoginMethods,
+} from './api/oauth.js';
 export type { User, UserCompletion } from './api/users.js';
 export type { ApiToken } from './api/tokens.js';
 export { API_TOKEN_LIMITS, API_TOKEN_PREFIX } from './api/tokens-rules.js';

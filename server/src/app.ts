@@ -19,6 +19,7 @@ import { registerInstanceRoutes } from './modules/instances/instances.routes.js'
 import { registerAuditRoutes } from './modules/audit/audit.routes.js';
 import { registerAuthRoutes } from './modules/auth/auth.routes.js';
 import { registerApiTokenRoutes } from './modules/auth/api-tokens.routes.js';
+import { registerEmailAccountRoutes } from './modules/accounts/email-accounts.routes.js';
 import { registerChallengeRoutes } from './modules/challenges/challenges.routes.js';
 import { registerEventRoutes } from './modules/events/events.routes.js';
 import { liveChangesOf, subscribeLiveStream } from './modules/events/events.service.js';
@@ -148,6 +149,7 @@ export async function buildApp(
 
   registerAuthRoutes(app, ctx);
   registerApiTokenRoutes(app, ctx);
+  registerEmailAccountRoutes(app, ctx);
   registerUserRoutes(app, ctx);
   registerSiteRoutes(app, ctx);
   registerSettingsRoutes(app, ctx);

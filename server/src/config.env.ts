@@ -84,7 +84,34 @@ export const EnvSchema = z.object({
   GITHUB_AUTH_URL: url('GITHUB_AUTH_URL').default('https://github.com/login/oauth/authorize'),
   GITHUB_TOKEN_URL: url('GITHUB_TOKEN_URL').default('https://github.com/login/oauth/access_token'),
   GITHUB_API_URL: url('GITHUB_API_URL').default('https://api.github.com'),
-  /** Comma list of discord:NAME, github:LOGIN, local:NAME: admins from their next login. */
+  /**
+   * One OpenID Connect provider (a university's single sign-on): its issuer URL (discovery at
+   * ISSUER/.well-known/openid-configuration), the client registered there, the button's label and
+   * the scopes asked for. An http:// issuer is accepted on a loopback host only (tests).
+   */
+  OIDC_ISSUER: optionalNonEmpty.pipe(url('OIDC_ISSUER').optional()),
+  OIDC_CLIENT_ID: optionalNonEmpty,
+  OIDC_CLIENT_SECRET: optionalNonEmpty,
+  OIDC_LABEL: optionalNonEmpty.pipe(
+    z.string().max(60, 'OIDC_LABEL must be at most 60 characters').optional(),
+  ),
+  OIDC_SCOPES: z.string().default('openid email profile'),
+  /**
+   * E-mail and password accounts are on when set: the SMTP server that sends their mail
+   * (smtp://user:pass@host:587 with STARTTLS when offered, smtps://...:465 for TLS at once).
+   */
+  SMTP_URL: optionalNonEmpty.pipe(
+    z
+      .string()
+      .refine((v) => /^smtps?:\/\/[^/\s]+/.test(v), 'SMTP_URL must be an smtp:// or smtps:// URL')
+      .optional(),
+  ),
+  /** The mails' From address (default: no-reply at PUBLIC_URL's host). */
+  MAIL_FROM: optionalNonEmpty.pipe(z.string().max(200).optional()),
+  /**
+   * Comma list of discord:NAME, github:LOGIN, oidc:USERNAME (the provider's preferred_username),
+   * local:NAME: admins from their next login.
+   */
   ADMINS: z.string().default(''),
   /**
    * The event window's first value (both or neither). Unset: a new database gets one that starts

@@ -5,7 +5,7 @@
 export const WEBHOOK_EVENT_KINDS = ['announcements', 'first-blood', 'site'] as const;
 export type WebhookEventKind = (typeof WEBHOOK_EVENT_KINDS)[number];
 
-export type AdminSpec = { provider: 'discord' | 'github' | 'local'; name: string };
+export type AdminSpec = { provider: 'discord' | 'github' | 'oidc' | 'local'; name: string };
 
 export interface OAuthProviderConfig {
   clientId: string;
@@ -13,6 +13,17 @@ export interface OAuthProviderConfig {
   authorizeUrl: string;
   tokenUrl: string;
   apiUrl: string;
+}
+
+/** The OpenID Connect provider (OIDC_*), or null when OIDC_ISSUER is not set. */
+export interface OidcConfig {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  label: string;
+  scopes: string[];
+  /** An http:// issuer on a loopback host (a test's provider): openid-client must allow it. */
+  insecureLoopback: boolean;
 }
 
 export interface Config {
@@ -30,6 +41,9 @@ export interface Config {
   redisPrefix: string;
   sessionSecret: string;
   oauth: { discord: OAuthProviderConfig | null; github: OAuthProviderConfig | null };
+  oidc: OidcConfig | null;
+  /** E-mail and password accounts: SMTP_URL and the From address; null when SMTP_URL is not set. */
+  mail: { smtpUrl: string; from: string } | null;
   /**
    * Local sign-in: only with no OAuth provider, a loopback PUBLIC_URL and a loopback HOST, never
    * with NODE_ENV=production (docs/product.md §11); each request must also come from loopback.

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { LOGIN_METHODS, type LoginMethod } from '@ctf/contract';
 import { EnvSchema, type Env } from './config.env.js';
 import { defaultStreamLimit } from './lib/fd-limit.js';
 import {
@@ -8,6 +9,7 @@ import {
   type Config,
   type InstanceConfig,
   type OAuthProviderConfig,
+  type OidcConfig,
 } from './config.shape.js';
 
 export {
@@ -16,6 +18,7 @@ export {
   type Config,
   type InstanceConfig,
   type OAuthProviderConfig,
+  type OidcConfig,
   type WebhookEventKind,
 } from './config.shape.js';
 
@@ -71,8 +74,11 @@ function parseAdmins(raw: string): AdminSpec[] {
     .map((s) => s.trim())
     .filter((s) => s !== '')
     .map((entry) => {
-      const m = /^(discord|github|local):(.+)$/.exec(entry);
-      if (!m) throw new ConfigError(`ADMINS: '${entry}' must be discord:NAME, github:LOGIN or local:NAME`);
+      const m = /^(discord|github|oidc|local):(.+)$/.exec(entry);
+      if (!m)
+        throw new ConfigError(
+          `ADMINS: '${entry}' must be discord:NAME, github:LOGIN, oidc:USERNAME or local:NAME`,
+        );
       return { provider: m[1] as AdminSpec['provider'], name: m[2]!.trim() };
     });
 }
@@ -90,6 +96,33 @@ function provider(name: 'DISCORD' | 'GITHUB', env: Env): OAuthProviderConfig | n
     authorizeUrl: env[`${name}_AUTH_URL`],
     tokenUrl: env[`${name}_TOKEN_URL`],
     apiUrl: env[`${name}_API_URL`].replace(/\/+$/, ''),
+  };
+}
+
+function oidcProvider(env: Env): OidcConfig | null {
+  const { OIDC_ISSUER: issuer, OIDC_CLIENT_ID: id, OIDC_CLIENT_SECRET: secret } = env;
+  if (!issuer && !id && !secret) return null;
+  if (!issuer || !id || !secret) {
+    throw new ConfigError(
+      'Invalid configuration: OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET must be set together',
+    );
+  }
+  const u = new URL(issuer);
+  const insecureLoopback = u.protocol === 'http:';
+  if (insecureLoopback && !isLoopback(u.hostname)) {
+    throw new ConfigError('Invalid configuration: OIDC_ISSUER must be an https:// URL');
+  }
+  const scopes = env.OIDC_SCOPES.split(/[\s,]+/).filter((s) => s !== '');
+  if (!scopes.includes('openid')) {
+    throw new ConfigError("Invalid configuration: OIDC_SCOPES must include 'openid'");
+  }
+  return {
+    issuer,
+    clientId: id,
+    clientSecret: secret,
+    label: env.OIDC_LABEL ?? 'Single sign-on',
+    scopes,
+    insecureLoopback,
   };
 }
 
@@ -170,6 +203,7 @@ export function loadConfig(env: Record<string, string | undefined> = processEnvi
   if (eventWindow && eventWindow.end <= eventWindow.start)
     throw new ConfigError('Invalid configuration: EVENT_END must be after EVENT_START');
   const oauth = { discord: provider('DISCORD', e), github: provider('GITHUB', e) };
+  const oidc = oidcProvider(e);
   if (e.DATABASE_URL && !e.SESSION_SECRET) {
     // Several processes share a PostgreSQL database; a secret generated per machine would differ.
     throw new ConfigError(
@@ -193,7 +227,9 @@ export function loadConfig(env: Record<string, string | undefined> = processEnvi
     redisPrefix: e.REDIS_PREFIX,
     sessionSecret: e.SESSION_SECRET ?? secretFromDataDir(dataDir),
     oauth,
-    localLogin: localTrial(e, pub.hostname, Boolean(oauth.discord || oauth.github)),
+    oidc,
+    mail: e.SMTP_URL ? { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM ?? `no-reply@${pub.hostname}` } : null,
+    localLogin: localTrial(e, pub.hostname, Boolean(oauth.discord || oauth.github || oidc)),
     admins: parseAdmins(e.ADMINS),
     eventWindow,
     freezeAt: e.FREEZE_AT ? new Date(e.FREEZE_AT) : null,
@@ -216,4 +252,16 @@ export function loadConfig(env: Record<string, string | undefined> = processEnvi
     webDist: path.resolve(import.meta.dirname, '../../web/dist'),
     sampleChallengesDir: path.resolve(import.meta.dirname, '../../docs/sample-challenges'),
   };
+}
+
+/** The ways in this configuration offers (the login page shows them in the admin's order). */
+export function configuredLoginMethods(c: Config): LoginMethod[] {
+  const on: Record<LoginMethod, boolean> = {
+    discord: c.oauth.discord !== null,
+    github: c.oauth.github !== null,
+    oidc: c.oidc !== null,
+    email: c.mail !== null,
+    local: c.localLogin,
+  };
+  return LOGIN_METHODS.filter((m) => on[m]);
 }

@@ -13,6 +13,8 @@ export interface FakeProfile {
   login: string;
   email?: string;
   avatar?: string;
+  /** GitHub's further addresses (GET /user/emails), verified or not. */
+  otherEmails?: { email: string; verified: boolean }[];
 }
 
 interface IssuedCode {
@@ -137,11 +139,10 @@ export class FakeOAuthProvider {
       });
     }
     if (provider === 'github' && action === 'api/user/emails') {
-      return this.json(
-        res,
-        200,
-        profile.email ? [{ email: profile.email, primary: true, verified: true }] : [],
-      );
+      return this.json(res, 200, [
+        ...(profile.email ? [{ email: profile.email, primary: true, verified: true }] : []),
+        ...(profile.otherEmails ?? []).map((e) => ({ ...e, primary: false })),
+      ]);
     }
     if (provider === 'discord' && action === 'api/users/@me') {
       return this.json(res, 200, {

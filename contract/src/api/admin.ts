@@ -11,6 +11,7 @@ import { WEBHOOK_ADMIN_ENDPOINTS } from './webhook.js';
 import { AWARD_ADMIN_ENDPOINTS } from './awards.js';
 import { INSTANCE_ADMIN_ENDPOINTS } from './instances.js';
 import { WRITEUP_ADMIN_ENDPOINTS } from './writeups.js';
+import { ACCOUNT_ADMIN_ENDPOINTS } from './accounts.js';
 import { DIVISION_ADMIN_ENDPOINTS, DivisionFilter } from './divisions.js';
 import { FILE_NAME_MAX_LENGTH } from '../rules/constants.js';
 import { AdminChallenge, ChallengeInput, UpdateChallengeInput } from './admin-challenges.js';
@@ -354,6 +355,7 @@ export const ADMIN_ENDPOINTS = [
   ...ANNOUNCEMENT_ADMIN_ENDPOINTS,
   ...WEBHOOK_ADMIN_ENDPOINTS,
   ...AWARD_ADMIN_ENDPOINTS,
+  ...ACCOUNT_ADMIN_ENDPOINTS,
   ...INSTANCE_ADMIN_ENDPOINTS,
   ...WRITEUP_ADMIN_ENDPOINTS,
 ] as const;

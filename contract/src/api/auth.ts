@@ -3,7 +3,17 @@ import { MessageResponse, endpoint } from './common.js';
 import { ROUTES } from './routes.js';
 import { USERNAME_MAX_LENGTH } from '../rules/constants.js';
 
-export { OAUTH_BROADCAST_CHANNEL, OAUTH_PROVIDERS, type OAuthMessage, type OAuthProvider } from './oauth.js';
+export {
+  LOGIN_METHODS,
+  OAUTH_BROADCAST_CHANNEL,
+  OAUTH_PROVIDERS,
+  POPUP_PROVIDERS,
+  orderLoginMethods,
+  type LoginMethod,
+  type OAuthMessage,
+  type OAuthProvider,
+  type PopupProvider,
+} from './oauth.js';
 
 export const authenticated = endpoint({
   ...ROUTES.auth.authenticated,

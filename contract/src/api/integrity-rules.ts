@@ -44,6 +44,9 @@ export const AUDIT_ACTIONS = [
   'writeup.export',
   'token.create',
   'token.revoke',
+  'user.resend_confirmation',
+  'email.block',
+  'email.unblock',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -13,7 +13,7 @@ import * as divisions from './divisions.js';
 import * as instances from './instances.js';
 import * as integrity from './integrity.js';
 import * as leaderboard from './leaderboard.js';
-import { OAUTH_PROVIDERS } from './oauth.js';
+import { POPUP_PROVIDERS } from './oauth.js';
 import { DOWNLOAD_PATH_PREFIX, LOGO_PATH, ROUTES } from './routes.js';
 import * as settings from './settings.js';
 import * as site from './site.js';
@@ -23,6 +23,7 @@ import * as users from './users.js';
 import * as webhook from './webhook.js';
 import * as awards from './awards.js';
 import * as writeups from './writeups.js';
+import * as accounts from './accounts.js';
 
 /**
  * Who may call a route: 'anonymous' (anyone; the same answer for all), 'public' (anyone; the
@@ -179,6 +180,28 @@ const SUMMARIES: Summaries = {
     reviewWriteup: 'Marks a writeup reviewed or not, and publishes or unpublishes it (audited).',
     writeupsZip: 'Every writeup in one ZIP with index.csv (audited).',
   },
+  accounts: {
+    registrationCode:
+      "Checks the site's registration code (403 when wrong) and gives the browser a one-hour pass that a new account's sign-in brings.",
+    register:
+      'Signs up with username, e-mail and password (when SMTP is configured): the same answer whether or not the address is known; a confirmation link is mailed.',
+    emailLogin: 'Signs in with e-mail and password: 401 wrong, 403 unconfirmed, 429 too many attempts.',
+    forgotPassword:
+      'Mails a password reset link (valid 1 h) if an account uses the address; the same answer always.',
+    identities:
+      "The caller's ways in: provider, name (handle or address, never a secret) and when it was linked.",
+    addEmailIdentity:
+      "Adds an e-mail address and password as a way into the caller's account (confirmed by a mailed link).",
+    unlinkIdentity: "Removes one of the caller's ways in (400 for the last one).",
+    adminSignIns:
+      "Each user's ways in (provider names, never secrets) and whether their e-mail sign-in is confirmed.",
+    resendConfirmation: "Mails a user's unconfirmed e-mail address a new confirmation link (audited).",
+    blockedEmails: 'The blocked e-mail addresses.',
+    blockEmail:
+      'Blocks or unblocks an e-mail address: no e-mail sign-up, sign-in or reset with it (audited).',
+    resetPassword:
+      "Sets a new password with a reset link's token (used once); every session of the account ends.",
+  },
 };
 
 /** A route whose answer is not one of the contract's JSON shapes (a page, a stream, a file). */
@@ -203,7 +226,7 @@ export interface ReferenceEntry {
 }
 
 const AREA_MODULES = [admin, announcements, auth, challenges, divisions, integrity, leaderboard];
-const MORE_MODULES = [settings, site, teams, tokens, users, webhook, instances, awards, writeups];
+const MORE_MODULES = [settings, site, teams, tokens, users, webhook, instances, awards, writeups, accounts];
 
 function isEndpoint(value: unknown): value is Endpoint {
   return (
@@ -225,7 +248,7 @@ function rawRoutes(): ReferenceEntry[] {
       access: 'anonymous',
       produces: 'text/javascript',
     }),
-    ...OAUTH_PROVIDERS.flatMap((provider) => [
+    ...POPUP_PROVIDERS.flatMap((provider) => [
       entry(
         'auth',
         `${provider}Login`,
@@ -247,11 +270,19 @@ function rawRoutes(): ReferenceEntry[] {
           produces: 'text/html',
           statuses: {
             400: 'The sign-in failed (state, code or provider refused).',
-            403: 'The account is banned.',
+            403: 'The account is banned, or the registration rules refuse a new account.',
+            409: 'A new account would share a verified address with an existing one: sign in and link instead.',
           },
         },
       ),
     ]),
+    entry(
+      'accounts',
+      'confirmEmail',
+      '/api/auth/email/confirm',
+      'Follows an e-mailed confirmation link (token, valid 24 h, used once): redirects to /login?confirmed=1, or ?confirmed=0 when the token is not valid.',
+      { access: 'anonymous', produces: 'redirect' },
+    ),
     entry('events', 'stream', ROUTES.events.stream.path, SUMMARIES.events.stream, {
       access: 'anonymous',
       produces: 'text/event-stream',

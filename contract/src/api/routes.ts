@@ -154,6 +154,21 @@ export const ROUTES = {
     reviewWriteup: post('/api/admin/writeups/review'),
     writeupsZip: acting('/api/admin/writeups.zip'),
   },
+  /** Accounts: who may register, e-mail and password sign-in, linked ways in. */
+  accounts: {
+    registrationCode: post('/api/auth/registration-code'),
+    register: post('/api/auth/register'),
+    emailLogin: post('/api/auth/login'),
+    forgotPassword: post('/api/auth/password/forgot'),
+    resetPassword: post('/api/auth/password/reset'),
+    identities: get('/api/user/identities'),
+    addEmailIdentity: post('/api/user/identities/email'),
+    unlinkIdentity: post('/api/user/identities/unlink'),
+    adminSignIns: get('/api/admin/sign-ins'),
+    resendConfirmation: post('/api/admin/users/resend-confirmation'),
+    blockedEmails: get('/api/admin/blocked-emails'),
+    blockEmail: post('/api/admin/blocked-emails'),
+  },
 } as const;
 
 /** The uploaded logo's URL (site info's logoUrl adds ?v=<hash> so browsers may keep it). */

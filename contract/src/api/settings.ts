@@ -4,6 +4,7 @@ import { ROUTES } from './routes.js';
 import { AFTER_END_MODES, SETTINGS_LIMITS } from './settings-rules.js';
 import { INSTANCE_LIMITS } from './instances-rules.js';
 import { WRITEUP_NOTE_MAX_LENGTH } from '../rules/constants.js';
+import { LoginMethodOrder, RegistrationSettings } from './accounts.js';
 
 export * from './settings-rules.js';
 
@@ -113,6 +114,10 @@ export const EventSettings = z.object({
     .max(INSTANCE_LIMITS.perTeamMax, `must be 1 to ${INSTANCE_LIMITS.perTeamMax}`),
   /** Writeup collection (issue 32); GET /api/info/site carries it too. */
   writeups: WriteupSettings,
+  /** Who may make a new account (open, e-mail domains, a registration code). */
+  registration: RegistrationSettings,
+  /** The order of the login page's ways in (GET /api/info/site's loginMethods follows it). */
+  loginMethods: LoginMethodOrder,
 });
 export type EventSettings = z.output<typeof EventSettings>;
 export type EventSettingsInput = z.input<typeof EventSettings>;

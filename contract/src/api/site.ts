@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { endpoint } from './common.js';
 import { ROUTES } from './routes.js';
 import { AfterEnd, WriteupSettings } from './settings.js';
+import { LOGIN_METHODS } from './oauth.js';
 
 export const SiteInfo = z.object({
   eventStart: z.string(),
@@ -15,6 +16,10 @@ export const SiteInfo = z.object({
   /** When the scoreboard freezes (or froze): ISO 8601 UTC, or null when no freeze is set. */
   freezeAt: z.string().nullable(),
   login: z.object({ discord: z.boolean(), github: z.boolean(), local: z.boolean() }),
+  /** The ways in this site offers, in the order its login page shows them (the admin's order). */
+  loginMethods: z.array(z.enum(LOGIN_METHODS)),
+  /** The single sign-on button's label (OIDC_LABEL); null when OpenID Connect is not configured. */
+  oidcLabel: z.string().nullable(),
   /** The event's name: navbar brand, page titles, home heading. */
   name: z.string(),
   tagline: z.string(),

@@ -48,6 +48,11 @@ const TABLE: ReadonlyArray<readonly [Route, readonly Exclude<StaffRole, 'admin'>
   [A.setRole, ADMIN_ONLY],
   [A.setCompeting, ADMIN_ONLY],
   [I.moderate, ADMIN_ONLY],
+  // Ways in: a monitor sees which (never the addresses); an admin resends and blocks.
+  [ROUTES.accounts.adminSignIns, MONITOR],
+  [ROUTES.accounts.resendConfirmation, ADMIN_ONLY],
+  [ROUTES.accounts.blockedEmails, ADMIN_ONLY],
+  [ROUTES.accounts.blockEmail, ADMIN_ONLY],
   // Challenges
   [A.fetchChallenges, AUTHOR],
   [A.createChallenge, AUTHOR],

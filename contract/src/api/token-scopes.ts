@@ -154,6 +154,22 @@ const RULES: Rules = {
     reviewWriteup: 'admin',
     writeupsZip: 'admin',
   },
+  // Signing up, in and out, passwords and ways in belong to the person at the keyboard, never a script.
+  accounts: {
+    registrationCode: 'session',
+    register: 'session',
+    emailLogin: 'session',
+    forgotPassword: 'session',
+    resetPassword: 'session',
+    identities: 'read',
+    addEmailIdentity: 'session',
+    unlinkIdentity: 'session',
+    adminSignIns: 'admin',
+    resendConfirmation: 'admin',
+    blockedEmails: 'admin',
+    // Like a ban: only a signed-in admin.
+    blockEmail: 'session',
+  },
 };
 
 const key = (method: string, path: string) => `${method} ${path}`;

@@ -25,6 +25,7 @@ import * as m0016a from './migrations/0016_a_awards.js';
 import * as m0016t from './migrations/0016_t_api_tokens.js';
 import * as m0017r from './migrations/0017_r_staff_roles.js';
 import * as m0018w from './migrations/0018_w_writeups.js';
+import * as m0019e from './migrations/0019_e_email_accounts.js';
 import * as m0019o from './migrations/0019_o_challenge_owners.js';
 import * as m0019s from './migrations/0019_s_token_scopes.js';
 
@@ -56,6 +57,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0016_t_api_tokens': m0016t,
   '0017_r_staff_roles': m0017r,
   '0018_w_writeups': m0018w,
+  '0019_e_email_accounts': m0019e,
   '0019_o_challenge_owners': m0019o,
   '0019_s_token_scopes': m0019s,
 };

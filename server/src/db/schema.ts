@@ -54,6 +54,49 @@ export interface IdentitiesTable {
   provider: string;
   provider_user_id: string;
   created_at: string;
+  /** The way in's name as its owner knows it (handle, address); '' before migration 0019_e. */
+  name: Generated<string>;
+}
+
+/** E-mail and password sign-in (migration 0019_e): one per account that has a password. */
+export interface EmailCredentialsTable {
+  user_id: number;
+  /** Lower-cased; unique. */
+  email: string;
+  /** Argon2id (PHC string). */
+  password_hash: string;
+  /** null until the confirmation link is followed. */
+  confirmed_at: string | null;
+  created_at: string;
+}
+
+/** The confirmation and reset links' tokens: only the SHA-256 stored; used once. */
+export interface EmailTokensTable {
+  token_hash: string;
+  user_id: number;
+  purpose: 'confirm' | 'reset';
+  expires_at: string;
+}
+
+/** Mail waiting to be sent (the webhook outbox's pattern); times in ms since the epoch. */
+export interface MailOutboxTable {
+  id: Generated<number>;
+  recipient: string;
+  subject: string;
+  body_text: string;
+  body_html: string;
+  created_at: number;
+  next_attempt_at: number;
+  attempts: number;
+  claimed_until: number | null;
+  claim_token: string | null;
+  last_error: string | null;
+}
+
+/** Addresses an admin blocked (lower-cased): no sign-up or sign-in with them. */
+export interface BlockedEmailsTable {
+  email: string;
+  created_at: string;
 }
 
 export interface SessionsTable {
@@ -86,6 +129,8 @@ export interface OAuthStatesTable {
   provider: string;
   code_verifier: string;
   expires_at: string;
+  /** A sign-in started to link a way in to this signed-in user (migration 0019_e); null: a login. */
+  link_user_id: Generated<number | null>;
 }
 
 export interface TeamsTable {
@@ -330,6 +375,10 @@ export interface Database {
   instances: InstancesTable;
   instance_ports: InstancePortsTable;
   job_leases: JobLeasesTable;
+  email_credentials: EmailCredentialsTable;
+  email_tokens: EmailTokensTable;
+  mail_outbox: MailOutboxTable;
+  blocked_emails: BlockedEmailsTable;
 }
 
 export type DB = Kysely<Database>;

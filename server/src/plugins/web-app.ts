@@ -19,6 +19,7 @@ export const WEB_ROUTES = [
   '/leaderboard',
   '/admin/panel',
   '/announcements',
+  '/reset-password',
 ] as const;
 
 /**

@@ -78,6 +78,15 @@ function validBody(w: World, path: string): { payload: unknown; headers?: Record
     '/api/admin/awards': { user_id: String(w.other.user!.id), points: 10, reason: 'Csrf' },
     '/api/admin/awards/delete': { award_id: '1' },
     '/api/admin/writeups/review': { writeup_id: '1', reviewed: true, published: true },
+    '/api/auth/registration-code': { code: 'csrf' },
+    '/api/auth/register': { username: 'csrf', email: 'csrf@uni.example', password: 'csrf csrf csrf' },
+    '/api/auth/login': { email: 'csrf@uni.example', password: 'csrf csrf csrf' },
+    '/api/auth/password/forgot': { email: 'csrf@uni.example' },
+    '/api/auth/password/reset': { token: 'csrf', password: 'csrf csrf csrf' },
+    '/api/user/identities/email': { email: 'csrf@uni.example', password: 'csrf csrf csrf' },
+    '/api/user/identities/unlink': { provider: 'github' },
+    '/api/admin/users/resend-confirmation': { user_id: String(w.other.user!.id) },
+    '/api/admin/blocked-emails': { email: 'csrf@uni.example', blocked: true },
   };
   if (path === settingsApi.uploadLogo.path) {
     const boundary = 'csrfBoundary';

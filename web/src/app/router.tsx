@@ -41,6 +41,7 @@ const PAGES: Record<string, ReturnType<typeof lazyPage>> = {
   leaderboard: lazyPage(() => import('./routes/leaderboard')),
   'admin/panel': lazyPage(() => import('./routes/admin-panel')),
   announcements: lazyPage(() => import('./routes/announcements')),
+  'reset-password': lazyPage(() => import('./routes/reset-password')),
 };
 
 /** Loads the code of the page at `pathname` (call before the first render; a failure is left to React.lazy). */

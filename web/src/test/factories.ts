@@ -93,6 +93,8 @@ export const SITE: SiteInfo = {
   activated: true,
   freezeAt: null,
   login: { discord: true, github: true, local: false },
+  loginMethods: ['discord', 'github'],
+  oidcLabel: null,
   name: DEFAULT_NAME,
   tagline: DEFAULT_TAGLINE,
   about_html: DEFAULT_HTML.aboutMd,

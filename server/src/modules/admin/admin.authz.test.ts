@@ -141,6 +141,9 @@ function sampleRequest(
       adminStatus: 404,
     },
     '/api/admin/divisions': { payload: { divisions: [{ name: 'Open', emailDomains: [] }] } },
+    // The fixture's player has no e-mail sign-in: the admin's call reaches the rule (404).
+    '/api/admin/users/resend-confirmation': { payload: { user_id: String(f.playerId) }, adminStatus: 404 },
+    '/api/admin/blocked-emails': { payload: { email: 'authz@uni.example', blocked: true } },
     '/api/admin/settings/logo': {
       payload: LOGO_BODY,
       headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },

@@ -32,10 +32,12 @@ const DAY = 86_400_000;
  */
 const NO_TOKEN_ROUTES = [
   /^\/$/,
-  /^\/(admin|admin\/panel|announcements|tools|discord|login|leaderboard|profile|compete|challenge|challenge_help|rate-challenge|rules|kali-setup-guide)$/,
+  /^\/(admin|admin\/panel|announcements|tools|discord|login|leaderboard|profile|compete|challenge|challenge_help|rate-challenge|rules|kali-setup-guide|reset-password)$/,
   /^\/\*$/,
   /^\/metrics$/,
-  /^\/api\/auth\/(popup\.js|discord|github)(\/callback)?$/,
+  /^\/api\/auth\/(popup\.js|discord|github|oidc)(\/callback)?$/,
+  // The mailed confirmation link: opened by a person's browser from the e-mail, never by a script.
+  /^\/api\/auth\/email\/confirm$/,
   /^\/api\/(openapi\.json|docs)$/,
   /^\/api\/info\/logo$/,
 ];

@@ -1,4 +1,4 @@
-import { MESSAGES, OAUTH_PROVIDERS, authApi, type OAuthMessage, type OAuthProvider } from '@ctf/contract';
+import { IDENTITY_MESSAGES, MESSAGES, POPUP_PROVIDERS, authApi, type OAuthMessage } from '@ctf/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isLoopback } from '../../config.js';
 import type { AppContext } from '../../context.js';
@@ -14,6 +14,8 @@ import {
 import { findOrCreateUser } from '../users/users.service.js';
 import { POPUP_SCRIPT, callbackPage } from './callback-page.js';
 import { LoginError, OAUTH_STATE_TTL_MS, beginLogin, completeLogin } from './oauth.service.js';
+import { beginOidcLogin, completeOidcLogin } from './oidc.service.js';
+import { REGISTRATION_COOKIE, registerRegistrationRoutes } from './registration.routes.js';
 import { createSession, endSession } from './sessions.service.js';
 
 const STATE_COOKIE = 'ctf_oauth_state';
@@ -107,23 +109,38 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
     setSessionCookie(ctx, reply, token, expires);
   }
 
+  registerRegistrationRoutes(app, ctx);
+
   app.get('/api/auth/popup.js', async (_request, reply) =>
     reply.type('text/javascript; charset=utf-8').header('Cache-Control', 'no-cache').send(POPUP_SCRIPT),
   );
 
-  for (const provider of OAUTH_PROVIDERS) {
+  for (const provider of POPUP_PROVIDERS) {
     // It stores a login state: a GET that acts, answered only to a navigation (the login popup).
-    app.get(`/api/auth/${provider}`, { config: { acts: true } }, async (_request, reply) => {
-      try {
-        const { url, state } = await beginLogin(ctx, provider);
-        void reply.setCookie(STATE_COOKIE, state, { ...stateCookie, maxAge: OAUTH_STATE_TTL_MS / 1000 });
-        return reply.header('Cache-Control', 'no-store').redirect(url, 302);
-      } catch (err) {
-        if (err instanceof LoginError)
-          return sendCallbackPage(reply, { type: 'OAUTH_ERROR', message: err.message });
-        throw err;
-      }
-    });
+    app.get<{ Querystring: { link?: unknown } }>(
+      `/api/auth/${provider}`,
+      { config: { acts: true } },
+      async (request, reply) => {
+        try {
+          // ?link=1 while signed in: the provider's identity is linked to this account at the callback.
+          let linkUserId: number | null = null;
+          if (request.query.link === '1') {
+            if (!request.user) throw new LoginError(IDENTITY_MESSAGES.signInFirst);
+            linkUserId = request.user.id;
+          }
+          const { url, state } =
+            provider === 'oidc'
+              ? await beginOidcLogin(ctx, linkUserId)
+              : await beginLogin(ctx, provider, linkUserId);
+          void reply.setCookie(STATE_COOKIE, state, { ...stateCookie, maxAge: OAUTH_STATE_TTL_MS / 1000 });
+          return reply.header('Cache-Control', 'no-store').redirect(url, 302);
+        } catch (err) {
+          if (err instanceof LoginError)
+            return sendCallbackPage(reply, { type: 'OAUTH_ERROR', message: err.message });
+          throw err;
+        }
+      },
+    );
 
     app.get<{ Querystring: Record<string, string | string[] | undefined> }>(
       `/api/auth/${provider}/callback`,
@@ -133,13 +150,22 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
           typeof v === 'string' && v.length <= 2048 ? v : undefined;
         void reply.clearCookie(STATE_COOKIE, stateCookie);
         try {
-          const user = await completeLogin(ctx, provider as OAuthProvider, {
+          const input = {
             code: one(q.code),
             state: one(q.state),
             error: one(q.error),
             cookieState: request.cookies[STATE_COOKIE],
-          });
-          await startSession(request.cookies, reply, user.id);
+            registrationPass: request.cookies[REGISTRATION_COOKIE],
+            sessionUser: request.user,
+          };
+          const outcome =
+            provider === 'oidc'
+              ? await completeOidcLogin(ctx, { ...input, iss: one(q.iss) })
+              : await completeLogin(ctx, provider, input);
+          // A link keeps the session it was made in.
+          if (outcome.linked)
+            return sendCallbackPage(reply, { type: 'OAUTH_SUCCESS', message: IDENTITY_MESSAGES.linked });
+          await startSession(request.cookies, reply, outcome.user.id);
           return sendCallbackPage(reply, { type: 'OAUTH_SUCCESS' });
         } catch (err) {
           if (err instanceof LoginError) {

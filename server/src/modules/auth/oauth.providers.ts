@@ -12,7 +12,7 @@ export interface ProviderSpec {
   /** Reads the profile with an access token. */
   fetchProfile(
     accessToken: string,
-  ): Promise<{ id: string; handle: string; avatarUrl: string; email: string }>;
+  ): Promise<{ id: string; handle: string; avatarUrl: string; email: string; verifiedEmails: string[] }>;
 }
 
 const FETCH_TIMEOUT_MS = 10_000;
@@ -43,17 +43,29 @@ function githubSpec(config: OAuthProviderConfig): ProviderSpec {
     pkce: true,
     async fetchProfile(token) {
       const user = (await getJson(`${config.apiUrl}/user`, token)) as Record<string, unknown>;
-      let email = str(user.email);
-      if (!email) {
-        try {
-          const emails = (await getJson(`${config.apiUrl}/user/emails`, token)) as Record<string, unknown>[];
-          const primary = Array.isArray(emails) ? emails.find((e) => e.primary && e.verified) : undefined;
-          email = primary ? str(primary.email) : '';
-        } catch {
-          email = '';
-        }
+      // Every verified address counts for the registration's domain rule ({API}/user/emails, with
+      // the user:email scope); the account keeps the public one, else the verified primary.
+      let listed: Record<string, unknown>[] = [];
+      try {
+        const emails = await getJson(`${config.apiUrl}/user/emails`, token);
+        listed = Array.isArray(emails) ? (emails as Record<string, unknown>[]).slice(0, 100) : [];
+      } catch {
+        listed = [];
       }
-      return { id: str(user.id), handle: str(user.login), avatarUrl: str(user.avatar_url), email };
+      const verifiedEmails = listed
+        .filter((e) => e.verified === true)
+        .map((e) => str(e.email))
+        .filter(Boolean);
+      const primary = listed.find((e) => e.primary && e.verified);
+      const email = str(user.email) || (primary ? str(primary.email) : '');
+      if (str(user.email) && !verifiedEmails.includes(str(user.email))) verifiedEmails.push(str(user.email));
+      return {
+        id: str(user.id),
+        handle: str(user.login),
+        avatarUrl: str(user.avatar_url),
+        email,
+        verifiedEmails,
+      };
     },
   };
 }
@@ -69,11 +81,13 @@ function discordSpec(config: OAuthProviderConfig): ProviderSpec {
       const user = (await getJson(`${config.apiUrl}/users/@me`, token)) as Record<string, unknown>;
       const id = str(user.id);
       const avatar = str(user.avatar);
+      const email = user.verified === false ? '' : str(user.email);
       return {
         id,
         handle: str(user.username),
         avatarUrl: avatar && /^\d+$/.test(id) ? `https://cdn.discordapp.com/avatars/${id}/${avatar}.png` : '',
-        email: user.verified === false ? '' : str(user.email),
+        email,
+        verifiedEmails: user.verified === true && email ? [email] : [],
       };
     },
   };

@@ -1,9 +1,10 @@
 import { CodeChallengeMethod, OAuth2Client, generateCodeVerifier } from 'arctic';
-import type { OAuthProvider } from '@ctf/contract';
+import { IDENTITY_MESSAGES, type IdentityKind, type OAuthProvider } from '@ctf/contract';
 import type { AppContext } from '../../context.js';
 import type { UserRow } from '../../db/schema.js';
 import { constantTimeEqual, randomToken, sha256 } from '../../lib/crypto.js';
-import { findOrCreateUser } from '../users/users.service.js';
+import { findOrCreateUser, type ProviderProfile } from '../users/users.service.js';
+import { linkIdentity } from '../users/identities.js';
 import { providerSpec } from './oauth.providers.js';
 import { deleteExpiredOAuthStates, insertOAuthState, takeOAuthState } from './oauth.repo.js';
 
@@ -36,6 +37,7 @@ function client(ctx: AppContext, provider: OAuthProvider) {
 export async function beginLogin(
   ctx: AppContext,
   provider: OAuthProvider,
+  linkUserId: number | null = null,
 ): Promise<{ url: string; state: string }> {
   const { spec, oauth } = client(ctx, provider);
   const state = randomToken(32);
@@ -47,6 +49,7 @@ export async function beginLogin(
     provider,
     code_verifier: spec.pkce ? verifier : '',
     expires_at: new Date(now.getTime() + OAUTH_STATE_TTL_MS).toISOString(),
+    link_user_id: linkUserId,
   });
   const url = spec.pkce
     ? oauth.createAuthorizationURLWithPKCE(
@@ -60,15 +63,57 @@ export async function beginLogin(
   return { url: url.toString(), state };
 }
 
+/** What a provider's callback carries, and the browser's state cookie. */
+export interface CallbackInput {
+  code?: string;
+  state?: string;
+  cookieState?: string;
+  error?: string;
+  /** The browser's pass for the registration code (a new account needs it when the site has one). */
+  registrationPass?: string;
+  /** The signed-in user at the callback (a link must finish for the user who started it). */
+  sessionUser?: UserRow | null;
+}
+
+/** How a callback ended: a sign-in (start a session) or a way in linked to the signed-in user. */
+export interface CallbackOutcome {
+  user: UserRow;
+  linked: boolean;
+}
+
 /**
- * Finishes a login: the state must match the browser's cookie, exist, be unexpired, be for this
- * provider (no mix-up) and is consumed; then the code is exchanged and the profile read.
+ * The end of every provider's callback once its profile is known: a link when the state was made
+ * for one (by the same signed-in user), else a sign-in that finds or makes the account.
  */
-export async function completeLogin(
+export async function finishCallback(
   ctx: AppContext,
-  provider: OAuthProvider,
-  input: { code?: string; state?: string; cookieState?: string; error?: string },
-): Promise<UserRow> {
+  stored: { link_user_id: number | null },
+  input: CallbackInput,
+  profile: ProviderProfile,
+): Promise<CallbackOutcome> {
+  if (stored.link_user_id !== null) {
+    const user = input.sessionUser;
+    if (!user || user.id !== stored.link_user_id) throw new LoginError(IDENTITY_MESSAGES.signInFirst);
+    await linkIdentity(ctx, user, {
+      provider: profile.provider as IdentityKind,
+      providerUserId: profile.providerUserId,
+      name: profile.handle,
+    });
+    return { user, linked: true };
+  }
+  const user = await findOrCreateUser(ctx, profile, { registrationPass: input.registrationPass });
+  return { user, linked: false };
+}
+
+/**
+ * A callback's checks before any exchange: the provider's error, then the state, which must match
+ * the browser's cookie, exist, be unexpired, be for this provider (no mix-up) and is consumed.
+ */
+export async function takeCallbackState(
+  ctx: AppContext,
+  provider: string,
+  input: CallbackInput,
+): Promise<{ code: string; state: string; code_verifier: string; link_user_id: number | null }> {
   if (input.error) {
     throw new LoginError(
       input.error === 'access_denied' ? 'Login was cancelled.' : 'The provider refused the login.',
@@ -82,12 +127,30 @@ export async function completeLogin(
     throw new LoginError('This login attempt has expired or was already used. Please try again.');
   }
   if (!input.code) throw new LoginError('The provider did not send a login code. Please try again.');
+  return {
+    code: input.code,
+    state: input.state,
+    code_verifier: stored.code_verifier,
+    link_user_id: stored.link_user_id,
+  };
+}
+
+/**
+ * Finishes a login: the state must match the browser's cookie, exist, be unexpired, be for this
+ * provider (no mix-up) and is consumed; then the code is exchanged and the profile read.
+ */
+export async function completeLogin(
+  ctx: AppContext,
+  provider: OAuthProvider,
+  input: CallbackInput,
+): Promise<CallbackOutcome> {
+  const stored = await takeCallbackState(ctx, provider, input);
   const { spec, oauth } = client(ctx, provider);
   let accessToken: string;
   try {
     const tokens = await oauth.validateAuthorizationCode(
       spec.config.tokenUrl,
-      input.code,
+      stored.code,
       spec.pkce ? stored.code_verifier : null,
     );
     // NOTE: GitHub reports token errors with status 200 and an `error` field.
@@ -111,11 +174,12 @@ export async function completeLogin(
     throw new LoginError(`Could not read your ${spec.label} profile. Please try again.`);
   }
   if (!profile.id || !profile.handle) throw new LoginError(`${spec.label} sent an incomplete profile.`);
-  return findOrCreateUser(ctx, {
+  return finishCallback(ctx, stored, input, {
     provider,
     providerUserId: profile.id,
     handle: profile.handle,
     avatarUrl: profile.avatarUrl,
     email: profile.email,
+    verifiedEmails: profile.verifiedEmails,
   });
 }

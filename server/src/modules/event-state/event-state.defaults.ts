@@ -5,6 +5,8 @@ import {
   DEFAULT_ACCENT,
   DEFAULT_FAQ_MD,
   DEFAULT_NAME,
+  DEFAULT_REGISTRATION,
+  LOGIN_METHODS,
   DEFAULT_RULES_MD,
   DEFAULT_TAGLINE,
   DEFAULT_PRIZE_TEXT,
@@ -67,5 +69,7 @@ export function defaultSettings(config: Config, now: Date): EventSettings {
     submissionRetentionDays: config.submissionRetentionDays,
     instancesPerTeam: DEFAULT_INSTANCES_PER_TEAM,
     writeups: { open: false, deadline: null, note: '' },
+    registration: DEFAULT_REGISTRATION,
+    loginMethods: [...LOGIN_METHODS],
   };
 }

@@ -1,4 +1,5 @@
-import { siteApi, type SiteInfo } from '@ctf/contract';
+import { orderLoginMethods, siteApi, type SiteInfo } from '@ctf/contract';
+import { configuredLoginMethods } from '../../config.js';
 import type { AppContext } from '../../context.js';
 import { CachedJson } from '../../lib/cached-json.js';
 import { CachedValue } from '../../lib/invalidation.js';
@@ -58,6 +59,8 @@ function presentSiteInfo(
     activated: state.activated,
     freezeAt,
     login: { discord: c.oauth.discord !== null, github: c.oauth.github !== null, local: c.localLogin },
+    loginMethods: orderLoginMethods(configuredLoginMethods(c), s.loginMethods),
+    oidcLabel: c.oidc?.label ?? null,
     name: s.name,
     tagline: s.tagline,
     about_html: state.html.aboutMd,

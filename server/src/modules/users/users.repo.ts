@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Role } from '@ctf/contract';
 import type { Executor, UserRow } from '../../db/schema.js';
 import { USER_COLUMNS } from '../../db/user-columns.js';
@@ -29,6 +30,16 @@ export async function findNameOwner(db: Executor, key: string): Promise<'user' |
   if (user) return 'user';
   const team = await db.selectFrom('teams').select('id').where('name_key', '=', key).executeTakeFirst();
   return team ? 'team' : null;
+}
+
+/** The account whose stored address is this one (ignoring case), or null. */
+export async function findUserIdByEmail(db: Executor, email: string): Promise<number | null> {
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where(sql<string>`lower(email)`, '=', email.trim().toLowerCase())
+    .executeTakeFirst();
+  return row?.id ?? null;
 }
 
 export async function findUserByIdentity(
@@ -69,9 +80,46 @@ export async function insertUser(
 
 export async function insertIdentity(
   db: Executor,
-  row: { user_id: number; provider: string; provider_user_id: string; created_at: string },
+  row: { user_id: number; provider: string; provider_user_id: string; created_at: string; name?: string },
 ): Promise<void> {
   await db.insertInto('identities').values(row).execute();
+}
+
+export async function updateIdentityName(
+  db: Executor,
+  provider: string,
+  providerUserId: string,
+  name: string,
+): Promise<void> {
+  await db
+    .updateTable('identities')
+    .set({ name })
+    .where('provider', '=', provider)
+    .where('provider_user_id', '=', providerUserId)
+    .where('name', '<>', name)
+    .execute();
+}
+
+export async function listIdentities(
+  db: Executor,
+  userId: number,
+): Promise<{ provider: string; provider_user_id: string; name: string; created_at: string }[]> {
+  return db
+    .selectFrom('identities')
+    .select(['provider', 'provider_user_id', 'name', 'created_at'])
+    .where('user_id', '=', userId)
+    .orderBy('id')
+    .execute();
+}
+
+/** Removes one way in of a user; answers how many it removed. */
+export async function deleteIdentity(db: Executor, userId: number, provider: string): Promise<number> {
+  const result = await db
+    .deleteFrom('identities')
+    .where('user_id', '=', userId)
+    .where('provider', '=', provider)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
 
 export async function updateProfile(

@@ -1,4 +1,5 @@
 import {
+  REGISTRATION_MESSAGES,
   USERNAME_MAX_LENGTH,
   cleanName,
   nameKey,
@@ -9,6 +10,8 @@ import {
 } from '@ctf/contract';
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/connect.js';
+import { DomainError } from '../../lib/errors.js';
+import { checkRegistration } from './registration.js';
 import { roleColumns } from '../../db/user-role.js';
 import { CachedJson } from '../../lib/cached-json.js';
 import { KeyedCache } from '../../lib/invalidation.js';
@@ -21,7 +24,9 @@ import {
   findTeamNameAndLeader,
   findNameOwner,
   findUserByIdentity,
+  findUserIdByEmail,
   anyAdmin,
+  updateIdentityName,
   insertIdentity,
   insertUser,
   listRatedByRole,
@@ -32,7 +37,7 @@ import {
   updateProfile,
 } from './users.repo.js';
 
-export type IdentityProvider = 'discord' | 'github' | 'local';
+export type IdentityProvider = 'discord' | 'github' | 'oidc' | 'local';
 
 export interface ProviderProfile {
   provider: IdentityProvider;
@@ -42,6 +47,11 @@ export interface ProviderProfile {
   handle: string;
   avatarUrl: string;
   email: string;
+  /**
+   * Every address the provider says it verified (GitHub lists several), for the registration's
+   * domain rule; absent: `email` alone, when set.
+   */
+  verifiedEmails?: string[];
 }
 
 /**
@@ -70,12 +80,13 @@ function candidateName(base: string, attempt: number): string {
 export async function findOrCreateUser(
   ctx: AppContext,
   profile: ProviderProfile,
-  options: { grantAdmin?: boolean } = {},
+  options: { grantAdmin?: boolean; registrationPass?: string } = {},
 ): Promise<UserRow> {
   const db = ctx.database.db;
   const admin = options.grantAdmin === true || isConfiguredAdmin(ctx, profile.provider, profile.handle);
   const existing = await findUserByIdentity(db, profile.provider, profile.providerUserId);
   if (existing) {
+    await updateIdentityName(db, profile.provider, profile.providerUserId, profile.handle.slice(0, 200));
     const becomesAdmin = admin && existing.is_admin !== 1;
     // ADMINS (or the first run's grant) makes the account an admin, whatever staff role it had.
     const patch = {
@@ -90,6 +101,14 @@ export async function findOrCreateUser(
       ctx.bus.publish(becomesAdmin ? 'users' : 'sessions');
     }
     return { ...existing, ...patch, ...(admin ? roleColumns('admin') : {}) };
+  }
+  // A new account: the settings' registration rules (an account named in ADMINS is always made,
+  // so a closed site keeps its organisers), and never a silent merge with an account that holds
+  // the same verified address.
+  const verified = profile.verifiedEmails ?? (profile.email ? [profile.email] : []);
+  if (!admin) await checkRegistration(ctx, verified, options.registrationPass);
+  if (profile.email && (await findUserIdByEmail(db, profile.email)) !== null) {
+    throw new DomainError('conflict', REGISTRATION_MESSAGES.emailInUse);
   }
   const base = cleanName(profile.handle) || 'player';
   for (let attempt = 0; attempt < 1000; attempt++) {
@@ -112,6 +131,7 @@ export async function findOrCreateUser(
           provider: profile.provider,
           provider_user_id: profile.providerUserId,
           created_at: now,
+          name: profile.handle.slice(0, 200),
         });
         return userId;
       });
@@ -237,4 +257,45 @@ export async function siteHasAdmin(ctx: AppContext): Promise<boolean> {
 /** Whether a name key belongs to a user, a team, or nobody (team names and usernames are one namespace). */
 export async function nameOwner(db: Executor, key: string): Promise<'user' | 'team' | null> {
   return findNameOwner(db, key);
+}
+
+/** Whether a name is taken by a user or a team (one namespace, compared by nameKey). */
+export async function nameTaken(ctx: AppContext, name: string): Promise<boolean> {
+  return (await findNameOwner(ctx.database.db, nameKey(name))) !== null;
+}
+
+/** The account whose stored (verified) address is this one, ignoring case; null when none. */
+export async function userIdWithEmail(ctx: AppContext, email: string): Promise<number | null> {
+  return findUserIdByEmail(ctx.database.db, email);
+}
+
+/**
+ * Makes an account with exactly this username and one way in, in the caller's transaction (a
+ * sign-up with a password); a taken name or identity is the database's unique violation.
+ */
+export async function insertNamedUser(
+  trx: Executor,
+  row: { username: string; email: string; provider: string; providerUserId: string; now: string },
+): Promise<number> {
+  const userId = await insertUser(trx, {
+    username: row.username,
+    username_key: nameKey(row.username),
+    avatar_url: '',
+    email: row.email,
+    role: 'player',
+    created_at: row.now,
+  });
+  await insertIdentity(trx, {
+    user_id: userId,
+    provider: row.provider,
+    provider_user_id: row.providerUserId,
+    created_at: row.now,
+    name: row.providerUserId,
+  });
+  return userId;
+}
+
+/** Stores an account's address once it is verified (a confirmed sign-up), in the caller's transaction. */
+export async function setVerifiedEmail(trx: Executor, userId: number, email: string): Promise<void> {
+  await trx.updateTable('users').set({ email }).where('id', '=', userId).execute();
 }

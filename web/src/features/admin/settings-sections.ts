@@ -10,6 +10,7 @@ export const SETTINGS_SECTIONS = [
   { id: 'texts', title: 'Texts' },
   { id: 'play', title: 'Play' },
   { id: 'writeups', title: 'Writeups' },
+  { id: 'signin', title: 'Sign-in' },
   { id: 'integrity', title: 'Integrity' },
 ] as const;
 export type SettingsSectionId = (typeof SETTINGS_SECTIONS)[number]['id'];
@@ -30,6 +31,7 @@ export const SECTION_KEYS = {
   texts: ['aboutMd', 'rulesMd', 'faqMd', 'prizeText'],
   play: ['communityUrl', 'toolsUrl', 'challengeHost', 'challengePort', 'instancesPerTeam'],
   writeups: ['writeups'],
+  signin: ['loginMethods', 'registration'],
   integrity: ['submissionRetentionDays'],
 } as const satisfies Record<SettingsSectionId, readonly (keyof AdminSettings)[]>;
 

@@ -47,6 +47,12 @@ export function baseRoutes(overrides: Record<string, Handler> = {}): Record<stri
     'GET /api/admin/get_users': () =>
       json([makeUser({ _id: '2', username: 'alice' }), makeUser({ _id: '3', username: 'bob', team: 'Red' })]),
     'GET /api/admin/fetch_admins': () => json([makeUser({ _id: '1', username: 'boss', is_admin: true })]),
+    'GET /api/admin/sign-ins': () =>
+      json([
+        { user_id: '2', ways: ['github'], emailVerified: null },
+        { user_id: '3', ways: ['email'], emailVerified: false },
+      ]),
+    'GET /api/admin/blocked-emails': () => json([]),
     'GET /api/admin/get_teams': () =>
       json([
         {

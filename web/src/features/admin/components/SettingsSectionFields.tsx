@@ -1,5 +1,6 @@
 import {
   AFTER_END_MODES,
+  DEFAULT_REGISTRATION,
   INSTANCE_LIMITS,
   LOGO_TYPES,
   SETTINGS_LIMITS,
@@ -9,6 +10,7 @@ import {
 import type { ReactNode } from 'react';
 import { Col, Form, Row } from 'react-bootstrap';
 import type { SettingsSectionId } from '../settings-sections';
+import { SignInSettingsFields } from './SignInSettingsFields';
 import { WriteupSettingsFields } from './WriteupSettingsFields';
 
 const AFTER_END_LABELS: Record<AfterEnd, string> = {
@@ -48,6 +50,15 @@ export function SectionFields({ section, state }: { section: SettingsSectionId; 
           value={state.form.writeups}
           onChange={(w) => state.set('writeups', w)}
           zone={state.zone}
+        />
+      );
+    case 'signin':
+      return (
+        <SignInSettingsFields
+          order={state.form.loginMethods ?? []}
+          onOrderChange={(o) => state.set('loginMethods', o)}
+          registration={state.form.registration ?? DEFAULT_REGISTRATION}
+          onRegistrationChange={(r) => state.set('registration', r)}
         />
       );
     case 'integrity':

@@ -27,6 +27,8 @@ const SETTINGS: AdminSettings = {
   submissionRetentionDays: 90,
   instancesPerTeam: 3,
   writeups: { open: false, deadline: null, note: '' },
+  registration: { open: true, allowedEmailDomains: [], code: null },
+  loginMethods: ['discord', 'github', 'oidc', 'email', 'local'],
   logoUrl: null,
 };
 
@@ -100,7 +102,7 @@ describe('Settings tab', () => {
       within(nav)
         .getAllByRole('link')
         .map((l) => l.textContent),
-    ).toEqual(['Event', 'Branding', 'Texts', 'Play', 'Writeups', 'Integrity']);
+    ).toEqual(['Event', 'Branding', 'Texts', 'Play', 'Writeups', 'Sign-in', 'Integrity']);
     expect(within(nav).getByRole('link', { name: 'Texts' })).toHaveAttribute(
       'href',
       '?tab=settings&section=texts',
@@ -124,5 +126,35 @@ describe('Settings tab', () => {
     await userEvent.type(link, 'https://chat.example.org/');
     await userEvent.click(screen.getByRole('button', { name: 'Save Settings' }));
     expect(await screen.findByText(/Invalid communityUrl/)).toBeInTheDocument();
+  });
+
+  it('orders the ways in and sets who may register', async () => {
+    const api = mockApi(
+      baseRoutes({
+        'GET /api/admin/settings': () => json(SETTINGS),
+        'POST /api/admin/settings': () =>
+          json({ acknowledge: true, message: 'Settings saved.', settings: SETTINGS }),
+      }),
+    );
+    renderPage(<AdminPanel />, '/admin/panel?tab=settings&section=signin');
+    await screen.findByRole('form', { name: 'Sign-in settings' });
+    await userEvent.click(screen.getByRole('button', { name: 'Move Single sign-on (OpenID Connect) up' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Move Single sign-on (OpenID Connect) up' }));
+    await userEvent.click(screen.getByLabelText(/^Registration open/));
+    await userEvent.type(
+      screen.getByLabelText('Allowed e-mail domains for new accounts (empty: any)'),
+      'Uni.example, @student.uni.example',
+    );
+    await userEvent.type(screen.getByLabelText('Registration code (empty: none)'), 'owls-2026');
+    await userEvent.click(screen.getByRole('button', { name: 'Save Settings' }));
+    await waitFor(() => expect(api.count('POST /api/admin/settings')).toBe(1));
+    expect(api.bodyOf('POST /api/admin/settings')).toEqual({
+      loginMethods: ['oidc', 'discord', 'github', 'email', 'local'],
+      registration: {
+        open: false,
+        allowedEmailDomains: ['uni.example', 'student.uni.example'],
+        code: 'owls-2026',
+      },
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { ROLES, adminApi, integrityApi, type AdminUser, type Role } from '@ctf/contract';
+import { ROLES, accountsApi, adminApi, integrityApi, type AdminUser, type Role } from '@ctf/contract';
 import { Button, Form } from 'react-bootstrap';
 import { promoteAdmin, removeUser, setCompeting, setRole, useAdminUsers } from '../api/users';
 import { useMayCall } from '../staff-role';
@@ -6,6 +6,7 @@ import type { AdminAct } from '../use-admin-action';
 import { AdminTable, deleteColumn, type AdminColumn } from './AdminTable';
 import { moderationColumn, statusColumn } from './ModerationColumns';
 import { QueryState } from './QueryState';
+import { BlockedEmails, useWaysInColumn } from './SignInColumns';
 
 const ROLE_NAMES: Record<Role, string> = {
   player: 'Player',
@@ -24,12 +25,14 @@ const ROLE_NAMES: Record<Role, string> = {
 export function UsersTab({ act }: { act: AdminAct }) {
   const users = useAdminUsers();
   const may = useMayCall();
+  const waysIn = useWaysInColumn(act, may(accountsApi.resendConfirmation));
   const columns = (withDivision: boolean): AdminColumn<AdminUser>[] => [
     { header: 'Username', cell: (u) => u.username },
     ...(may(adminApi.setRole) ? [{ header: 'Email', cell: (u: AdminUser) => u.email }] : []),
     { header: 'Team', cell: (u) => `${u.team}${u.is_leader ? ' (leader)' : ''}` },
     ...(withDivision ? [{ header: 'Division', cell: (u: AdminUser) => u.division ?? 'None' }] : []),
     { header: 'Completions', cell: (u) => u.completions.length },
+    waysIn,
     may(adminApi.setRole)
       ? {
           header: 'Staff role',
@@ -69,27 +72,30 @@ export function UsersTab({ act }: { act: AdminAct }) {
   ];
 
   return (
-    <QueryState query={users} what="users">
-      {(list) => (
-        <AdminTable
-          label="Users"
-          columns={columns(list.some((u) => u.division !== undefined))}
-          rows={list}
-          rowKey={(u) => u._id}
-          search={{
-            label: 'Search users',
-            text: (u) => `${u.username} ${u.email} ${u.team} ${u.division ?? ''}`,
-          }}
-          summary={
-            <p data-testid="user-count">
-              Users: <strong>{list.length}</strong>{' '}
-              <span className="text-body-secondary">(admins not counted)</span>
-            </p>
-          }
-          empty={<p>No users yet.</p>}
-        />
-      )}
-    </QueryState>
+    <>
+      <QueryState query={users} what="users">
+        {(list) => (
+          <AdminTable
+            label="Users"
+            columns={columns(list.some((u) => u.division !== undefined))}
+            rows={list}
+            rowKey={(u) => u._id}
+            search={{
+              label: 'Search users',
+              text: (u) => `${u.username} ${u.email} ${u.team} ${u.division ?? ''}`,
+            }}
+            summary={
+              <p data-testid="user-count">
+                Users: <strong>{list.length}</strong>{' '}
+                <span className="text-body-secondary">(admins not counted)</span>
+              </p>
+            }
+            empty={<p>No users yet.</p>}
+          />
+        )}
+      </QueryState>
+      {may(accountsApi.blockEmail) && <BlockedEmails act={act} />}
+    </>
   );
 }
 

@@ -28,6 +28,7 @@ describe('API tokens (profile)', { timeout: 20_000 }, () => {
     const api = mockApi({
       'GET /api/user/info': () => json(makeUser({ role })),
       'GET /api/info/site': () => json(SITE),
+      'GET /api/user/identities': () => json([]),
       ...routes,
     });
     renderAt(<ProfileView />, '/profile');

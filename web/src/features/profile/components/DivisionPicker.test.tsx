@@ -16,6 +16,7 @@ describe('Division picker (profile)', { timeout: 20_000 }, () => {
   it('is not shown while the site has no divisions', async () => {
     mockApi({
       'GET /api/user/tokens': () => json([]),
+      'GET /api/user/identities': () => json([]),
       'GET /api/user/info': () => json(makeUser()),
       'GET /api/info/site': () => json(SITE),
     });
@@ -28,6 +29,7 @@ describe('Division picker (profile)', { timeout: 20_000 }, () => {
     let division: string | null = 'Open';
     const api = mockApi({
       'GET /api/user/tokens': () => json([]),
+      'GET /api/user/identities': () => json([]),
       'GET /api/user/info': () => json(makeUser({ division })),
       'GET /api/info/site': () => json({ ...SITE, divisions: ['First-years', 'Open'] }),
       'POST /api/user/division': (body) => {
@@ -51,6 +53,7 @@ describe('Division picker (profile)', { timeout: 20_000 }, () => {
   it("shows the server's refusal after the first solve", async () => {
     mockApi({
       'GET /api/user/tokens': () => json([]),
+      'GET /api/user/identities': () => json([]),
       'GET /api/user/info': () =>
         json(
           makeUser({

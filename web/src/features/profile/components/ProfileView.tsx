@@ -4,6 +4,7 @@ import { AwardList } from '../../../components/AwardList';
 import { QueryError } from '../../../components/QueryError';
 import { useCurrentUser } from '../../../lib/auth';
 import { ApiTokens } from './ApiTokens';
+import { SignInMethods } from './SignInMethods';
 import { DivisionPicker } from './DivisionPicker';
 import { ProfileWriteups } from './ProfileWriteups';
 
@@ -54,6 +55,7 @@ export function ProfileView() {
       <DivisionPicker user={user} />
       <AwardList awards={user.awards} owner="your" />
       <ProfileWriteups />
+      <SignInMethods />
       <ApiTokens role={user.role} />
     </>
   );

@@ -1,12 +1,12 @@
-import { LOGIN_POPUP, OAUTH_BROADCAST_CHANNEL, type OAuthMessage, type OAuthProvider } from '@ctf/contract';
+import { LOGIN_POPUP, OAUTH_BROADCAST_CHANNEL, type OAuthMessage, type PopupProvider } from '@ctf/contract';
 
 /** Opens the provider login in a centred 500x600 popup (docs/product.md §2). */
-export function openLoginPopup(provider: OAuthProvider): Window | null {
+export function openLoginPopup(provider: PopupProvider, link = false): Window | null {
   const { width, height } = LOGIN_POPUP;
   const left = Math.max(0, Math.round(window.screenX + (window.outerWidth - width) / 2));
   const top = Math.max(0, Math.round(window.screenY + (window.outerHeight - height) / 2));
   return window.open(
-    `/api/auth/${provider}`,
+    `/api/auth/${provider}${link ? '?link=1' : ''}`,
     `login-${provider}`,
     `width=${width},height=${height},left=${left},top=${top},popup=yes`,
   );
