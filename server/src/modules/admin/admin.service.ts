@@ -1,4 +1,5 @@
 import {
+  INSTANCE_MESSAGES,
   MESSAGES,
   OAUTH_PROVIDERS,
   nameKey,
@@ -12,7 +13,12 @@ import type { Executor, UserRow } from '../../db/schema.js';
 import { DomainError, badInput, conflict, notFound } from '../../lib/errors.js';
 import { ALL_TOPICS } from '../../lib/invalidation.js';
 import { recordAudit, type AuditActor } from '../audit/audit.service.js';
-import { challengeCount, createChallenge, updateChallenge } from '../challenges/challenges.service.js';
+import {
+  adminOnlyInstanceChanges,
+  challengeCount,
+  createChallenge,
+  updateChallenge,
+} from '../challenges/challenges.service.js';
 import { isDuringEvent } from '../event-state/event-state.service.js';
 import { removeMembershipInTransaction } from '../teams/teams.service.js';
 import { isConfiguredAdmin, type IdentityProvider } from '../users/users.service.js';
@@ -179,22 +185,42 @@ export async function setRole(
 }
 
 /** Create Challenge is refused while the event runs (docs/product.md §4); otherwise it creates. */
+/** The caller of a challenge write: who the audit log names, and whether an admin. */
+type ChallengeWriter = AuditActor & { role?: UserRow['role'] };
+
+/**
+ * Only an admin changes what an instance runs and reaches (image, capabilities, writable root,
+ * egress): an author's input that would change one is refused (403) before anything is written.
+ */
+async function refuseAuthorInstanceChange(
+  ctx: AppContext,
+  caller: ChallengeWriter,
+  challengeId: number | null,
+  instance: ChallengeInput['instance'],
+): Promise<void> {
+  if (caller.role === undefined || caller.role === 'admin') return;
+  const fields = await adminOnlyInstanceChanges(ctx.database.db, challengeId, instance);
+  if (fields.length > 0) throw new DomainError('forbidden', INSTANCE_MESSAGES.adminOnly(fields));
+}
+
 export async function createChallengeOutsideEvent(
   ctx: AppContext,
-  caller: AuditActor,
+  caller: ChallengeWriter,
   input: ChallengeInput,
 ): Promise<AckResponse> {
   if (await isDuringEvent(ctx)) throw new DomainError('forbidden', MESSAGES.createDisabled);
+  await refuseAuthorInstanceChange(ctx, caller, null, input.instance);
   await createChallenge(ctx, input, caller);
   return ack(`Challenge '${input.name}' created successfully.`);
 }
 
 export async function saveChallenge(
   ctx: AppContext,
-  caller: AuditActor,
+  caller: ChallengeWriter,
   id: number,
   input: ChallengeInput,
 ): Promise<AckResponse> {
+  await refuseAuthorInstanceChange(ctx, caller, id, input.instance);
   await updateChallenge(ctx, id, input, caller);
   return ack(`Challenge '${input.name}' updated successfully.`);
 }

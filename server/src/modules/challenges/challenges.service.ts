@@ -38,6 +38,7 @@ export {
   type ChallengeForPlay,
 } from './challenge-gate.js';
 export { knownFirstBlood, type PublicChallengeList } from './public-list.js';
+export { adminOnlyInstanceChanges } from './instance-fields.js';
 export { listReleasedChallenges } from './released-list.js';
 
 /** Claims one of the user's attempts at a limited challenge; false when none is left. */
@@ -87,7 +88,7 @@ export async function createChallenge(
   input: ChallengeInput,
   actor: AuditActor = SYSTEM_ACTOR,
 ): Promise<{ id: number }> {
-  const prepared = await prepareChallenge(input);
+  const prepared = await prepareChallenge(input, ctx.config.instances.policy);
   const at = ctx.clock.now();
   const id = await ctx.database.transaction((trx) =>
     insertPreparedChallenge(trx, prepared, input.files ?? [], { actor, at }),
@@ -102,7 +103,7 @@ export async function updateChallenge(
   input: ChallengeInput,
   actor: AuditActor = SYSTEM_ACTOR,
 ): Promise<void> {
-  const prepared = await prepareChallenge(input);
+  const prepared = await prepareChallenge(input, ctx.config.instances.policy);
   const at = ctx.clock.now();
   await ctx.database.transaction((trx) =>
     updatePreparedChallenge(trx, id, prepared, input.files ?? [], { actor, at }),

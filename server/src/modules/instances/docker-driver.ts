@@ -3,8 +3,10 @@ import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import type Docker from 'dockerode';
+import { INSTANCE_MESSAGES } from '@ctf/contract';
 import type { InstanceConfig } from '../../config.js';
 import {
+  EngineTimeoutError,
   InstanceStartError,
   LABELS,
   type InstanceDriver,
@@ -67,12 +69,38 @@ export class DockerDriver implements InstanceDriver {
 
   private docker(): Promise<Docker> {
     if (!this.client) {
-      this.client = this.connect().catch((err: unknown) => {
+      this.client = this.bounded(this.connect()).catch((err: unknown) => {
         this.client = null;
         throw err;
       });
     }
     return this.client;
+  }
+
+  /**
+   * One engine call under the engine deadline (INSTANCE_ENGINE_TIMEOUT_SECONDS): an engine that
+   * accepts and never answers fails the call with EngineTimeoutError instead of hanging it. The
+   * request itself is dropped by the client's own timeout (the same deadline, on the socket).
+   */
+  private async bounded<T>(call: Promise<T>): Promise<T> {
+    const ms = this.config.engineTimeoutMs;
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new EngineTimeoutError(INSTANCE_MESSAGES.engineTimeout(Math.round(ms / 1000)))),
+        ms,
+      );
+    });
+    try {
+      return await Promise.race([call, deadline]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async ping(): Promise<void> {
+    const docker = await this.docker();
+    await this.bounded(docker.ping());
   }
 
   private async connect(): Promise<Docker> {
@@ -95,6 +123,8 @@ export class DockerDriver implements InstanceDriver {
               : {}),
           };
     // An unversioned /version is answered by every engine; the rest of the calls carry the version.
+    // A socket that goes quiet this long is dropped by the client (bounded() answers first).
+    options.timeout = this.config.engineTimeoutMs + 1000;
     const probe = new Dockerode(options);
     const version = await probe.version();
     const server = parseApi(version.ApiVersion);
@@ -109,6 +139,7 @@ export class DockerDriver implements InstanceDriver {
 
   async start(spec: InstanceSpec): Promise<{ containerId: string }> {
     const docker = await this.docker().catch((err: unknown) => {
+      if (err instanceof EngineTimeoutError) throw err;
       throw new InstanceStartError(`The Docker engine cannot be reached: ${engineMessage(err)}`);
     });
     const name = this.nameOf(spec.instanceId);
@@ -122,7 +153,9 @@ export class DockerDriver implements InstanceDriver {
     // A half-made instance of an earlier attempt (same id) goes first: names are unique.
     await this.remove(spec.instanceId);
     try {
-      await docker.createNetwork({ Name: name, Driver: 'bridge', Labels: labels, CheckDuplicate: true });
+      await this.bounded(
+        docker.createNetwork({ Name: name, Driver: 'bridge', Labels: labels, CheckDuplicate: true }),
+      );
       const options: Docker.ContainerCreateOptions = {
         name,
         Image: spec.image,
@@ -133,6 +166,7 @@ export class DockerDriver implements InstanceDriver {
           // Init reaps zombies and passes SIGTERM on (a Node or shell PID 1 would ignore it).
           Init: true,
           Privileged: false,
+          ...(spec.runtime ? { Runtime: spec.runtime } : {}),
           CapDrop: ['ALL'],
           CapAdd: spec.capabilities,
           SecurityOpt: ['no-new-privileges'],
@@ -153,13 +187,13 @@ export class DockerDriver implements InstanceDriver {
       };
       let container: Docker.Container;
       try {
-        container = await docker.createContainer(options);
+        container = await this.bounded(docker.createContainer(options));
       } catch (err) {
         if (statusOf(err) !== 404) throw err;
         await this.pull(docker, spec.image);
-        container = await docker.createContainer(options);
+        container = await this.bounded(docker.createContainer(options));
       }
-      await container.start();
+      await this.bounded(container.start());
       return { containerId: container.id };
     } catch (err) {
       const message = err instanceof InstanceStartError ? err.message : engineMessage(err);
@@ -176,7 +210,7 @@ export class DockerDriver implements InstanceDriver {
       );
     let stream: NodeJS.ReadableStream;
     try {
-      stream = (await docker.pull(image)) as NodeJS.ReadableStream;
+      stream = (await this.bounded(docker.pull(image))) as NodeJS.ReadableStream;
     } catch (err) {
       throw failed(err);
     }
@@ -195,13 +229,13 @@ export class DockerDriver implements InstanceDriver {
     const docker = await this.docker();
     const name = this.nameOf(instanceId);
     try {
-      await docker.getContainer(name).remove({ force: true, v: true });
+      await this.bounded(docker.getContainer(name).remove({ force: true, v: true }));
     } catch (err) {
       // 404: already gone; 409: a removal is already in progress (dockerd finishes it).
       if (statusOf(err) !== 404 && statusOf(err) !== 409) throw err;
     }
     try {
-      await docker.getNetwork(name).remove();
+      await this.bounded(docker.getNetwork(name).remove());
     } catch (err) {
       if (statusOf(err) !== 404) throw err;
     }
@@ -210,7 +244,7 @@ export class DockerDriver implements InstanceDriver {
   async list(): Promise<ManagedContainer[]> {
     const docker = await this.docker();
     const filters = JSON.stringify({ label: [`${LABELS.site}=${this.config.site}`] });
-    const containers = await docker.listContainers({ all: true, filters });
+    const containers = await this.bounded(docker.listContainers({ all: true, filters }));
     const found: ManagedContainer[] = [];
     for (const c of containers) {
       const id = Number(c.Labels[LABELS.instance]);
@@ -226,7 +260,7 @@ export class DockerDriver implements InstanceDriver {
     // A network without its container: a crash between the two, or a start being made right now
     // (the janitor removes it only when no row explains it).
     const named = new Set(found.map((c) => c.instanceId));
-    for (const n of await docker.listNetworks({ filters })) {
+    for (const n of await this.bounded(docker.listNetworks({ filters }))) {
       const id = Number(n.Labels?.[LABELS.instance]);
       if (Number.isSafeInteger(id) && id > 0 && !named.has(id))
         found.push({ containerId: null, instanceId: id, running: false, expiresAt: null });

@@ -18,6 +18,8 @@ export interface InstanceDriver {
   list(): Promise<ManagedContainer[]>;
   /** Whether the published port answers (a TCP service accepts and keeps or talks; HTTP replies). */
   answers(port: { hostPort: number; protocol: InstanceProtocol }): Promise<boolean>;
+  /** Whether the engine answers now (under the engine deadline); throws why not. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -32,6 +34,10 @@ export interface InstanceSpec {
   /** Added back after every capability is dropped. */
   capabilities: string[];
   writableRoot: boolean;
+  /** Outbound access to public addresses (through the entry point's egress proxy). */
+  egress: boolean;
+  /** The engine's runtime (runsc for gVisor); null: its default. */
+  runtime: string | null;
   /** What the labels carry, so a container explains itself to the janitor and to a person. */
   challengeId: number;
   competitor: string;
@@ -53,6 +59,14 @@ export class InstanceStartError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'InstanceStartError';
+  }
+}
+
+/** An engine call that passed its deadline: the engine accepted and did not answer in time. */
+export class EngineTimeoutError extends InstanceStartError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'EngineTimeoutError';
   }
 }
 

@@ -196,6 +196,8 @@ for (const kind of testDatabaseKinds()) {
         ports: [{ port: 1337, protocol: 'tcp', hostPort: 31999 }],
         capabilities: [],
         writableRoot: false,
+        egress: false,
+        runtime: null,
         challengeId: c.id,
         competitor: 'team:0',
         expiresAt: t.clock.now().getTime() + 3_600_000,

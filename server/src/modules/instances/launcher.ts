@@ -2,6 +2,7 @@ import type { InstanceDefinition, InstanceProtocol } from '@ctf/contract';
 import type { AppContext } from '../../context.js';
 import { InstanceStartError, type InstanceDriver } from './driver.js';
 import { findInstanceById, setContainer, setFailed, setRunning } from './instances.repo.js';
+import { imageAllowed } from './policy.js';
 import { driverOf, launchesOf } from './runtime.js';
 
 const PROBE_EVERY_MS = 250;
@@ -43,7 +44,12 @@ async function launch(ctx: AppContext, plan: LaunchPlan): Promise<void> {
   const db = ctx.database.db;
   const driver = driverOf(ctx);
   const d = plan.definition;
+  const policy = ctx.config.instances.policy;
   try {
+    if (!imageAllowed(d.image, policy))
+      throw new InstanceStartError(
+        `Image '${d.image}' is not under an allowed image prefix (INSTANCE_IMAGE_PREFIXES: ${policy.imagePrefixes.join(', ')})`,
+      );
     const { containerId } = await driver.start({
       instanceId: plan.instanceId,
       image: d.image,
@@ -54,6 +60,8 @@ async function launch(ctx: AppContext, plan: LaunchPlan): Promise<void> {
       pids: d.pids,
       capabilities: d.capabilities ?? [],
       writableRoot: d.writableRoot === true,
+      egress: d.egress === true,
+      runtime: policy.runtime,
       challengeId: plan.challengeId,
       competitor: plan.competitor,
       expiresAt: plan.expiresAt,
