@@ -17,15 +17,15 @@ import type { BenchOptions, InstancesRun } from './results.js';
 import type { SeededEvent } from './seed.js';
 
 /**
- * Issue 30: 20 teams starting their instances at once must not move the site's request figures.
+ * Issue 30: 30 teams starting their instances at once must not move the site's request figures.
  * On the seeded event plus one instance challenge (the flag-service image the tests use), the
  * leaderboard is measured (paired with hello-world as usual) with no instance starting, then again
- * while 20 competitors press Start at once and poll their instance as the challenge page does,
+ * while 30 competitors press Start at once and poll their instance as the challenge page does,
  * until each answers on its port (bounded: 60 s). Then every instance is stopped through the API
  * and the engine is asked that nothing with this site's label is left.
  */
 
-export const INSTANCE_TEAMS = 20;
+export const INSTANCE_TEAMS = 30;
 const IMAGE = 'ctf-flag-service:test';
 const ANSWER_DEADLINE_MS = 60_000;
 const POLL_MS = 500;

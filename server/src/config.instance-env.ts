@@ -53,6 +53,12 @@ export const INSTANCE_ENV = {
       .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'INSTANCE_RUNTIME must be a runtime name such as runsc')
       .optional(),
   ),
+  /** The entry point's image on the engine (scripts/docker/build-entry-point.sh builds it). */
+  INSTANCE_ENTRY_IMAGE: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._/:@-]{0,254}$/, 'INSTANCE_ENTRY_IMAGE must be an image reference')
+    .default('ctf-instance-entry:1'),
   /** Seconds any one call to the Docker engine may take (a pull has its own, longer bound). */
   INSTANCE_ENGINE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(120).default(20),
 };

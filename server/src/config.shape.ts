@@ -79,6 +79,8 @@ export interface InstanceConfig {
   site: string;
   /** The deadline of every call to the engine (ms): a hung engine fails the call, never hangs it. */
   engineTimeoutMs: number;
+  /** The entry point's image (the platform's proxy in front of every instance). */
+  entryImage: string;
   /** The operator's box (INSTANCE_* variables): what a challenge's instance may ask for. */
   policy: InstancePolicy;
 }

@@ -41,6 +41,7 @@ function instanceConfig(e: Env, site: string): InstanceConfig {
     startTimeoutMs: e.INSTANCE_START_TIMEOUT_SECONDS * 1000,
     site: e.INSTANCE_SITE ?? site,
     engineTimeoutMs: e.INSTANCE_ENGINE_TIMEOUT_SECONDS * 1000,
+    entryImage: e.INSTANCE_ENTRY_IMAGE,
     policy: {
       capabilities: e.INSTANCE_CAPABILITIES,
       maxMemoryMb: e.INSTANCE_MAX_MEMORY_MB,

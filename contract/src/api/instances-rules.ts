@@ -182,11 +182,20 @@ export function instancePolicyProblem(d: PolicyCheckable, policy: InstancePolicy
   return null;
 }
 
-/** What a player connects with: `nc HOST PORT` for TCP, the URL for HTTP. */
-export function instanceAddress(host: string, port: number, protocol: InstanceProtocol): string {
-  return protocol === 'http' ? instanceUrl(host, port) : `nc ${host} ${port}`;
+/** What a player connects with: `nc HOST PORT` for TCP, the team's own URL for HTTP. */
+export function instanceAddress(
+  host: string,
+  port: number,
+  protocol: InstanceProtocol,
+  token?: string,
+): string {
+  return protocol === 'http' ? instanceUrl(host, port, token) : `nc ${host} ${port}`;
 }
 
-export function instanceUrl(host: string, port: number): string {
-  return `http://${host}:${port}/`;
+/**
+ * An HTTP instance's address: its entry point's door (`/_instance/TOKEN` sets the cookie that
+ * opens it, then sends the browser to `/`). Without the token the port answers 404.
+ */
+export function instanceUrl(host: string, port: number, token?: string): string {
+  return `http://${host}:${port}/${token ? `_instance/${token}` : ''}`;
 }

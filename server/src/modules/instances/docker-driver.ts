@@ -13,6 +13,14 @@ import {
   type InstanceSpec,
   type ManagedContainer,
 } from './driver.js';
+import {
+  ENTRY_ALIAS,
+  ROLE_LABEL,
+  challengeOptions,
+  entryNameOf,
+  entryOptions,
+  networkOptions,
+} from './container-options.js';
 
 /** The newest Engine API this driver was written against; an older engine's own is used (1.41). */
 const CLIENT_API = [1, 45] as const;
@@ -153,38 +161,8 @@ export class DockerDriver implements InstanceDriver {
     // A half-made instance of an earlier attempt (same id) goes first: names are unique.
     await this.remove(spec.instanceId);
     try {
-      await this.bounded(
-        docker.createNetwork({ Name: name, Driver: 'bridge', Labels: labels, CheckDuplicate: true }),
-      );
-      const options: Docker.ContainerCreateOptions = {
-        name,
-        Image: spec.image,
-        Env: Object.entries(spec.env).map(([k, v]) => `${k}=${v}`),
-        Labels: labels,
-        ExposedPorts: Object.fromEntries(spec.ports.map((p) => [`${p.port}/tcp`, {}])),
-        HostConfig: {
-          // Init reaps zombies and passes SIGTERM on (a Node or shell PID 1 would ignore it).
-          Init: true,
-          Privileged: false,
-          ...(spec.runtime ? { Runtime: spec.runtime } : {}),
-          CapDrop: ['ALL'],
-          CapAdd: spec.capabilities,
-          SecurityOpt: ['no-new-privileges'],
-          ReadonlyRootfs: !spec.writableRoot,
-          // A read-only root still needs somewhere to write scratch files.
-          ...(spec.writableRoot ? {} : { Tmpfs: { '/tmp': 'rw,nosuid,nodev,size=16m' } }),
-          Memory: spec.memoryMb * 1024 * 1024,
-          MemorySwap: spec.memoryMb * 1024 * 1024,
-          NanoCpus: Math.round(spec.cpus * 1e9),
-          PidsLimit: spec.pids,
-          PortBindings: Object.fromEntries(
-            spec.ports.map((p) => [`${p.port}/tcp`, [{ HostIp: '', HostPort: String(p.hostPort) }]]),
-          ),
-          NetworkMode: name,
-          RestartPolicy: { Name: 'no' },
-          LogConfig: { Type: 'json-file', Config: { 'max-size': '1m', 'max-file': '1' } },
-        },
-      };
+      await this.bounded(docker.createNetwork(networkOptions(name, labels)));
+      const options = challengeOptions(spec, name, labels);
       let container: Docker.Container;
       try {
         container = await this.bounded(docker.createContainer(options));
@@ -193,7 +171,19 @@ export class DockerDriver implements InstanceDriver {
         await this.pull(docker, spec.image);
         container = await this.bounded(docker.createContainer(options));
       }
-      await this.bounded(container.start());
+      const entryImage = this.config.entryImage;
+      const entry = await this.bounded(
+        docker.createContainer(entryOptions(spec, name, labels, entryImage)),
+      ).catch((err: unknown) => {
+        if (statusOf(err) !== 404) throw err;
+        throw new InstanceStartError(
+          `The entry point image '${entryImage}' is not on the Docker engine: build it there with scripts/docker/build-entry-point.sh (INSTANCE_ENTRY_IMAGE)`,
+        );
+      });
+      await this.bounded(
+        docker.getNetwork(name).connect({ Container: entry.id, EndpointConfig: { Aliases: [ENTRY_ALIAS] } }),
+      );
+      await Promise.all([this.bounded(container.start()), this.bounded(entry.start())]);
       return { containerId: container.id };
     } catch (err) {
       const message = err instanceof InstanceStartError ? err.message : engineMessage(err);
@@ -228,12 +218,17 @@ export class DockerDriver implements InstanceDriver {
   async remove(instanceId: number): Promise<void> {
     const docker = await this.docker();
     const name = this.nameOf(instanceId);
-    try {
-      await this.bounded(docker.getContainer(name).remove({ force: true, v: true }));
-    } catch (err) {
-      // 404: already gone; 409: a removal is already in progress (dockerd finishes it).
-      if (statusOf(err) !== 404 && statusOf(err) !== 409) throw err;
-    }
+    // The entry point and the challenge's container, then their network (it must be empty).
+    await Promise.all(
+      [entryNameOf(name), name].map(async (container) => {
+        try {
+          await this.bounded(docker.getContainer(container).remove({ force: true, v: true }));
+        } catch (err) {
+          // 404: already gone; 409: a removal is already in progress (dockerd finishes it).
+          if (statusOf(err) !== 404 && statusOf(err) !== 409) throw err;
+        }
+      }),
+    );
     try {
       await this.bounded(docker.getNetwork(name).remove());
     } catch (err) {
@@ -247,6 +242,8 @@ export class DockerDriver implements InstanceDriver {
     const containers = await this.bounded(docker.listContainers({ all: true, filters }));
     const found: ManagedContainer[] = [];
     for (const c of containers) {
+      // An entry point goes with its instance (remove() takes both); it is not listed apart.
+      if (c.Labels[ROLE_LABEL] === 'entry') continue;
       const id = Number(c.Labels[LABELS.instance]);
       const expires = Number(c.Labels[LABELS.expires]);
       if (!Number.isSafeInteger(id) || id <= 0) continue;
@@ -268,16 +265,18 @@ export class DockerDriver implements InstanceDriver {
     return found;
   }
 
-  async answers(port: { hostPort: number; protocol: 'tcp' | 'http' }): Promise<boolean> {
+  async answers(port: { hostPort: number; protocol: 'tcp' | 'http'; token?: string }): Promise<boolean> {
     const host = this.config.probeHost;
     if (port.protocol === 'http') {
       try {
         const res = await fetch(`http://${host.includes(':') ? `[${host}]` : host}:${port.hostPort}/`, {
           signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
           redirect: 'manual',
+          headers: port.token ? { cookie: `ctf_instance_${port.hostPort}=${port.token}` } : {},
         });
         await res.body?.cancel();
-        return true;
+        // The entry point answers for a challenge that does not yet: not answering.
+        return !(res.headers.get('x-ctf-entry') ?? '').includes('backend-down');
       } catch {
         return false;
       }

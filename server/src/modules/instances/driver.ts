@@ -17,7 +17,7 @@ export interface InstanceDriver {
    */
   list(): Promise<ManagedContainer[]>;
   /** Whether the published port answers (a TCP service accepts and keeps or talks; HTTP replies). */
-  answers(port: { hostPort: number; protocol: InstanceProtocol }): Promise<boolean>;
+  answers(port: { hostPort: number; protocol: InstanceProtocol; token?: string }): Promise<boolean>;
   /** Whether the engine answers now (under the engine deadline); throws why not. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -27,7 +27,8 @@ export interface InstanceSpec {
   instanceId: number;
   image: string;
   env: Record<string, string>;
-  ports: { port: number; protocol: InstanceProtocol; hostPort: number }[];
+  /** Each published port; an HTTP one carries the token its team's link sets (entry point). */
+  ports: { port: number; protocol: InstanceProtocol; hostPort: number; token?: string }[];
   memoryMb: number;
   cpus: number;
   pids: number;
@@ -36,6 +37,8 @@ export interface InstanceSpec {
   writableRoot: boolean;
   /** Outbound access to public addresses (through the entry point's egress proxy). */
   egress: boolean;
+  /** Names whose addresses the egress proxy refuses besides private ranges (the challenge host). */
+  denyHosts: string[];
   /** The engine's runtime (runsc for gVisor); null: its default. */
   runtime: string | null;
   /** What the labels carry, so a container explains itself to the janitor and to a person. */

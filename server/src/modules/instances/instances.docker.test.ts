@@ -197,6 +197,7 @@ for (const kind of testDatabaseKinds()) {
         capabilities: [],
         writableRoot: false,
         egress: false,
+        denyHosts: [],
         runtime: null,
         challengeId: c.id,
         competitor: 'team:0',

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import {
   INSTANCE_LIMITS,
   INSTANCE_MESSAGES,
@@ -76,7 +77,7 @@ function present(row: InstanceRow, host: string): InstanceState {
     ports: portsOf(row).map((p) => ({
       port: p.hostPort,
       protocol: p.protocol,
-      ...(p.protocol === 'http' ? { url: instanceUrl(host, p.hostPort) } : {}),
+      ...(p.protocol === 'http' ? { url: instanceUrl(host, p.hostPort, p.token) } : {}),
     })),
     expiresAt: new Date(row.expires_at).toISOString(),
   };
@@ -142,7 +143,14 @@ async function claimPorts(
     }
     if (claimed === null)
       throw new DomainError('unavailable', 'Every instance port is in use: try again when one is stopped.');
-    out.push({ port: wanted.port, protocol: wanted.protocol, hostPort: claimed });
+    out.push({
+      port: wanted.port,
+      protocol: wanted.protocol,
+      hostPort: claimed,
+      // An HTTP port answers only requests with this (the link sets it as a cookie): a sweep of
+      // the port range by another team finds no HTTP instance.
+      ...(wanted.protocol === 'http' ? { token: randomBytes(24).toString('base64url') } : {}),
+    });
   }
   return out;
 }
@@ -236,6 +244,7 @@ export async function startInstance(
       flag,
       ports: portsOf(started.row),
       expiresAt: started.row.max_expires_at,
+      challengeHost: host,
     };
     launchInstance(ctx, plan);
   }
@@ -355,7 +364,7 @@ export async function listInstancesAdmin(ctx: AppContext, withAddresses: boolean
     addresses:
       r.state === 'failed' || !withAddresses
         ? []
-        : portsOf(r).map((p) => instanceAddress(host, p.hostPort, p.protocol)),
+        : portsOf(r).map((p) => instanceAddress(host, p.hostPort, p.protocol, p.token)),
     error: r.error,
     started_by: r.started_by_name,
   }));

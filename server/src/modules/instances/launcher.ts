@@ -12,6 +12,8 @@ export interface StoredPort {
   port: number;
   protocol: InstanceProtocol;
   hostPort: number;
+  /** HTTP: the secret in the team's link (its cookie opens the entry point's door). */
+  token?: string;
 }
 
 /**
@@ -31,6 +33,8 @@ export interface LaunchPlan {
   ports: StoredPort[];
   /** ms: the latest the instance may live (the containers' expiry label). */
   expiresAt: number;
+  /** The challenge host's name: the egress proxy refuses its addresses too. */
+  challengeHost: string;
 }
 
 /** Makes the container off the request's path; the row says how it went. */
@@ -61,6 +65,7 @@ async function launch(ctx: AppContext, plan: LaunchPlan): Promise<void> {
       capabilities: d.capabilities ?? [],
       writableRoot: d.writableRoot === true,
       egress: d.egress === true,
+      denyHosts: [plan.challengeHost, ctx.config.instances.probeHost].filter(Boolean),
       runtime: policy.runtime,
       challengeId: plan.challengeId,
       competitor: plan.competitor,
