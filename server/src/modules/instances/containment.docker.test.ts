@@ -8,6 +8,7 @@ import { buildTestApp, type TestApp, type TestClient } from '../../../test/build
 import { addChallenge, makeTeam, openSite } from '../../../test/compete.js';
 import { dockerEngine } from '../../../test/docker.js';
 import {
+  ENTRY_IMAGE,
   FLAG_SERVICE_IMAGE,
   instanceDefinition,
   instanceEnv,
@@ -31,7 +32,7 @@ import { driverOf } from './runtime.js';
 const engine = await dockerEngine('instance containment');
 if (engine) {
   await requireImage(engine, FLAG_SERVICE_IMAGE);
-  await requireImage(engine, 'ctf-instance-entry:1');
+  await requireImage(engine, ENTRY_IMAGE);
 }
 const run = promisify(execFile);
 const RANGE = [35000, 35099] as const;

@@ -6,6 +6,7 @@ import { testDatabaseKinds } from '../../../test/databases.js';
 import { dockerEngine } from '../../../test/docker.js';
 import { HangingEngine } from '../../../test/hanging-engine.js';
 import {
+  ENTRY_IMAGE,
   FLAG_SERVICE_IMAGE,
   instanceDefinition,
   instanceEnv,
@@ -25,7 +26,7 @@ import { driverOf } from './runtime.js';
  * is one).
  */
 const engine = await dockerEngine('engine deadlines (the engine coming back)');
-if (engine) await requireImage(engine, FLAG_SERVICE_IMAGE);
+if (engine) for (const image of [FLAG_SERVICE_IMAGE, ENTRY_IMAGE]) await requireImage(engine, image);
 const TIMEOUT_S = 1;
 
 for (const kind of testDatabaseKinds()) {

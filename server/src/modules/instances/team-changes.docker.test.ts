@@ -5,6 +5,7 @@ import { addChallenge, makeTeam, openSite } from '../../../test/compete.js';
 import { testDatabaseKinds } from '../../../test/databases.js';
 import { dockerEngine } from '../../../test/docker.js';
 import {
+  ENTRY_IMAGE,
   FLAG_SERVICE_IMAGE,
   instanceDefinition,
   instanceEnv,
@@ -21,7 +22,7 @@ import { driverOf } from './runtime.js';
  * instances down with the change (its addresses go with them), and the cap counts per team.
  */
 const engine = await dockerEngine('instances and team changes');
-if (engine) await requireImage(engine, FLAG_SERVICE_IMAGE);
+if (engine) for (const image of [FLAG_SERVICE_IMAGE, ENTRY_IMAGE]) await requireImage(engine, image);
 
 for (const kind of testDatabaseKinds()) {
   describe.skipIf(!engine)(`instances when teams change (${kind})`, () => {
