@@ -206,6 +206,12 @@ export async function benchInstances(
     const withFlag = flags.filter((f) => /^flag\{bench_instance_[0-9a-f]+\}$/.test(f.trim())).length;
     const allMs = answered.length === INSTANCE_TEAMS ? Math.max(...answered.map((s) => s.ms)) : NaN;
     const errors = [...new Set(starts.filter((s) => s.error).map((s) => s.error))];
+    // A failed start's reason is the admins' (and the server's log): named beside the figures.
+    if (errors.length > 0)
+      for (const m of new Set(
+        [...server.output().matchAll(/instance \d+: ([^"\n]{1,300})/g)].map((x) => x[1]),
+      ))
+        errors.push(`logged: ${m}`);
     opts.log?.(
       `  ${answered.length} of ${INSTANCE_TEAMS} instances answered (${withFlag} printed their flag); all within ${Math.round(allMs)} ms; the measurement lasted ${Math.round(measuredMs)} ms${errors.length ? `; errors: ${errors.join('; ')}` : ''}`,
     );

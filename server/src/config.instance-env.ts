@@ -60,5 +60,5 @@ export const INSTANCE_ENV = {
     .regex(/^[A-Za-z0-9][A-Za-z0-9._/:@-]{0,254}$/, 'INSTANCE_ENTRY_IMAGE must be an image reference')
     .default('ctf-instance-entry:1'),
   /** Seconds any one call to the Docker engine may take (a pull has its own, longer bound). */
-  INSTANCE_ENGINE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(120).default(20),
+  INSTANCE_ENGINE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(120).default(30),
 };

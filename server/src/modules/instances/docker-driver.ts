@@ -30,6 +30,8 @@ const PULL_TIMEOUT_MS = 120_000;
 /** A TCP service that keeps a connection this long without closing it is answering. */
 const TCP_SETTLE_MS = 300;
 const PROBE_TIMEOUT_MS = 1500;
+/** Instances this process makes at once (start()). */
+const START_CONCURRENCY = 12;
 
 type ApiVersion = readonly [number, number];
 const parseApi = (v: string): ApiVersion => {
@@ -63,6 +65,8 @@ const statusOf = (err: unknown) => (err as { statusCode?: number })?.statusCode;
  */
 export class DockerDriver implements InstanceDriver {
   private client: Promise<Docker> | null = null;
+  private starting = 0;
+  private readonly queue: (() => void)[] = [];
   /** A short stable key of the site: container and network names of two sites never collide. */
   private readonly siteKey: string;
 
@@ -145,7 +149,24 @@ export class DockerDriver implements InstanceDriver {
     return new Dockerode({ ...options, version: `v${chosen[0]}.${chosen[1]}` });
   }
 
+  /**
+   * Makes at most START_CONCURRENCY instances at once in this process; the others wait their turn
+   * before their first call. The engine serialises much of a start (networks, iptables), so 30
+   * starts at once would each wait inside the engine, on their deadline; waiting here does not
+   * count against it.
+   */
   async start(spec: InstanceSpec): Promise<{ containerId: string }> {
+    while (this.starting >= START_CONCURRENCY) await new Promise<void>((r) => this.queue.push(r));
+    this.starting += 1;
+    try {
+      return await this.startNow(spec);
+    } finally {
+      this.starting -= 1;
+      this.queue.shift()?.();
+    }
+  }
+
+  private async startNow(spec: InstanceSpec): Promise<{ containerId: string }> {
     const docker = await this.docker().catch((err: unknown) => {
       if (err instanceof EngineTimeoutError) throw err;
       throw new InstanceStartError(`The Docker engine cannot be reached: ${engineMessage(err)}`);
