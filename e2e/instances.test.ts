@@ -152,8 +152,12 @@ describe.skipIf(!engine)('instances survive a killed site', () => {
       ).toBe(MESSAGES.correctFlag);
     }
     expect(flags.size).toBe(clients.length);
-    // One container per team: whatever the dead process made was adopted or removed.
-    await expect.poll(async () => (await containersOf(site)).length, { timeout: 20_000 }).toBe(6);
+    // One instance per team (its challenge's container and its entry point): whatever the dead
+    // process made was adopted or removed.
+    await expect.poll(async () => (await containersOf(site)).length, { timeout: 20_000 }).toBe(12);
+    const roles = (await containersOf(site)).map((c) => c.Labels['ctf.role']);
+    expect(roles.filter((r) => r === 'challenge')).toHaveLength(6);
+    expect(roles.filter((r) => r === 'entry')).toHaveLength(6);
 
     // Time passes (the rows' expiry moved to now): the janitor removes every container.
     const db = new Database(path.join(dataDir, 'ctf.sqlite'), { timeout: 10_000 });
