@@ -198,6 +198,7 @@ async function refuseAuthorInstanceChange(
   challengeId: number | null,
   instance: ChallengeInput['instance'],
 ): Promise<void> {
+  // No role: the system's own writes (seeds, scripts, tests calling the service).
   if (caller.role === undefined || caller.role === 'admin') return;
   const fields = await adminOnlyInstanceChanges(ctx.database.db, challengeId, instance);
   if (fields.length > 0) throw new DomainError('forbidden', INSTANCE_MESSAGES.adminOnly(fields));
