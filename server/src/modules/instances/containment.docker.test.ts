@@ -37,15 +37,25 @@ if (engine) {
 const run = promisify(execFile);
 const RANGE = [35000, 35099] as const;
 
-/** Runs a probe inside a container: whether a TCP connection to ip:port opens within 1 s. */
-async function opensFrom(container: string, ip: string, port: number): Promise<boolean> {
-  const script = `timeout 1 bash -c 'exec 3<>/dev/tcp/${ip}/${port}' 2>/dev/null && echo OPEN || echo CLOSED`;
+/**
+ * Runs a probe inside a container: whether a TCP connection to ip:port opens within 1 s, and how
+ * long the attempt took there (ms, measured inside: the engine's exec overhead is not counted).
+ */
+async function probeFrom(
+  container: string,
+  ip: string,
+  port: number,
+): Promise<{ open: boolean; ms: number }> {
+  const script = `a=$(date +%s%N); if timeout 1 bash -c 'exec 3<>/dev/tcp/${ip}/${port}' 2>/dev/null; then r=OPEN; else r=CLOSED; fi; echo "$r $(( ($(date +%s%N) - a) / 1000000 ))"`;
   const { stdout } = await run('docker', ['exec', container, 'bash', '-c', script], {
     env: { ...process.env, ...engine!.env },
-    timeout: 10_000,
+    timeout: 20_000,
   });
-  return stdout.trim() === 'OPEN';
+  const [state, ms] = stdout.trim().split(' ');
+  return { open: state === 'OPEN', ms: Number(ms) };
 }
+const opensFrom = async (container: string, ip: string, port: number) =>
+  (await probeFrom(container, ip, port)).open;
 
 /** Asks the entry point's egress proxy (from inside) to CONNECT to an address: its status line. */
 async function egressAsk(container: string, target: string): Promise<string> {
@@ -188,9 +198,10 @@ describe.skipIf(!engine)('contained instances (real engine)', () => {
       [other.ip, 1337, 'a listener on another Docker network'],
     ];
     for (const [ip, port, what] of targets) {
-      const began = Date.now();
-      expect(await opensFrom(redId, ip, port), what).toBe(false);
-      expect(Date.now() - began, what).toBeLessThan(5_000);
+      const probe = await probeFrom(redId, ip, port);
+      expect(probe.open, what).toBe(false);
+      // Refused, or cut at the probe's 1 s bound (plus the shell's own start on a loaded machine).
+      expect(probe.ms, what).toBeLessThan(2_000);
     }
     // Without egress the entry point offers no proxy.
     expect(await egressAsk(redId, `${host}:${listenerPort}`)).not.toMatch(/^HTTP/);
