@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dockerEngine, engineRequest } from '../server/test/docker.js';
-import { readService, requireImage } from '../server/test/instance-fixtures.js';
+import { ENTRY_IMAGE, readService, requireImage } from '../server/test/instance-fixtures.js';
 import { browserAvailable } from './support/browser.js';
 import { HttpClient, within } from './support/http.js';
 import { startServer, type RunningServer } from './support/server.js';
@@ -20,7 +20,7 @@ import { pressAndAnswer, useBrowserSuite } from './support/suite.js';
  * unable to start and nothing outlives its expiry; and a player's whole flow in Chromium.
  */
 const engine = await dockerEngine('per-team instances (e2e)');
-if (engine) await requireImage(engine, 'ctf-flag-service:test');
+if (engine) for (const image of ['ctf-flag-service:test', ENTRY_IMAGE]) await requireImage(engine, image);
 
 // An event that has ended with play left open (the default): challenges may be created and played.
 const WINDOW = { EVENT_START: '2020-01-01T00:00:00Z', EVENT_END: '2020-01-08T00:00:00Z' };
@@ -156,8 +156,12 @@ describe.skipIf(!engine)('instances survive a killed site', () => {
       ).toBe(MESSAGES.correctFlag);
     }
     expect(flags.size).toBe(clients.length);
-    // One container per team: whatever the dead process made was adopted or removed.
-    await expect.poll(async () => (await containersOf(site)).length, { timeout: 20_000 }).toBe(6);
+    // One instance per team (its challenge's container and its entry point): whatever the dead
+    // process made was adopted or removed.
+    await expect.poll(async () => (await containersOf(site)).length, { timeout: 20_000 }).toBe(12);
+    const roles = (await containersOf(site)).map((c) => c.Labels['ctf.role']);
+    expect(roles.filter((r) => r === 'challenge')).toHaveLength(6);
+    expect(roles.filter((r) => r === 'entry')).toHaveLength(6);
 
     // Time passes (the rows' expiry moved to now): the janitor removes every container.
     const db = new Database(path.join(dataDir, 'ctf.sqlite'), { timeout: 10_000 });

@@ -31,6 +31,7 @@ export type { WebhookStatus } from './api/webhook.js';
 export type { Award, AdminAward } from './api/awards.js';
 export type {
   AdminInstance,
+  EngineStatus,
   InstanceDefinition,
   InstanceDefinitionInput,
   InstancePort,
@@ -38,6 +39,12 @@ export type {
   PublishedPort,
 } from './api/instances.js';
 export {
+  ADMIN_ONLY_INSTANCE_FIELDS,
+  CAPABILITY_NAME,
+  DEFAULT_INSTANCE_POLICY,
+  NEVER_CAPABILITIES,
+  instancePolicyProblem,
+  type InstancePolicy,
   DEFAULT_INSTANCES_PER_TEAM,
   INSTANCE_DEFAULTS,
   INSTANCE_LIMITS,

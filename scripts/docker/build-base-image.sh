@@ -89,4 +89,6 @@ DOCKERFILE
 fi
 # Built every time (a second or two from the cache), so a change to its files is picked up.
 "$DOCKER_CLI" build -q -t ctf-flag-service:test "$here/flag-service" >&2
-echo "build-base-image: ctf-base:bookworm, ctf-node24:local and ctf-flag-service:test ready" >&2
+# The instances' entry point (INSTANCE_ENTRY_IMAGE's default tag), on the local node image.
+"$DOCKER_CLI" build -q --build-arg BASE=ctf-node24:local -t ctf-instance-entry:1 "$here/entry-point" >&2
+echo "build-base-image: ctf-base:bookworm, ctf-node24:local, ctf-flag-service:test and ctf-instance-entry:1 ready" >&2

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { INSTANCE_ENV } from './config.instance-env.js';
 import { WEBHOOK_EVENT_KINDS } from './config.shape.js';
 
 // The environment variables, each with its check and its default; config.ts reads them (and
@@ -247,6 +248,7 @@ export const EnvSchema = z.object({
       .regex(/^[A-Za-z0-9.:-]+$/, 'INSTANCE_PROBE_HOST must be a host name or address')
       .optional(),
   ),
+  ...INSTANCE_ENV,
 });
 
 /** The variables once checked, defaults applied. */

@@ -1,6 +1,8 @@
 // What the app is configured with: the shape loadConfig (config.ts, the one reader of the
 // environment) answers, and its parts.
 
+import type { InstancePolicy } from '@ctf/contract';
+
 /** What the Discord webhook may carry (WEBHOOK_EVENTS). */
 export const WEBHOOK_EVENT_KINDS = ['announcements', 'first-blood', 'site'] as const;
 export type WebhookEventKind = (typeof WEBHOOK_EVENT_KINDS)[number];
@@ -92,4 +94,10 @@ export interface InstanceConfig {
   startTimeoutMs: number;
   /** The site's label on its containers (its public origin): sites sharing an engine keep apart. */
   site: string;
+  /** The deadline of every call to the engine (ms): a hung engine fails the call, never hangs it. */
+  engineTimeoutMs: number;
+  /** The entry point's image (the platform's proxy in front of every instance). */
+  entryImage: string;
+  /** The operator's box (INSTANCE_* variables): what a challenge's instance may ask for. */
+  policy: InstancePolicy;
 }

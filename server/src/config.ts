@@ -43,6 +43,17 @@ function instanceConfig(e: Env, site: string): InstanceConfig {
     probeHost,
     startTimeoutMs: e.INSTANCE_START_TIMEOUT_SECONDS * 1000,
     site: e.INSTANCE_SITE ?? site,
+    engineTimeoutMs: e.INSTANCE_ENGINE_TIMEOUT_SECONDS * 1000,
+    entryImage: e.INSTANCE_ENTRY_IMAGE,
+    policy: {
+      capabilities: e.INSTANCE_CAPABILITIES,
+      maxMemoryMb: e.INSTANCE_MAX_MEMORY_MB,
+      maxCpus: e.INSTANCE_MAX_CPUS,
+      maxPids: e.INSTANCE_MAX_PIDS,
+      maxLifetimeMinutes: e.INSTANCE_MAX_LIFETIME_MINUTES,
+      imagePrefixes: e.INSTANCE_IMAGE_PREFIXES,
+      runtime: e.INSTANCE_RUNTIME ?? null,
+    },
   };
 }
 

@@ -6,6 +6,8 @@ import { engineRequest, type DockerEngine } from './docker.js';
 
 /** The test challenge's image (scripts/docker/flag-service): `nc HOST PORT` prints $FLAG. */
 export const FLAG_SERVICE_IMAGE = 'ctf-flag-service:test';
+/** The instances' entry point (INSTANCE_ENTRY_IMAGE's default; scripts/docker/build-base-image.sh). */
+export const ENTRY_IMAGE = 'ctf-instance-entry:1';
 
 /** Environment for a test app that starts instances on the test engine, apart from other apps. */
 export function instanceEnv(dockerHost: string, ports = '31000-31999'): Record<string, string> {

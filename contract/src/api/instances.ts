@@ -74,6 +74,11 @@ export const InstanceDefinition = z
       .max(L.capabilitiesMax)
       .optional(),
     writableRoot: z.boolean({ error: 'writableRoot must be true or false' }).optional(),
+    /**
+     * Outbound access to the internet (admins only): through the platform's egress proxy, to
+     * public addresses only; never the host, private ranges or another instance.
+     */
+    egress: z.boolean({ error: 'egress must be true or false' }).default(false),
   })
   .strict();
 export type InstanceDefinition = z.output<typeof InstanceDefinition>;
@@ -153,4 +158,38 @@ export const adminStopInstance = endpoint({
   response: AckResponse,
 });
 
-export const INSTANCE_ADMIN_ENDPOINTS = [adminInstances, adminStopInstance] as const;
+/** The operator's instance policy (GET /api/admin/instances/policy): what a challenge may ask. */
+export const InstancePolicyResponse = z.object({
+  capabilities: z.array(z.string()),
+  maxMemoryMb: z.number(),
+  maxCpus: z.number(),
+  maxPids: z.number(),
+  maxLifetimeMinutes: z.number(),
+  imagePrefixes: z.array(z.string()),
+  runtime: z.string().nullable(),
+});
+export const instancePolicy = endpoint({
+  ...ROUTES.instances.instancePolicy,
+  body: undefined,
+  response: InstancePolicyResponse,
+});
+
+/** Whether the challenge host's engine answers now (the admin panel's Instances tab). */
+export const EngineStatus = z.object({
+  reachable: z.boolean(),
+  /** Why not (a deadline passed, the socket refused), or null. */
+  message: z.string().nullable(),
+});
+export type EngineStatus = z.infer<typeof EngineStatus>;
+export const instanceEngine = endpoint({
+  ...ROUTES.instances.instanceEngine,
+  body: undefined,
+  response: EngineStatus,
+});
+
+export const INSTANCE_ADMIN_ENDPOINTS = [
+  adminInstances,
+  adminStopInstance,
+  instancePolicy,
+  instanceEngine,
+] as const;

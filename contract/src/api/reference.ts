@@ -166,8 +166,11 @@ const SUMMARIES: Summaries = {
     renewInstance: "Gives the team's running container its lifetime again (up to four lifetimes in all).",
     stopInstance: "Stops and removes the team's container of a challenge.",
     adminInstances:
-      'Every instance: team, challenge, age, address, state, and a failed start’s engine message.',
+      'Every instance: team, challenge, age, address (admins only), state, and a failed start’s engine message.',
     adminStopInstance: 'Stops any instance (or dismisses a failed start).',
+    instancePolicy:
+      "The operator's instance policy: capabilities a challenge may add, ceilings, image prefixes, runtime.",
+    instanceEngine: "Whether the challenge host's Docker engine answers now (and why not).",
   },
   writeups: {
     submitWriteup:

@@ -143,6 +143,8 @@ export const ROUTES = {
     stopInstance: post('/api/ctf/instance/stop'),
     adminInstances: get('/api/admin/instances'),
     adminStopInstance: post('/api/admin/instances/stop'),
+    instancePolicy: get('/api/admin/instances/policy'),
+    instanceEngine: get('/api/admin/instances/engine'),
   },
   /** Writeups (issue 32): a competitor hands one in per solved challenge; admins review and publish. */
   writeups: {

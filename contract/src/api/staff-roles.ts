@@ -92,6 +92,9 @@ const TABLE: ReadonlyArray<readonly [Route, readonly Exclude<StaffRole, 'admin'>
   [I.getSignals, MONITOR],
   [ROUTES.instances.adminInstances, MONITOR],
   [ROUTES.instances.adminStopInstance, ADMIN_ONLY],
+  // The operator's box (authors see what a challenge may ask) and whether the engine answers.
+  [ROUTES.instances.instancePolicy, BOTH],
+  [ROUTES.instances.instanceEngine, BOTH],
   // Awards (bonus points and penalties): a monitor reads them, an admin gives and deletes them.
   [ROUTES.awards.listAwards, MONITOR],
   [ROUTES.awards.giveAward, ADMIN_ONLY],

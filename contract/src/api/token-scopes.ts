@@ -144,6 +144,9 @@ const RULES: Rules = {
     stopInstance: 'play',
     adminInstances: 'admin',
     adminStopInstance: 'admin',
+    // Admins, authors and monitors read the policy (the role guard decides who): a plain read.
+    instancePolicy: 'read',
+    instanceEngine: 'admin',
   },
   writeups: {
     submitWriteup: 'play',

@@ -32,6 +32,11 @@ export interface DomainEventMap {
    * transaction): by `name`, a team's name or a teamless user's username, as first bloods name it.
    */
   'competitor.withdrawn': { name: string };
+  /**
+   * A user's competitor changed (emitted in the team change's transaction): they made or joined a
+   * team (`left` is their solo self), or left or were removed from one (`left` is the team).
+   */
+  'membership.changed': { userId: number; left: { kind: 'team' | 'user'; id: number } };
 }
 
 export type DomainEventName = keyof DomainEventMap;

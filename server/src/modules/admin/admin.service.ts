@@ -1,4 +1,5 @@
 import {
+  INSTANCE_MESSAGES,
   MESSAGES,
   OAUTH_PROVIDERS,
   nameKey,
@@ -12,7 +13,14 @@ import type { Executor, UserRow } from '../../db/schema.js';
 import { DomainError, badInput, conflict, notFound } from '../../lib/errors.js';
 import { ALL_TOPICS } from '../../lib/invalidation.js';
 import { recordAudit, type AuditActor } from '../audit/audit.service.js';
-import { challengeCount, createChallenge, updateChallenge } from '../challenges/challenges.service.js';
+import {
+  adminOnlyInstanceChanges,
+  assertOwnsChallenges,
+  challengeCount,
+  createChallenge,
+  updateChallenge,
+  type ChallengeActor,
+} from '../challenges/challenges.service.js';
 import { isCreateLocked } from '../event-state/event-state.service.js';
 import { removeMembershipInTransaction } from '../teams/teams.service.js';
 import { isConfiguredAdmin, type IdentityProvider } from '../users/users.service.js';
@@ -179,25 +187,45 @@ export async function setRole(
 }
 
 /**
+ * Only an admin changes what an instance runs and reaches (image, capabilities, writable root,
+ * egress): an author's input that would change one is refused (403) before anything is written.
+ */
+async function refuseAuthorInstanceChange(
+  ctx: AppContext,
+  caller: ChallengeActor,
+  challengeId: number | null,
+  instance: ChallengeInput['instance'],
+): Promise<void> {
+  // No role: the system's own writes (seeds, scripts, tests calling the service).
+  if (caller.role === undefined || caller.role === 'admin') return;
+  // Ownership first: another's challenge says only that, never which of its instance fields differ.
+  if (challengeId !== null) await assertOwnsChallenges(ctx.database.db, caller, [challengeId]);
+  const fields = await adminOnlyInstanceChanges(ctx.database.db, challengeId, instance);
+  if (fields.length > 0) throw new DomainError('forbidden', INSTANCE_MESSAGES.adminOnly(fields));
+}
+
+/**
  * Create Challenge is refused while the event runs (docs/product.md §4) unless the organisers
  * allowed it (allowCreateDuringEvent); otherwise it creates.
  */
 export async function createChallengeOutsideEvent(
   ctx: AppContext,
-  caller: AuditActor,
+  caller: ChallengeActor,
   input: ChallengeInput,
 ): Promise<AckResponse> {
   if (await isCreateLocked(ctx)) throw new DomainError('forbidden', MESSAGES.createDisabled);
+  await refuseAuthorInstanceChange(ctx, caller, null, input.instance);
   await createChallenge(ctx, input, caller);
   return ack(`Challenge '${input.name}' created successfully.`);
 }
 
 export async function saveChallenge(
   ctx: AppContext,
-  caller: AuditActor,
+  caller: ChallengeActor,
   id: number,
   input: ChallengeInput,
 ): Promise<AckResponse> {
+  await refuseAuthorInstanceChange(ctx, caller, id, input.instance);
   await updateChallenge(ctx, id, input, caller);
   return ack(`Challenge '${input.name}' updated successfully.`);
 }

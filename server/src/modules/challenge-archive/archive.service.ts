@@ -1,8 +1,9 @@
-import { adminApi, nameKey, type ImportIssue, type ImportResult } from '@ctf/contract';
+import { INSTANCE_MESSAGES, adminApi, nameKey, type ImportIssue, type ImportResult } from '@ctf/contract';
 import type { AppContext } from '../../context.js';
 import { DomainError, conflict } from '../../lib/errors.js';
 import { SYSTEM_ACTOR, recordAudit } from '../audit/audit.service.js';
 import {
+  adminOnlyInstanceChanges,
   challengeCount,
   listChallengesForAdmin,
   type ChallengeActor,
@@ -27,7 +28,10 @@ import { planImport, type Planned } from './import-plan.js';
 
 export interface ImportOptions {
   dryRun: boolean;
-  /** Who imports: a new challenge is theirs, and an existing one must be (docs/decisions/0014). */
+  /**
+   * Who imports: a new challenge is theirs, and an existing one must be (docs/decisions/0014); an
+   * author (role) may not change what an instance runs.
+   */
   actor?: ChallengeActor;
 }
 
@@ -101,6 +105,15 @@ export async function importChallengeArchive(
 ): Promise<ImportResult> {
   const actor = options.actor ?? SYSTEM_ACTOR;
   const { planned, existing, errors, warnings } = await planImport(ctx, archive);
+  // As the admin form's 403: only an admin changes an instance's image, capabilities, writable
+  // root or network access.
+  if (options.actor?.role !== undefined && options.actor.role !== 'admin') {
+    for (const p of planned) {
+      const fields = await adminOnlyInstanceChanges(ctx.database.db, p.existingId, p.parsed.input.instance);
+      if (fields.length > 0)
+        errors.push({ file: p.parsed.file, line: null, message: INSTANCE_MESSAGES.adminOnly(fields) });
+    }
+  }
   if (errors.length > 0) return refused(errors, warnings);
 
   const created = planned.filter((p) => p.existingId === null).map((p) => p.prepared.fields.name);

@@ -133,7 +133,7 @@ export async function planImport(ctx: AppContext, archive: ArchiveFiles): Promis
     if (p.files.some((f) => !archive.has(f))) continue;
     let prepared: PreparedChallenge;
     try {
-      prepared = await prepareChallenge(checked.data);
+      prepared = await prepareChallenge(checked.data, ctx.config.instances.policy);
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
       const m = /^Invalid (flags|hints)\.(\d+)/.exec(err.message);

@@ -42,6 +42,7 @@ describe('challenge.yml and instances (issue 30)', () => {
       pids: 128,
       lifetimeMinutes: 30,
       env: {},
+      egress: false,
     });
     await postImport(
       admin,

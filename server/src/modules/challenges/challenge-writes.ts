@@ -1,4 +1,12 @@
-import { flagsOf, instancesApi, nameKey, pointsFor, type ChallengeInput } from '@ctf/contract';
+import {
+  flagsOf,
+  instancePolicyProblem,
+  instancesApi,
+  nameKey,
+  pointsFor,
+  type ChallengeInput,
+  type InstancePolicy,
+} from '@ctf/contract';
 import type { Executor } from '../../db/schema.js';
 import { badInput, conflict, notFound } from '../../lib/errors.js';
 import { sanitizeHtml } from '../../lib/sanitize-html.js';
@@ -58,14 +66,17 @@ export function toUtc(iso: string | null | undefined): string | null | undefined
 /**
  * An instance definition as stored: JSON of the contract's parsed form (its defaults filled), so
  * every reader gets the same shape whether it came from the form, the API or a challenge.yml.
+ * Beyond the operator's policy (INSTANCE_*): 400 naming the field and the limit.
  */
-function storedInstance(instance: ChallengeInput['instance']): string | null {
+function storedInstance(instance: ChallengeInput['instance'], policy: InstancePolicy): string | null {
   if (instance === null || instance === undefined) return null;
   const parsed = instancesApi.InstanceDefinition.safeParse(instance);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw badInput(`Invalid instance.${issue.path.join('.')}: ${issue.message}`);
   }
+  const problem = instancePolicyProblem(parsed.data, policy);
+  if (problem) throw badInput(problem);
   return JSON.stringify(parsed.data);
 }
 
@@ -73,7 +84,10 @@ function storedInstance(instance: ChallengeInput['instance']): string | null {
  * The stored form of the admin's input: points from difficulty, whatever was sent; clean HTML;
  * flags checked (a bad regex is refused here, 400); hint Markdown rendered and cleaned.
  */
-export async function prepareChallenge(input: ChallengeInput): Promise<PreparedChallenge> {
+export async function prepareChallenge(
+  input: ChallengeInput,
+  policy: InstancePolicy,
+): Promise<PreparedChallenge> {
   const flags = normaliseFlags(flagsOf(input));
   if (flags.length === 0) throw badInput('Invalid flags: Flag is required');
   return {
@@ -89,7 +103,7 @@ export async function prepareChallenge(input: ChallengeInput): Promise<PreparedC
       ...(input.release_at !== undefined && { release_at: toUtc(input.release_at) ?? null }),
       ...(input.per_team !== undefined && { per_team: input.per_team ? 1 : 0 }),
       ...(input.per_team_on_page !== undefined && { per_team_on_page: input.per_team_on_page ? 1 : 0 }),
-      ...(input.instance !== undefined && { instance: storedInstance(input.instance) }),
+      ...(input.instance !== undefined && { instance: storedInstance(input.instance, policy) }),
     },
     flags,
     hints: input.hints === undefined ? null : await prepareHints(input.hints),

@@ -232,3 +232,9 @@ export async function setReleaseTimes(
     .where('id', 'in', ids)
     .execute();
 }
+
+/** A challenge's stored instance definition (JSON text, null: none); undefined: no challenge. */
+export async function findStoredInstance(db: Executor, id: number): Promise<string | null | undefined> {
+  const row = await db.selectFrom('challenges').select('instance').where('id', '=', id).executeTakeFirst();
+  return row?.instance;
+}

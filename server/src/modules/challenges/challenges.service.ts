@@ -51,6 +51,7 @@ export {
   type ChallengeForPlay,
 } from './challenge-gate.js';
 export { knownFirstBlood, type PublicChallengeList } from './public-list.js';
+export { adminOnlyInstanceChanges } from './instance-fields.js';
 export { listReleasedChallenges } from './released-list.js';
 
 /** Claims one of the user's attempts at a limited challenge; false when none is left. */
@@ -101,7 +102,7 @@ export async function createChallenge(
   input: ChallengeInput,
   actor: ChallengeActor = SYSTEM_ACTOR,
 ): Promise<{ id: number }> {
-  const prepared = await prepareChallenge(input);
+  const prepared = await prepareChallenge(input, ctx.config.instances.policy);
   const at = ctx.clock.now();
   const ownerIds = input.owner_ids?.map(Number);
   const id = await ctx.database.transaction((trx) =>
@@ -117,7 +118,7 @@ export async function updateChallenge(
   input: ChallengeInput,
   actor: ChallengeActor = SYSTEM_ACTOR,
 ): Promise<void> {
-  const prepared = await prepareChallenge(input);
+  const prepared = await prepareChallenge(input, ctx.config.instances.policy);
   const at = ctx.clock.now();
   const ownerIds = input.owner_ids?.map(Number);
   await ctx.database.transaction((trx) =>

@@ -3,14 +3,24 @@ import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import type Docker from 'dockerode';
+import { INSTANCE_MESSAGES } from '@ctf/contract';
 import type { InstanceConfig } from '../../config.js';
 import {
+  EngineTimeoutError,
   InstanceStartError,
   LABELS,
   type InstanceDriver,
   type InstanceSpec,
   type ManagedContainer,
 } from './driver.js';
+import {
+  ENTRY_ALIAS,
+  ROLE_LABEL,
+  challengeOptions,
+  entryNameOf,
+  entryOptions,
+  networkOptions,
+} from './container-options.js';
 
 /** The newest Engine API this driver was written against; an older engine's own is used (1.41). */
 const CLIENT_API = [1, 45] as const;
@@ -20,6 +30,8 @@ const PULL_TIMEOUT_MS = 120_000;
 /** A TCP service that keeps a connection this long without closing it is answering. */
 const TCP_SETTLE_MS = 300;
 const PROBE_TIMEOUT_MS = 1500;
+/** Instances this process makes at once (start()). */
+const START_CONCURRENCY = 12;
 
 type ApiVersion = readonly [number, number];
 const parseApi = (v: string): ApiVersion => {
@@ -53,6 +65,8 @@ const statusOf = (err: unknown) => (err as { statusCode?: number })?.statusCode;
  */
 export class DockerDriver implements InstanceDriver {
   private client: Promise<Docker> | null = null;
+  private starting = 0;
+  private readonly queue: (() => void)[] = [];
   /** A short stable key of the site: container and network names of two sites never collide. */
   private readonly siteKey: string;
 
@@ -67,12 +81,38 @@ export class DockerDriver implements InstanceDriver {
 
   private docker(): Promise<Docker> {
     if (!this.client) {
-      this.client = this.connect().catch((err: unknown) => {
+      this.client = this.bounded(this.connect()).catch((err: unknown) => {
         this.client = null;
         throw err;
       });
     }
     return this.client;
+  }
+
+  /**
+   * One engine call under the engine deadline (INSTANCE_ENGINE_TIMEOUT_SECONDS): an engine that
+   * accepts and never answers fails the call with EngineTimeoutError instead of hanging it. The
+   * request itself is dropped by the client's own timeout (the same deadline, on the socket).
+   */
+  private async bounded<T>(call: Promise<T>): Promise<T> {
+    const ms = this.config.engineTimeoutMs;
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new EngineTimeoutError(INSTANCE_MESSAGES.engineTimeout(Math.round(ms / 1000)))),
+        ms,
+      );
+    });
+    try {
+      return await Promise.race([call, deadline]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async ping(): Promise<void> {
+    const docker = await this.docker();
+    await this.bounded(docker.ping());
   }
 
   private async connect(): Promise<Docker> {
@@ -95,6 +135,8 @@ export class DockerDriver implements InstanceDriver {
               : {}),
           };
     // An unversioned /version is answered by every engine; the rest of the calls carry the version.
+    // A socket that goes quiet this long is dropped by the client (bounded() answers first).
+    options.timeout = this.config.engineTimeoutMs + 1000;
     const probe = new Dockerode(options);
     const version = await probe.version();
     const server = parseApi(version.ApiVersion);
@@ -107,8 +149,26 @@ export class DockerDriver implements InstanceDriver {
     return new Dockerode({ ...options, version: `v${chosen[0]}.${chosen[1]}` });
   }
 
+  /**
+   * Makes at most START_CONCURRENCY instances at once in this process; the others wait their turn
+   * before their first call. The engine serialises much of a start (networks, iptables), so 30
+   * starts at once would each wait inside the engine, on their deadline; waiting here does not
+   * count against it.
+   */
   async start(spec: InstanceSpec): Promise<{ containerId: string }> {
+    while (this.starting >= START_CONCURRENCY) await new Promise<void>((r) => this.queue.push(r));
+    this.starting += 1;
+    try {
+      return await this.startNow(spec);
+    } finally {
+      this.starting -= 1;
+      this.queue.shift()?.();
+    }
+  }
+
+  private async startNow(spec: InstanceSpec): Promise<{ containerId: string }> {
     const docker = await this.docker().catch((err: unknown) => {
+      if (err instanceof EngineTimeoutError) throw err;
       throw new InstanceStartError(`The Docker engine cannot be reached: ${engineMessage(err)}`);
     });
     const name = this.nameOf(spec.instanceId);
@@ -122,44 +182,29 @@ export class DockerDriver implements InstanceDriver {
     // A half-made instance of an earlier attempt (same id) goes first: names are unique.
     await this.remove(spec.instanceId);
     try {
-      await docker.createNetwork({ Name: name, Driver: 'bridge', Labels: labels, CheckDuplicate: true });
-      const options: Docker.ContainerCreateOptions = {
-        name,
-        Image: spec.image,
-        Env: Object.entries(spec.env).map(([k, v]) => `${k}=${v}`),
-        Labels: labels,
-        ExposedPorts: Object.fromEntries(spec.ports.map((p) => [`${p.port}/tcp`, {}])),
-        HostConfig: {
-          // Init reaps zombies and passes SIGTERM on (a Node or shell PID 1 would ignore it).
-          Init: true,
-          Privileged: false,
-          CapDrop: ['ALL'],
-          CapAdd: spec.capabilities,
-          SecurityOpt: ['no-new-privileges'],
-          ReadonlyRootfs: !spec.writableRoot,
-          // A read-only root still needs somewhere to write scratch files.
-          ...(spec.writableRoot ? {} : { Tmpfs: { '/tmp': 'rw,nosuid,nodev,size=16m' } }),
-          Memory: spec.memoryMb * 1024 * 1024,
-          MemorySwap: spec.memoryMb * 1024 * 1024,
-          NanoCpus: Math.round(spec.cpus * 1e9),
-          PidsLimit: spec.pids,
-          PortBindings: Object.fromEntries(
-            spec.ports.map((p) => [`${p.port}/tcp`, [{ HostIp: '', HostPort: String(p.hostPort) }]]),
-          ),
-          NetworkMode: name,
-          RestartPolicy: { Name: 'no' },
-          LogConfig: { Type: 'json-file', Config: { 'max-size': '1m', 'max-file': '1' } },
-        },
-      };
+      await this.bounded(docker.createNetwork(networkOptions(name, labels)));
+      const options = challengeOptions(spec, name, labels);
       let container: Docker.Container;
       try {
-        container = await docker.createContainer(options);
+        container = await this.bounded(docker.createContainer(options));
       } catch (err) {
         if (statusOf(err) !== 404) throw err;
         await this.pull(docker, spec.image);
-        container = await docker.createContainer(options);
+        container = await this.bounded(docker.createContainer(options));
       }
-      await container.start();
+      const entryImage = this.config.entryImage;
+      const entry = await this.bounded(
+        docker.createContainer(entryOptions(spec, name, labels, entryImage)),
+      ).catch((err: unknown) => {
+        if (statusOf(err) !== 404) throw err;
+        throw new InstanceStartError(
+          `The entry point image '${entryImage}' is not on the Docker engine: build it there with scripts/docker/build-entry-point.sh (INSTANCE_ENTRY_IMAGE)`,
+        );
+      });
+      await this.bounded(
+        docker.getNetwork(name).connect({ Container: entry.id, EndpointConfig: { Aliases: [ENTRY_ALIAS] } }),
+      );
+      await Promise.all([this.bounded(container.start()), this.bounded(entry.start())]);
       return { containerId: container.id };
     } catch (err) {
       const message = err instanceof InstanceStartError ? err.message : engineMessage(err);
@@ -176,7 +221,7 @@ export class DockerDriver implements InstanceDriver {
       );
     let stream: NodeJS.ReadableStream;
     try {
-      stream = (await docker.pull(image)) as NodeJS.ReadableStream;
+      stream = (await this.bounded(docker.pull(image))) as NodeJS.ReadableStream;
     } catch (err) {
       throw failed(err);
     }
@@ -194,14 +239,19 @@ export class DockerDriver implements InstanceDriver {
   async remove(instanceId: number): Promise<void> {
     const docker = await this.docker();
     const name = this.nameOf(instanceId);
+    // The entry point and the challenge's container, then their network (it must be empty).
+    await Promise.all(
+      [entryNameOf(name), name].map(async (container) => {
+        try {
+          await this.bounded(docker.getContainer(container).remove({ force: true, v: true }));
+        } catch (err) {
+          // 404: already gone; 409: a removal is already in progress (dockerd finishes it).
+          if (statusOf(err) !== 404 && statusOf(err) !== 409) throw err;
+        }
+      }),
+    );
     try {
-      await docker.getContainer(name).remove({ force: true, v: true });
-    } catch (err) {
-      // 404: already gone; 409: a removal is already in progress (dockerd finishes it).
-      if (statusOf(err) !== 404 && statusOf(err) !== 409) throw err;
-    }
-    try {
-      await docker.getNetwork(name).remove();
+      await this.bounded(docker.getNetwork(name).remove());
     } catch (err) {
       if (statusOf(err) !== 404) throw err;
     }
@@ -210,9 +260,11 @@ export class DockerDriver implements InstanceDriver {
   async list(): Promise<ManagedContainer[]> {
     const docker = await this.docker();
     const filters = JSON.stringify({ label: [`${LABELS.site}=${this.config.site}`] });
-    const containers = await docker.listContainers({ all: true, filters });
+    const containers = await this.bounded(docker.listContainers({ all: true, filters }));
     const found: ManagedContainer[] = [];
     for (const c of containers) {
+      // An entry point goes with its instance (remove() takes both); it is not listed apart.
+      if (c.Labels[ROLE_LABEL] === 'entry') continue;
       const id = Number(c.Labels[LABELS.instance]);
       const expires = Number(c.Labels[LABELS.expires]);
       if (!Number.isSafeInteger(id) || id <= 0) continue;
@@ -226,7 +278,7 @@ export class DockerDriver implements InstanceDriver {
     // A network without its container: a crash between the two, or a start being made right now
     // (the janitor removes it only when no row explains it).
     const named = new Set(found.map((c) => c.instanceId));
-    for (const n of await docker.listNetworks({ filters })) {
+    for (const n of await this.bounded(docker.listNetworks({ filters }))) {
       const id = Number(n.Labels?.[LABELS.instance]);
       if (Number.isSafeInteger(id) && id > 0 && !named.has(id))
         found.push({ containerId: null, instanceId: id, running: false, expiresAt: null });
@@ -234,16 +286,18 @@ export class DockerDriver implements InstanceDriver {
     return found;
   }
 
-  async answers(port: { hostPort: number; protocol: 'tcp' | 'http' }): Promise<boolean> {
+  async answers(port: { hostPort: number; protocol: 'tcp' | 'http'; token?: string }): Promise<boolean> {
     const host = this.config.probeHost;
     if (port.protocol === 'http') {
       try {
         const res = await fetch(`http://${host.includes(':') ? `[${host}]` : host}:${port.hostPort}/`, {
           signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
           redirect: 'manual',
+          headers: port.token ? { cookie: `ctf_instance_${port.hostPort}=${port.token}` } : {},
         });
         await res.body?.cancel();
-        return true;
+        // The entry point answers for a challenge that does not yet: not answering.
+        return !(res.headers.get('x-ctf-entry') ?? '').includes('backend-down');
       } catch {
         return false;
       }

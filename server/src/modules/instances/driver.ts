@@ -17,7 +17,9 @@ export interface InstanceDriver {
    */
   list(): Promise<ManagedContainer[]>;
   /** Whether the published port answers (a TCP service accepts and keeps or talks; HTTP replies). */
-  answers(port: { hostPort: number; protocol: InstanceProtocol }): Promise<boolean>;
+  answers(port: { hostPort: number; protocol: InstanceProtocol; token?: string }): Promise<boolean>;
+  /** Whether the engine answers now (under the engine deadline); throws why not. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -25,13 +27,20 @@ export interface InstanceSpec {
   instanceId: number;
   image: string;
   env: Record<string, string>;
-  ports: { port: number; protocol: InstanceProtocol; hostPort: number }[];
+  /** Each published port; an HTTP one carries the token its team's link sets (entry point). */
+  ports: { port: number; protocol: InstanceProtocol; hostPort: number; token?: string }[];
   memoryMb: number;
   cpus: number;
   pids: number;
   /** Added back after every capability is dropped. */
   capabilities: string[];
   writableRoot: boolean;
+  /** Outbound access to public addresses (through the entry point's egress proxy). */
+  egress: boolean;
+  /** Names whose addresses the egress proxy refuses besides private ranges (the challenge host). */
+  denyHosts: string[];
+  /** The engine's runtime (runsc for gVisor); null: its default. */
+  runtime: string | null;
   /** What the labels carry, so a container explains itself to the janitor and to a person. */
   challengeId: number;
   competitor: string;
@@ -53,6 +62,14 @@ export class InstanceStartError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'InstanceStartError';
+  }
+}
+
+/** An engine call that passed its deadline: the engine accepted and did not answer in time. */
+export class EngineTimeoutError extends InstanceStartError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'EngineTimeoutError';
   }
 }
 

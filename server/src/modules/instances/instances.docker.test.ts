@@ -5,6 +5,7 @@ import { addChallenge, makeTeam, openSite } from '../../../test/compete.js';
 import { testDatabaseKinds } from '../../../test/databases.js';
 import { dockerEngine } from '../../../test/docker.js';
 import {
+  ENTRY_IMAGE,
   FLAG_SERVICE_IMAGE,
   instanceDefinition,
   instanceEnv,
@@ -25,7 +26,7 @@ import { driverOf } from './runtime.js';
  */
 const engine = await dockerEngine('per-team instances');
 // The image is built by scripts/docker/build-base-image.sh (.ci/run); with an engine it must be there.
-if (engine) await requireImage(engine, FLAG_SERVICE_IMAGE);
+if (engine) for (const image of [FLAG_SERVICE_IMAGE, ENTRY_IMAGE]) await requireImage(engine, image);
 
 for (const kind of testDatabaseKinds()) {
   describe.skipIf(!engine)(`instances on a real engine (${kind})`, () => {
@@ -196,6 +197,9 @@ for (const kind of testDatabaseKinds()) {
         ports: [{ port: 1337, protocol: 'tcp', hostPort: 31999 }],
         capabilities: [],
         writableRoot: false,
+        egress: false,
+        denyHosts: [],
+        runtime: null,
         challengeId: c.id,
         competitor: 'team:0',
         expiresAt: t.clock.now().getTime() + 3_600_000,

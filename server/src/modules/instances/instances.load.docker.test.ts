@@ -3,6 +3,7 @@ import { buildTestApp } from '../../../test/build-test-app.js';
 import { addChallenge, makeTeam, openSite } from '../../../test/compete.js';
 import { dockerEngine } from '../../../test/docker.js';
 import {
+  ENTRY_IMAGE,
   FLAG_SERVICE_IMAGE,
   instanceDefinition,
   instanceEnv,
@@ -16,7 +17,7 @@ import { driverOf } from './runtime.js';
 
 const engine = await dockerEngine('per-team instances');
 // The image is built by scripts/docker/build-base-image.sh (.ci/run); with an engine it must be there.
-if (engine) await requireImage(engine, FLAG_SERVICE_IMAGE);
+if (engine) for (const image of [FLAG_SERVICE_IMAGE, ENTRY_IMAGE]) await requireImage(engine, image);
 const TEAMS = 20;
 
 describe.skipIf(!engine)('20 teams starting at once (real engine)', () => {

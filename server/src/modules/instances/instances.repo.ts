@@ -162,6 +162,20 @@ export async function setFailed(db: Executor, id: number, error: string): Promis
   await db.deleteFrom('instance_ports').where('instance_id', '=', id).execute();
 }
 
+/**
+ * A stop the engine did not finish (it did not answer): the row is failed with why, so it neither
+ * stays 'stopping' nor counts against the cap; its container, if any is left, goes at the
+ * janitor's first sweep once the engine answers (a failed row's container is an orphan).
+ */
+export async function setStopFailed(db: Executor, id: number, error: string): Promise<void> {
+  await db
+    .updateTable('instances')
+    .set({ state: 'failed', error })
+    .where('id', '=', id)
+    .where('state', '=', 'stopping')
+    .execute();
+}
+
 /** Marks the row stopping (no renewal, no second stop); answers whether this call did. */
 export const markStopping = (db: Executor, id: number) =>
   changeGuarded(db, id, { state: 'stopping' }, { notIn: 'stopping' });
@@ -267,4 +281,39 @@ export async function claimLease(
 
 export async function releaseLease(db: Executor, name: string, holder: string): Promise<void> {
   await db.deleteFrom('job_leases').where('name', '=', name).where('holder', '=', holder).execute();
+}
+
+/** A competitor's instances in the given states (all states when none given). */
+export async function listCompetitorInstances(
+  db: Executor,
+  c: CompetitorKey,
+  states?: string[],
+): Promise<InstanceRow[]> {
+  return db
+    .selectFrom('instances')
+    .selectAll()
+    .where('competitor_kind', '=', c.kind)
+    .where('competitor_id', '=', c.id)
+    .$if(states !== undefined, (q) => q.where('state', 'in', states!))
+    .execute() as Promise<InstanceRow[]>;
+}
+
+/**
+ * The user's competitor as stored now (not as a cached session has it), locking the user's row
+ * until the transaction ends on PostgreSQL: a team change (which writes that row) and a start
+ * then happen one after the other, never across each other.
+ */
+export async function currentCompetitor(
+  trx: Executor,
+  userId: number,
+  postgres: boolean,
+): Promise<CompetitorKey | undefined> {
+  const row = await trx
+    .selectFrom('users')
+    .select('team_id')
+    .where('id', '=', userId)
+    .$if(postgres, (q) => q.forUpdate())
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return row.team_id === null ? { kind: 'user', id: userId } : { kind: 'team', id: row.team_id };
 }

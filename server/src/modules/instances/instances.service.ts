@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import {
   INSTANCE_LIMITS,
   INSTANCE_MESSAGES,
@@ -23,11 +24,15 @@ import {
 } from '../challenges/challenges.service.js';
 import { teamFlag } from '../challenges/team-flags.js';
 import { afterEndMode, readEventState } from '../event-state/event-state.service.js';
+import { engineMessage } from './docker-driver.js';
+import { InstanceStartError } from './driver.js';
 import { launchInstance, type LaunchPlan, type StoredPort } from './launcher.js';
+import { boundedDefinition } from './policy.js';
 import { driverOf } from './runtime.js';
 import {
   claimPort,
   countLiveInstances,
+  currentCompetitor,
   deleteInstance,
   findInstance,
   findInstanceById,
@@ -39,6 +44,7 @@ import {
   markStopping,
   setExpiry,
   setPorts,
+  setStopFailed,
   type CompetitorKey,
   type InstanceRow,
 } from './instances.repo.js';
@@ -49,6 +55,11 @@ export const portsOf = (row: Pick<InstanceRow, 'ports'>): StoredPort[] =>
 /** The stored definition (JSON text) as the contract types it, or null. */
 export function parseDefinition(text: string | null): InstanceDefinition | null {
   return text === null ? null : (JSON.parse(text) as InstanceDefinition);
+}
+
+/** What a failed engine call says: the deadline's own message, or the engine's. */
+function engineFailure(err: unknown): string {
+  return err instanceof InstanceStartError ? err.message : engineMessage(err);
 }
 
 const targetOf = (challenge: string, competitor: CompetitorKey) =>
@@ -67,7 +78,7 @@ function present(row: InstanceRow, host: string): InstanceState {
     ports: portsOf(row).map((p) => ({
       port: p.hostPort,
       protocol: p.protocol,
-      ...(p.protocol === 'http' ? { url: instanceUrl(host, p.hostPort) } : {}),
+      ...(p.protocol === 'http' ? { url: instanceUrl(host, p.hostPort, p.token) } : {}),
     })),
     expiresAt: new Date(row.expires_at).toISOString(),
   };
@@ -91,9 +102,9 @@ async function openInstanceChallenge(
 ): Promise<{ name: string; definition: InstanceDefinition }> {
   await openChallengeForSubmission(ctx, user, challengeId);
   const found = await findInstanceDefinition(ctx.database.db, challengeId);
-  const definition = parseDefinition(found?.instance ?? null);
-  if (!found || !definition) throw notFound(INSTANCE_MESSAGES.notInstanceChallenge);
-  return { name: found.name, definition };
+  const stored = parseDefinition(found?.instance ?? null);
+  if (!found || !stored) throw notFound(INSTANCE_MESSAGES.notInstanceChallenge);
+  return { name: found.name, definition: boundedDefinition(stored, ctx.config.instances.policy) };
 }
 
 /** The flag the container carries: the competitor's own per-team flag, else the static flag. */
@@ -133,7 +144,14 @@ async function claimPorts(
     }
     if (claimed === null)
       throw new DomainError('unavailable', 'Every instance port is in use: try again when one is stopped.');
-    out.push({ port: wanted.port, protocol: wanted.protocol, hostPort: claimed });
+    out.push({
+      port: wanted.port,
+      protocol: wanted.protocol,
+      hostPort: claimed,
+      // An HTTP port answers only requests with this (the link sets it as a cookie): a sweep of
+      // the port range by another team finds no HTTP instance.
+      ...(wanted.protocol === 'http' ? { token: randomBytes(24).toString('base64url') } : {}),
+    });
   }
   return out;
 }
@@ -156,8 +174,10 @@ export async function startInstance(
     throw new DomainError('forbidden', MESSAGES.eventClosed);
   const state = await readEventState(ctx);
   const host = state.settings.challengeHost;
-  const competitor = competitorOfUser(user);
   const db = ctx.database.db;
+  const postgres = ctx.database.dialect === 'postgres';
+  // The stored membership, not the session's copy: a team change a moment ago counts.
+  const competitor = (await currentCompetitor(db, user.id, false)) ?? competitorOfUser(user);
 
   const existing = await findInstance(db, challengeId, competitor);
   if (existing && existing.state !== 'failed' && existing.state !== 'stopping')
@@ -178,7 +198,10 @@ export async function startInstance(
   const now = ctx.clock.now().getTime();
   const lifetimeMs = definition.lifetimeMinutes * 60_000;
   const started = await ctx.database.transaction(async (trx) => {
-    await lockCompetitor(trx, competitor, ctx.database.dialect === 'postgres');
+    const stored = await currentCompetitor(trx, user.id, postgres);
+    if (!stored || stored.kind !== competitor.kind || stored.id !== competitor.id)
+      throw new DomainError('conflict', INSTANCE_MESSAGES.teamChanged);
+    await lockCompetitor(trx, competitor, postgres);
     const current = await findInstance(trx, challengeId, competitor);
     if (current && current.state !== 'failed') return { row: current, fresh: false };
     if (current) await deleteInstance(trx, current.id);
@@ -222,6 +245,7 @@ export async function startInstance(
       flag,
       ports: portsOf(started.row),
       expiresAt: started.row.max_expires_at,
+      challengeHost: host,
     };
     launchInstance(ctx, plan);
   }
@@ -285,7 +309,15 @@ export async function removeInstance(
   const failed = row.state === 'failed';
   if (!(await markStopping(db, row.id))) return false;
   // A failed start's container was removed when it failed (and an orphan goes at the next sweep).
-  if (!failed) await driverOf(ctx).remove(row.id);
+  if (!failed) {
+    try {
+      await driverOf(ctx).remove(row.id);
+    } catch (err) {
+      const message = engineFailure(err);
+      await setStopFailed(db, row.id, `The stop did not finish: ${message}`);
+      throw new DomainError('unavailable', message);
+    }
+  }
   const challenge = row.challenge_id === null ? null : await findInstanceDefinition(db, row.challenge_id);
   await ctx.database.transaction(async (trx) => {
     await deleteInstance(trx, row.id);
@@ -316,8 +348,11 @@ export async function stopInstance(
   return { message: INSTANCE_MESSAGES.stopped };
 }
 
-/** Every instance for the admin panel: who, which challenge, since when, where, what state. */
-export async function listInstancesAdmin(ctx: AppContext): Promise<AdminInstance[]> {
+/**
+ * Every instance for the admin panel: who, which challenge, since when, where, what state. The
+ * address is its team's and the admins' only: another role gets none (`withAddresses` false).
+ */
+export async function listInstancesAdmin(ctx: AppContext, withAddresses: boolean): Promise<AdminInstance[]> {
   const [rows, host] = await Promise.all([listInstancesForAdmin(ctx.database.db), challengeHost(ctx)]);
   return rows.map((r) => ({
     _id: toApiId(r.id),
@@ -328,7 +363,9 @@ export async function listInstancesAdmin(ctx: AppContext): Promise<AdminInstance
     created_at: new Date(r.created_at).toISOString(),
     expires_at: new Date(r.expires_at).toISOString(),
     addresses:
-      r.state === 'failed' ? [] : portsOf(r).map((p) => instanceAddress(host, p.hostPort, p.protocol)),
+      r.state === 'failed' || !withAddresses
+        ? []
+        : portsOf(r).map((p) => instanceAddress(host, p.hostPort, p.protocol, p.token)),
     error: r.error,
     started_by: r.started_by_name,
   }));

@@ -61,6 +61,7 @@ for (const kind of testDatabaseKinds()) {
         pids: 128,
         lifetimeMinutes: 30,
         env: {},
+        egress: false,
       });
       // An update without `instance` leaves it; null removes it.
       const edit = { ...form, challenge_id: c._id };

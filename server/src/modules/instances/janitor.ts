@@ -11,6 +11,7 @@ import {
   setContainer,
   setFailed,
   setRunning,
+  setStopFailed,
   type InstanceRow,
 } from './instances.repo.js';
 import { portsOf, removeInstance } from './instances.service.js';
@@ -47,27 +48,46 @@ export async function sweepInstances(ctx: AppContext): Promise<void> {
   };
 
   const unwanted = new Map((await listUnwantedInstances(db)).map((u) => [u.id, u.reason]));
+  // An engine that does not answer fails each call at its deadline; the first failure ends the
+  // engine's part of this sweep (the next one tries again), the database's part goes on.
+  let engineDown: unknown = null;
+  const onEngine = async (call: () => Promise<unknown>): Promise<boolean> => {
+    if (engineDown) return false;
+    try {
+      await call();
+      return true;
+    } catch (err) {
+      engineDown = err;
+      return false;
+    }
+  };
   for (const row of rows) {
     const reason = unwanted.get(row.id);
     if (row.state === 'stopping') {
       // A stop that a crash interrupted (or one under way elsewhere: both steps are idempotent).
+      // Not finished while the engine is away: failed (its container goes once it answers).
       gone.add(row.id);
-      await driver.remove(row.id);
-      await deleteInstance(db, row.id);
+      if (await onEngine(() => driver.remove(row.id))) await deleteInstance(db, row.id);
+      else await setStopFailed(db, row.id, 'The stop did not finish: the challenge host did not answer.');
     } else if (row.state === 'failed' && (row.expires_at <= now || reason)) {
       gone.add(row.id);
       await deleteInstance(db, row.id);
-    } else if (reason) await stop(row, 'instance.stop', reason);
-    else if (row.expires_at <= now && row.state !== 'failed') await stop(row, 'instance.expire', 'expired');
+    } else if (reason) await onEngine(() => stop(row, 'instance.stop', reason));
+    else if (row.expires_at <= now && row.state !== 'failed')
+      await onEngine(() => stop(row, 'instance.expire', 'expired'));
   }
 
   const byId = new Map(rows.filter((r) => !gone.has(r.id)).map((r) => [r.id, r]));
   const seen = new Set<number>();
-  for (const c of await driver.list()) {
+  let containers: Awaited<ReturnType<typeof driver.list>> = [];
+  await onEngine(async () => {
+    containers = await driver.list();
+  });
+  for (const c of containers) {
     const row = byId.get(c.instanceId);
     if (launching.has(c.instanceId)) continue;
     if (!row || row.state === 'failed' || (c.expiresAt !== null && c.expiresAt <= now)) {
-      await driver.remove(c.instanceId);
+      await onEngine(() => driver.remove(c.instanceId));
       continue;
     }
     if (c.containerId === null) continue;
@@ -78,7 +98,7 @@ export async function sweepInstances(ctx: AppContext): Promise<void> {
     }
     if (row.state === 'running' && !c.running) {
       await setFailed(db, row.id, 'The container stopped by itself (it exited or was killed).');
-      await driver.remove(row.id);
+      await onEngine(() => driver.remove(row.id));
     }
   }
 
@@ -86,13 +106,15 @@ export async function sweepInstances(ctx: AppContext): Promise<void> {
     if (row.state !== 'starting' || launching.has(row.id)) continue;
     // Made by a launch of another process, or left by one that died mid-start: a container that
     // answers is adopted at once (running, whoever finishes first); one that does not, or none,
-    // only once the start timeout has passed (a live launch is done by then).
+    // only once the start timeout has passed (a live launch is done by then). The database decides
+    // this even while the engine is away: no row stays 'starting' past the timeout.
     if (seen.has(row.id) && (await answersNow(ctx, row))) await setRunning(db, row.id);
     else if (now - row.created_at >= ctx.config.instances.startTimeoutMs) {
       await setFailed(db, row.id, 'The start was interrupted (the site restarted); press Start again.');
-      await driver.remove(row.id);
+      await onEngine(() => driver.remove(row.id));
     }
   }
+  if (engineDown) throw engineDown;
 }
 
 async function answersNow(ctx: AppContext, row: InstanceRow): Promise<boolean> {

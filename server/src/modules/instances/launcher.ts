@@ -2,6 +2,7 @@ import type { InstanceDefinition, InstanceProtocol } from '@ctf/contract';
 import type { AppContext } from '../../context.js';
 import { InstanceStartError, type InstanceDriver } from './driver.js';
 import { findInstanceById, setContainer, setFailed, setRunning } from './instances.repo.js';
+import { imageAllowed } from './policy.js';
 import { driverOf, launchesOf } from './runtime.js';
 
 const PROBE_EVERY_MS = 250;
@@ -11,6 +12,8 @@ export interface StoredPort {
   port: number;
   protocol: InstanceProtocol;
   hostPort: number;
+  /** HTTP: the secret in the team's link (its cookie opens the entry point's door). */
+  token?: string;
 }
 
 /**
@@ -30,6 +33,8 @@ export interface LaunchPlan {
   ports: StoredPort[];
   /** ms: the latest the instance may live (the containers' expiry label). */
   expiresAt: number;
+  /** The challenge host's name: the egress proxy refuses its addresses too. */
+  challengeHost: string;
 }
 
 /** Makes the container off the request's path; the row says how it went. */
@@ -43,7 +48,12 @@ async function launch(ctx: AppContext, plan: LaunchPlan): Promise<void> {
   const db = ctx.database.db;
   const driver = driverOf(ctx);
   const d = plan.definition;
+  const policy = ctx.config.instances.policy;
   try {
+    if (!imageAllowed(d.image, policy))
+      throw new InstanceStartError(
+        `Image '${d.image}' is not under an allowed image prefix (INSTANCE_IMAGE_PREFIXES: ${policy.imagePrefixes.join(', ')})`,
+      );
     const { containerId } = await driver.start({
       instanceId: plan.instanceId,
       image: d.image,
@@ -54,6 +64,9 @@ async function launch(ctx: AppContext, plan: LaunchPlan): Promise<void> {
       pids: d.pids,
       capabilities: d.capabilities ?? [],
       writableRoot: d.writableRoot === true,
+      egress: d.egress === true,
+      denyHosts: [plan.challengeHost, ctx.config.instances.probeHost].filter(Boolean),
+      runtime: policy.runtime,
       challengeId: plan.challengeId,
       competitor: plan.competitor,
       expiresAt: plan.expiresAt,

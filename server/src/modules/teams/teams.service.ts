@@ -4,6 +4,7 @@ import { isUniqueViolation } from '../../db/connect.js';
 import type { Executor, TeamRow, UserRow } from '../../db/schema.js';
 import { constantTimeEqual, hmac } from '../../lib/crypto.js';
 import { DomainError, badInput, conflict, forbidden, notFound } from '../../lib/errors.js';
+import type { DomainEventMap } from '../../lib/domain-events.js';
 import { SYSTEM_ACTOR, recordAudit, type AuditActor } from '../audit/audit.service.js';
 import { nameOwner } from '../users/users.service.js';
 import { departCurrentTeam, departTeam } from './teams.membership.js';
@@ -73,11 +74,34 @@ async function requireLedTeam(db: Executor, user: UserRow): Promise<TeamRow> {
   return team;
 }
 
+type MembershipChange = DomainEventMap['membership.changed'];
+
+/**
+ * Tells the modules that hold something per competitor (instances) that a user left one, inside
+ * the change's transaction (they settle it with the change); answers the event, which the caller
+ * emits again after its commit for their clean-up. `userId` null: the whole team went.
+ */
+async function leftCompetitor(
+  ctx: AppContext,
+  trx: Executor,
+  userId: number | null,
+  left: MembershipChange['left'],
+): Promise<MembershipChange> {
+  const change = { userId: userId ?? 0, left };
+  await ctx.domainEvents.emitInTransaction(trx, 'membership.changed', change);
+  return change;
+}
+
+/** After the commit: the clean-up of each change (errors are logged, the change stands). */
+function settled(ctx: AppContext, changes: readonly (MembershipChange | null)[]): void {
+  for (const c of changes) if (c) void ctx.domainEvents.emit('membership.changed', c);
+}
+
 /** Creates a team led by the caller, who must be teamless; their pending requests go. */
 export async function createTeam(ctx: AppContext, user: UserRow, rawName: string): Promise<string> {
   const { name, key } = normaliseTeamName(rawName);
   const now = ctx.clock.now().toISOString();
-  await ctx.database.transaction(async (trx) => {
+  const change = await ctx.database.transaction(async (trx) => {
     await refuseUsername(trx, key);
     let teamId: number;
     try {
@@ -95,8 +119,10 @@ export async function createTeam(ctx: AppContext, user: UserRow, rawName: string
     // NOTE: the conditional update, not the session's copy of the user, decides "already in a team".
     if (!(await attachUserToTeam(trx, user.id, teamId, now))) throw conflict(TEXT.alreadyInTeam);
     await deleteJoinRequestsOfUser(trx, user.id);
+    return leftCompetitor(ctx, trx, user.id, { kind: 'user', id: user.id });
   });
   ctx.bus.publish('teams');
+  settled(ctx, [change]);
   return MESSAGES.teamCreated;
 }
 
@@ -146,30 +172,34 @@ export async function renameTeam(ctx: AppContext, user: UserRow, rawName: string
  * must be their own. Leadership passes on; an emptied team is deleted.
  */
 export async function leaveTeam(ctx: AppContext, user: UserRow, teamName: string): Promise<string> {
-  const deleted = await ctx.database.transaction(async (trx) => {
+  const { deleted, change } = await ctx.database.transaction(async (trx) => {
     const membership = await findUserTeamId(trx, user.id);
     if (!membership?.team_id) throw badInput(TEXT.notInTeam);
     const team = await findTeamById(trx, membership.team_id);
     if (!team || team.name_key !== nameKey(teamName)) throw badInput(TEXT.notYourTeam);
     const departure = await departTeam(trx, user.id, team.id);
     if (!departure) throw badInput(TEXT.notInTeam);
-    return departure.teamDeleted;
+    const left = await leftCompetitor(ctx, trx, user.id, { kind: 'team', id: team.id });
+    return { deleted: departure.teamDeleted, change: left };
   });
   ctx.bus.publish('teams');
+  settled(ctx, [change]);
   return deleted ? TEXT.leftAndDeleted : TEXT.leftTeam;
 }
 
 /** The leader removes another member; the leader can never be removed. */
 export async function removeMember(ctx: AppContext, user: UserRow, memberUsername: string): Promise<string> {
   const key = nameKey(memberUsername);
-  await ctx.database.transaction(async (trx) => {
+  const change = await ctx.database.transaction(async (trx) => {
     const team = await requireLedTeam(trx, user);
     if (key === user.username_key) throw badInput(TEXT.leaderCannotBeRemoved);
     const member = await findMemberByUsernameKey(trx, team.id, key);
     if (!member) throw notFound(TEXT.memberNotFound);
     if (!(await departTeam(trx, member.id, team.id))) throw notFound(TEXT.memberNotFound);
+    return leftCompetitor(ctx, trx, member.id, { kind: 'team', id: team.id });
   });
   ctx.bus.publish('teams');
+  settled(ctx, [change]);
   return TEXT.memberRemoved;
 }
 
@@ -184,8 +214,9 @@ export async function acceptJoinRequest(
   input: { requestId: number; checksum: string },
 ): Promise<string> {
   let staleRequest: number | null = null;
+  let change: MembershipChange | null = null;
   try {
-    await ctx.database.transaction(async (trx) => {
+    change = await ctx.database.transaction(async (trx) => {
       const team = await requireLedTeam(trx, user);
       const request = await findJoinRequest(trx, input.requestId);
       if (!request) throw notFound(TEXT.requestNotFound);
@@ -212,6 +243,7 @@ export async function acceptJoinRequest(
         throw conflict(TEXT.userJoinedElsewhere);
       }
       await deleteJoinRequestsOfUser(trx, request.user_id);
+      return leftCompetitor(ctx, trx, request.user_id, { kind: 'user', id: request.user_id });
     });
   } catch (err) {
     // The sender is in another team now: the request can never succeed, so it goes.
@@ -219,6 +251,7 @@ export async function acceptJoinRequest(
     throw err;
   }
   ctx.bus.publish('teams');
+  settled(ctx, [change]);
   return TEXT.memberAdded;
 }
 
@@ -232,7 +265,9 @@ export async function removeMembershipInTransaction(
   trx: Executor,
   userId: number,
 ): Promise<void> {
-  await departCurrentTeam(trx, userId);
+  const departure = await departCurrentTeam(trx, userId);
+  // The caller's commit is not seen here: the clean-up after it is the instance janitor's.
+  if (departure) await leftCompetitor(ctx, trx, userId, { kind: 'team', id: departure.teamId });
 }
 
 /**
@@ -245,12 +280,13 @@ export async function deleteTeam(
   actor: AuditActor = SYSTEM_ACTOR,
 ): Promise<void> {
   const at = ctx.clock.now();
-  await ctx.database.transaction(async (trx) => {
+  const change = await ctx.database.transaction(async (trx) => {
     const team = await findTeamById(trx, teamId);
     if (!team) throw notFound(TEXT.teamNotFound);
     await detachAllMembers(trx, teamId);
     await deleteJoinRequestsOfTeam(trx, teamId);
     await deleteTeamRow(trx, teamId);
+    const left = await leftCompetitor(ctx, trx, null, { kind: 'team', id: teamId });
     await recordAudit(trx, {
       actor,
       action: 'team.remove',
@@ -258,6 +294,8 @@ export async function deleteTeam(
       details: { members: team.member_count },
       at,
     });
+    return left;
   });
   ctx.bus.publish('teams');
+  settled(ctx, [change]);
 }

@@ -24,6 +24,8 @@ export interface InstanceValues {
   /** Comma list of capabilities added back (NET_BIND_SERVICE, ...). */
   capabilities: string;
   writableRoot: boolean;
+  /** Outbound access to public addresses (admins only). */
+  egress: boolean;
 }
 
 export const NO_INSTANCE: InstanceValues = {
@@ -37,6 +39,7 @@ export const NO_INSTANCE: InstanceValues = {
   env: '',
   capabilities: '',
   writableRoot: false,
+  egress: false,
 };
 
 /** A stored definition as the form's fields. */
@@ -55,6 +58,7 @@ export function instanceValues(d: InstanceDefinition | null): InstanceValues {
       .join('\n'),
     capabilities: (d.capabilities ?? []).join(', '),
     writableRoot: d.writableRoot === true,
+    egress: d.egress === true,
   };
 }
 
@@ -106,6 +110,7 @@ export function instanceBody(
       env,
       ...(capabilities.length > 0 && { capabilities }),
       ...(v.writableRoot && { writableRoot: true }),
+      ...(v.egress && { egress: true }),
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { AdminChallenge, SetupStatus, User } from '@ctf/contract';
+import { DEFAULT_INSTANCE_POLICY, type AdminChallenge, type SetupStatus, type User } from '@ctf/contract';
 import { queryKeys } from '../../lib/query';
 import type { ReactElement } from 'react';
 import { afterEach, beforeEach, vi } from 'vitest';
@@ -78,6 +78,8 @@ export function baseRoutes(overrides: Record<string, Handler> = {}): Record<stri
     'GET /api/info/site': () => json(SITE),
     'GET /api/admin/divisions': () => json({ divisions: [] }),
     'GET /api/admin/setup': () => json(SETUP),
+    'GET /api/admin/instances/policy': () => json(DEFAULT_INSTANCE_POLICY),
+    'GET /api/admin/instances/engine': () => json({ reachable: true, message: null }),
     ...overrides,
   };
 }

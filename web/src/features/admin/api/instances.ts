@@ -15,3 +15,21 @@ export function useAdminInstances() {
 /** POST /api/admin/instances/stop {instance_id}. */
 export const stopInstance = (instanceId: string) =>
   callApi(instancesApi.adminStopInstance, { instance_id: instanceId });
+
+/** GET /api/admin/instances/policy: the operator's box, shown beside the challenge form's fields. */
+export function useInstancePolicy() {
+  return useQuery({
+    queryKey: queryKeys.admin('instance-policy'),
+    queryFn: () => fetchData(instancesApi.instancePolicy),
+    staleTime: Infinity,
+  });
+}
+
+/** GET /api/admin/instances/engine, with the list (the engine may go away or come back). */
+export function useEngineStatus() {
+  return useQuery({
+    queryKey: queryKeys.admin('instance-engine'),
+    queryFn: () => fetchData(instancesApi.instanceEngine),
+    refetchInterval: 5000,
+  });
+}

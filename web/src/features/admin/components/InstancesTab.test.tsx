@@ -2,6 +2,7 @@ import type { AdminInstance } from '@ctf/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { makeUser } from '../../../test/factories';
 import { baseRoutes, json, mockApi, renderPage } from '../testing';
 import { AdminPanel } from './AdminPanel';
 import { ageText } from './InstancesTab';
@@ -56,6 +57,61 @@ describe('Instances tab', { timeout: 20_000 }, () => {
       expect(within(screen.getByRole('table', { name: 'Instances' })).queryByText('Red')).toBeNull(),
     );
     expect(screen.getByRole('button', { name: 'Dismiss the instance of Blue for Box' })).toBeInTheDocument();
+  });
+
+  it('says so when the engine does not answer; a monitor sees team and state, not the address', async () => {
+    mockApi(
+      baseRoutes({
+        'GET /api/admin/instances': () => json([row(1, { addresses: [] })]),
+        'GET /api/admin/instances/engine': () =>
+          json({ reachable: false, message: 'The challenge host did not answer in 20 s' }),
+      }),
+    );
+    renderPage(
+      <AdminPanel />,
+      '/admin/panel?tab=instances',
+      makeUser({ _id: '5', username: 'mo', role: 'monitor' }),
+    );
+    expect(await screen.findByTestId('engine-unreachable')).toHaveTextContent(
+      "The challenge host's engine is unreachable. The challenge host did not answer in 20 s",
+    );
+    const table = await screen.findByRole('table', { name: 'Instances' });
+    expect(within(table).queryByRole('columnheader', { name: 'Address' })).toBeNull();
+    expect(within(table).getByText('Red').closest('tr')!).toHaveTextContent('running');
+  });
+
+  it('shows the operator’s limits in the challenge form, and warns what internet access means', async () => {
+    mockApi(
+      baseRoutes({
+        'GET /api/admin/instances/policy': () =>
+          json({
+            capabilities: ['CHOWN', 'NET_BIND_SERVICE'],
+            maxMemoryMb: 512,
+            maxCpus: 1,
+            maxPids: 256,
+            maxLifetimeMinutes: 60,
+            imagePrefixes: ['ctf-'],
+            runtime: null,
+          }),
+      }),
+    );
+    renderPage(<AdminPanel />, '/admin/panel?tab=create-challenge');
+    const form = await screen.findByRole('form', { name: 'Create Challenge' });
+    await userEvent.click(within(form).getByRole('checkbox', { name: /Start a container per team/ }));
+    expect(await within(form).findByText('16 to 512 (this site’s limit)')).toBeInTheDocument();
+    expect(within(form).getByText(/allowed here: CHOWN, NET_BIND_SERVICE/)).toBeInTheDocument();
+    expect(within(form).getByText(/Allowed: ctf-/)).toBeInTheDocument();
+    await userEvent.click(within(form).getByRole('checkbox', { name: /Internet access/ }));
+    expect(within(form).getByText(/can then reach any public address/)).toBeInTheDocument();
+  });
+
+  it('shows an author what runs read-only', async () => {
+    mockApi(baseRoutes());
+    const author = makeUser({ _id: '6', username: 'writer', role: 'author' });
+    renderPage(<AdminPanel />, '/admin/panel?tab=create-challenge', author);
+    const form = await screen.findByRole('form', { name: 'Create Challenge' });
+    expect(within(form).getByRole('checkbox', { name: /Start a container per team/ })).toBeDisabled();
+    expect(within(form).getByText(/Only an admin sets what an instance runs/)).toBeInTheDocument();
   });
 
   it('writes ages in minutes, then hours', () => {

@@ -1,8 +1,8 @@
 import { instancesApi, type AdminInstance } from '@ctf/contract';
-import { useMayCall } from '../staff-role';
+import { useMayCall, useStaffRole } from '../staff-role';
 import { useEffect, useState } from 'react';
-import { Badge, Button } from 'react-bootstrap';
-import { stopInstance, useAdminInstances } from '../api/instances';
+import { Alert, Badge, Button } from 'react-bootstrap';
+import { stopInstance, useAdminInstances, useEngineStatus } from '../api/instances';
 import type { AdminAct } from '../use-admin-action';
 import { AdminTable, type AdminColumn } from './AdminTable';
 import { QueryState } from './QueryState';
@@ -21,12 +21,15 @@ export function ageText(iso: string, now: number): string {
 }
 
 /**
- * Every team's container (issue 30): team, challenge, age, address and state, with Stop; a failed
- * pull or start shows the engine's own message (a missing image is named there).
+ * Every team's container: team, challenge, age, address (admins only: a monitor sees team and
+ * state) and state, with Stop; a failed pull or start shows the engine's own message (a missing
+ * image is named there), and an engine that does not answer is said so above the list.
  */
 export function InstancesTab({ act }: { act: AdminAct }) {
   const instances = useAdminInstances();
+  const engine = useEngineStatus().data;
   const may = useMayCall();
+  const role = useStaffRole();
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), 30_000);
@@ -36,7 +39,10 @@ export function InstancesTab({ act }: { act: AdminAct }) {
     { header: 'Team', cell: (i) => i.team },
     { header: 'Challenge', cell: (i) => i.challenge },
     { header: 'Age', cell: (i) => ageText(i.created_at, now) },
-    {
+  ];
+  // The address is the team's and the admins' only (the server sends none to other roles).
+  if (role === 'admin')
+    columns.push({
       header: 'Address',
       cell: (i) =>
         i.addresses.length === 0
@@ -46,21 +52,20 @@ export function InstancesTab({ act }: { act: AdminAct }) {
                 {a}
               </code>
             )),
-    },
-    {
-      header: 'State',
-      cell: (i) => (
-        <>
-          <Badge bg={STATE_VARIANT[i.state]}>{i.state}</Badge>
-          {i.error && (
-            <div className="small text-danger mt-1" data-testid="instance-error">
-              {i.error}
-            </div>
-          )}
-        </>
-      ),
-    },
-  ];
+    });
+  columns.push({
+    header: 'State',
+    cell: (i) => (
+      <>
+        <Badge bg={STATE_VARIANT[i.state]}>{i.state}</Badge>
+        {i.error && (
+          <div className="small text-danger mt-1" data-testid="instance-error">
+            {i.error}
+          </div>
+        )}
+      </>
+    ),
+  });
   // A monitor reads the list; Stop and Dismiss are an admin's.
   if (may(instancesApi.adminStopInstance))
     columns.push({
@@ -80,25 +85,33 @@ export function InstancesTab({ act }: { act: AdminAct }) {
       ),
     });
   return (
-    <QueryState query={instances} what="instances">
-      {(list) => (
-        <AdminTable
-          label="Instances"
-          columns={columns}
-          rows={list}
-          rowKey={(i) => i._id}
-          search={{ label: 'Search instances', text: (i) => `${i.team} ${i.challenge} ${i.state}` }}
-          summary={
-            list.length > 0 && (
-              <p>
-                Instances: <strong>{list.length}</strong> (running:{' '}
-                <strong>{list.filter((i) => i.state === 'running').length}</strong>)
-              </p>
-            )
-          }
-          empty={<p>No instances running.</p>}
-        />
+    <>
+      {engine && !engine.reachable && (
+        <Alert variant="danger" data-testid="engine-unreachable">
+          <strong>The challenge host&apos;s engine is unreachable.</strong> {engine.message} Starts fail until
+          it answers again; the clean-up resumes by itself then.
+        </Alert>
       )}
-    </QueryState>
+      <QueryState query={instances} what="instances">
+        {(list) => (
+          <AdminTable
+            label="Instances"
+            columns={columns}
+            rows={list}
+            rowKey={(i) => i._id}
+            search={{ label: 'Search instances', text: (i) => `${i.team} ${i.challenge} ${i.state}` }}
+            summary={
+              list.length > 0 && (
+                <p>
+                  Instances: <strong>{list.length}</strong> (running:{' '}
+                  <strong>{list.filter((i) => i.state === 'running').length}</strong>)
+                </p>
+              )
+            }
+            empty={<p>No instances running.</p>}
+          />
+        )}
+      </QueryState>
+    </>
   );
 }

@@ -1,0 +1,2 @@
+/** The entry point proxy (proxy.mjs): what its tests import. */
+export function isPublic(address: string): boolean;
