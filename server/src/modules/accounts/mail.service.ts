@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Transporter } from 'nodemailer';
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/schema.js';
+import { DrainLoop } from '../../lib/drain-loop.js';
 import {
   claimDueMail,
   deleteSentMail,
@@ -57,10 +58,11 @@ export async function startMailSender(ctx: AppContext): Promise<MailSender | nul
 }
 
 export class MailSender {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private again = false;
-  private stopped = false;
+  private readonly loop = new DrainLoop(
+    () => this.drain(),
+    MAIL_TIMING.pollMs,
+    (err: unknown) => this.ctx.log.error({ err }, 'mail: outbox could not be read'),
+  );
 
   constructor(
     private readonly ctx: AppContext,
@@ -69,32 +71,15 @@ export class MailSender {
   ) {}
 
   start(): void {
-    this.timer = setInterval(() => this.kick(), MAIL_TIMING.pollMs);
-    this.timer.unref();
-    this.kick();
+    this.loop.start();
   }
 
   kick(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.drain()
-      .catch((err: unknown) => this.ctx.log.error({ err }, 'mail: outbox could not be read'))
-      .finally(() => {
-        this.running = null;
-        if (this.again) {
-          this.again = false;
-          this.kick();
-        }
-      });
+    this.loop.kick();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    await this.running;
+    await this.loop.stop();
     this.transport.close();
   }
 
@@ -104,7 +89,7 @@ export class MailSender {
     const dropped = await dropExpiredMail(db, now() - MAIL_TIMING.keepMs);
     if (dropped > 0) this.ctx.log.warn(`mail: dropped ${dropped} message(s) undelivered after 24 h`);
     const token = randomUUID();
-    while (!this.stopped) {
+    while (!this.loop.stopped) {
       const mail = await claimDueMail(db, now(), MAIL_TIMING.leaseMs, token);
       if (!mail) return;
       try {

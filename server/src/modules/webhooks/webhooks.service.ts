@@ -3,6 +3,7 @@ import type { WebhookEventKind } from '../../config.js';
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/schema.js';
 import { LISTENER_PRIORITY } from '../../lib/domain-events.js';
+import { DrainLoop } from '../../lib/drain-loop.js';
 import {
   deleteOutboxMessagesAbout,
   claimDueMessage,
@@ -166,10 +167,11 @@ export function startWebhookSender(ctx: AppContext): WebhookSender | null {
  * delays its own messages. Each process runs one; the claim gives each message to one of them.
  */
 export class WebhookSender {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private again = false;
-  private stopped = false;
+  private readonly loop = new DrainLoop(
+    () => this.drain(),
+    WEBHOOK_TIMING.pollMs,
+    (err: unknown) => this.ctx.log.error({ err }, 'webhook: outbox could not be read'),
+  );
   private readonly abort = new AbortController();
 
   constructor(
@@ -178,34 +180,19 @@ export class WebhookSender {
   ) {}
 
   start(): void {
-    this.timer = setInterval(() => this.kick(), WEBHOOK_TIMING.pollMs);
-    this.timer.unref();
-    this.kick();
+    this.loop.start();
   }
 
   /** Looks for due messages now (after an enqueue here; the timer covers other processes'). */
   kick(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.drain()
-      .catch((err: unknown) => this.ctx.log.error({ err }, 'webhook: outbox could not be read'))
-      .finally(() => {
-        this.running = null;
-        if (this.again) {
-          this.again = false;
-          this.kick();
-        }
-      });
+    this.loop.kick();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
+    // The loop is marked stopped first, so the aborted send does not go on to the next message.
+    const stopped = this.loop.stop();
     this.abort.abort();
-    await this.running;
+    await stopped;
   }
 
   private async drain(): Promise<void> {
@@ -217,7 +204,7 @@ export class WebhookSender {
       );
     }
     const token = randomUUID();
-    while (!this.stopped) {
+    while (!this.loop.stopped) {
       const message = await claimDueMessage(db, now(), WEBHOOK_TIMING.leaseMs, token);
       if (!message) return;
       const outcome = await this.send(message.payload);
