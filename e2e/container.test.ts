@@ -3,9 +3,11 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { dockerEngine } from '../server/test/docker.js';
+import { dockerEngine, engineRequest } from '../server/test/docker.js';
+import { FakeOAuthProvider } from '../server/test/fake-oauth-provider.js';
 import { ComposeStack, REPO_ROOT as root, findCompose, inspect } from './support/compose.js';
 import { HttpClient, within } from './support/http.js';
+import { oauthClient } from './support/oauth-http.js';
 import { SERVER_ENTRY, SERVER_NODE_FLAGS, freePort } from './support/server.js';
 
 /**
@@ -61,6 +63,27 @@ describe('container files', () => {
 const engine = await dockerEngine('container image and compose files');
 const composeCommand = engine ? await findCompose(engine) : null;
 
+/**
+ * The image never offers the local trial sign-in (NODE_ENV=production, HOST=0.0.0.0), so people
+ * sign in as at a real event: through OAuth (GitHub's flow against the fake provider), the first
+ * admin named in ADMINS (docs/deploy.md, "The first admin"). The provider listens on the engine's
+ * bridge address, on this machine, where the site's container reaches it.
+ */
+async function startOAuthProvider(): Promise<FakeOAuthProvider> {
+  const bridge = JSON.parse(await engineRequest(engine!.host, '/networks/bridge'));
+  return new FakeOAuthProvider().start(bridge.IPAM.Config[0].Gateway as string);
+}
+const ADMIN_LOGIN = 'compose-admin';
+const signInSettings = (fake: FakeOAuthProvider) => ({ ...fake.env(), ADMINS: `github:${ADMIN_LOGIN}` });
+
+/** Signs in through the OAuth flow; the client sends the site's own Origin (PUBLIC_URL's). */
+async function signIn(base: string, origin: string, fake: FakeOAuthProvider, login: string, id: string) {
+  const session = await oauthClient(base, fake, { id, login, email: `${login}@example.org` });
+  const client = new HttpClient(origin);
+  client.cookie = session.cookie;
+  return client;
+}
+
 /** The site's public page of points: name and points of each competitor. */
 const board = async (base: string) => (await fetch(`${base}/api/info/leaderboard`)).json();
 
@@ -69,8 +92,13 @@ const board = async (base: string) => (await fetch(`${base}/api/info/leaderboard
  * checklist's "Add the sample challenges" (files the image must carry) and First Steps' flag from
  * docs/sample-challenges; else one challenge made with the given flag.
  */
-async function playOneSolve(base: string, origin: string, challenges: 'sample' | { flag: string }) {
-  const admin = await new HttpClient(origin).signIn(base, 'compose-admin', true);
+async function playOneSolve(
+  base: string,
+  origin: string,
+  fake: FakeOAuthProvider,
+  challenges: 'sample' | { flag: string },
+) {
+  const admin = await signIn(base, origin, fake, ADMIN_LOGIN, '7001');
   let name = 'Container';
   let flag: string;
   let points = 100;
@@ -92,7 +120,7 @@ async function playOneSolve(base: string, origin: string, challenges: 'sample' |
     expect(created.status, created.text).toBe(200);
   }
   expect((await admin.post(base, '/api/admin/update_site_info', { activated: true })).status).toBe(200);
-  const player = await new HttpClient(origin).signIn(base, 'compose-player');
+  const player = await signIn(base, origin, fake, 'compose-player', '7002');
   const list = (await player.get(base, '/api/ctf/challenges')).body as {
     _id: string;
     name: string;
@@ -116,21 +144,27 @@ describe.skipIf(!composeCommand)('compose.yaml on a real Docker engine', () => {
   const stack = new ComposeStack(engine!, composeCommand!, ['compose.yaml']);
   let base = '';
   let origin = '';
+  let fake: FakeOAuthProvider;
 
   beforeAll(async () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     origin = `http://localhost:${port}`;
+    fake = await startOAuthProvider();
     await stack.configure({
       CTF_LISTEN: `127.0.0.1:${port}`,
       PUBLIC_URL: origin,
       LOG_LEVEL: 'warn',
+      ...signInSettings(fake),
       ...PAST_EVENT,
     });
     await stack.buildAndStart();
   }, 26 * 60_000);
 
-  afterAll(() => stack.destroy(), 120_000);
+  afterAll(async () => {
+    await stack.destroy();
+    await fake?.stop();
+  }, 120_000);
 
   it(
     'starts healthy, as a user other than root, with its data in a named volume',
@@ -150,7 +184,7 @@ describe.skipIf(!composeCommand)('compose.yaml on a real Docker engine', () => {
   it(
     'signs in, adds the sample challenges, records a solve, and keeps it when the stack is taken down and up',
     async () => {
-      const { player, challengeId, flag, entry, files } = await playOneSolve(base, origin, 'sample');
+      const { player, challengeId, flag, entry, files } = await playOneSolve(base, origin, fake, 'sample');
       // The import packs a challenge's files into one archive, stored in the volume's uploads.
       expect(files).toEqual(['first-steps.zip']);
 
@@ -208,12 +242,15 @@ describe.skipIf(!composeCommand)(
     ]);
     let base = '';
     let origin = '';
+    let fake: FakeOAuthProvider;
 
     beforeAll(async () => {
       const [proxyPort, sitePort] = [await freePort(), await freePort()];
       base = `http://127.0.0.1:${proxyPort}`;
       origin = `http://localhost:${proxyPort}`;
+      fake = await startOAuthProvider();
       await stack.configure({
+        ...signInSettings(fake),
         CTF_HTTP_LISTEN: `127.0.0.1:${proxyPort}`,
         CTF_LISTEN: `127.0.0.1:${sitePort}`,
         PUBLIC_URL: origin,
@@ -225,7 +262,10 @@ describe.skipIf(!composeCommand)(
       await stack.buildAndStart();
     }, 26 * 60_000);
 
-    afterAll(() => stack.destroy(), 120_000);
+    afterAll(async () => {
+      await stack.destroy();
+      await fake?.stop();
+    }, 120_000);
 
     it(
       'refuses to start without SESSION_SECRET or POSTGRES_PASSWORD, naming it',
@@ -252,7 +292,7 @@ describe.skipIf(!composeCommand)(
         expect(new TextDecoder().decode((await reader.read()).value)).toContain(': open');
         await reader.cancel();
 
-        const { admin } = await playOneSolve(base, origin, { flag: 'flag{behind-nginx}' });
+        const { admin } = await playOneSolve(base, origin, fake, { flag: 'flag{behind-nginx}' });
         const count = await stack.compose([
           'exec',
           '-T',

@@ -165,7 +165,9 @@ for (const leg of legs) {
 
     it.runIf(nginxAvailable())('serves the same through nginx in front of both processes', async () => {
       const base = publicUrl;
-      const u = await new HttpClient(publicUrl).signIn(base, 'via-nginx');
+      // The trial sign-in answers only a loopback client with no proxy header, so it is made on A
+      // directly; the session then works through nginx like any other.
+      const u = await new HttpClient(publicUrl).signIn(a.url, 'via-nginx');
       const seen = new Set<string>();
       for (let i = 0; i < 6; i++) {
         const r = await u.get(base, '/api/user/info');

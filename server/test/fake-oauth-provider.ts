@@ -38,10 +38,11 @@ export class FakeOAuthProvider {
   readonly authorizeRequests: URLSearchParams[] = [];
   url = '';
 
-  async start(): Promise<this> {
+  /** Listens on `host` (loopback; a container's tests give the engine's bridge address instead). */
+  async start(host = '127.0.0.1'): Promise<this> {
     this.server = http.createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    await new Promise<void>((resolve) => this.server!.listen(0, host, resolve));
+    this.url = `http://${host}:${(this.server.address() as AddressInfo).port}`;
     return this;
   }
 
