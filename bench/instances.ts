@@ -29,8 +29,10 @@ export const INSTANCE_TEAMS = 30;
 const IMAGE = 'ctf-flag-service:test';
 const ANSWER_DEADLINE_MS = 60_000;
 const POLL_MS = 500;
-// A range no test uses (the tests take 31000-34999), so a run beside them cannot collide.
-const PORT_RANGE = '36000-36999';
+// A range no test uses (the tests take 31000-34999), so a run beside them cannot collide, and below
+// Linux's ephemeral ports (32768-60999 by default): the bench's own client sockets took ports in
+// 36000-36999, and a random pick there failed a start with 'address already in use'.
+const PORT_RANGE = '30000-30999';
 
 /** The engine, or null after one line (no engine, or it lacks the image) when the leg is optional. */
 async function engineFor(opts: BenchOptions): Promise<DockerEngine | null> {
