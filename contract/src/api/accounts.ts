@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AckResponse, MessageResponse, endpoint } from './common.js';
+import { AckResponse, IdInput, MessageResponse, endpoint } from './common.js';
 import { ROUTES } from './routes.js';
 import { EmailDomain } from './divisions.js';
 import { LOGIN_METHODS } from './oauth.js';
@@ -138,7 +138,8 @@ export const adminSignIns = endpoint({
 
 export const resendConfirmation = endpoint({
   ...ROUTES.accounts.resendConfirmation,
-  body: z.object({ user_id: z.string().regex(/^\d{1,12}$/, 'must be a user id') }),
+  // The shared id: bounded, so an id past the database's integers is a 400, never a 500.
+  body: z.object({ user_id: IdInput }),
   response: AckResponse,
 });
 

@@ -88,7 +88,7 @@ export function registerEmailAccountRoutes(app: FastifyInstance, ctx: AppContext
   // The Users tab: ways in, a resent confirmation, blocked addresses.
   route(app, accountsApi.adminSignIns, 'admin', async () => signInsOfUsers(ctx));
   route(app, accountsApi.resendConfirmation, 'admin', async (request) =>
-    resendConfirmation(ctx, Number(request.body.user_id), requireUser(request)),
+    resendConfirmation(ctx, request.body.user_id, requireUser(request)),
   );
   route(app, accountsApi.blockedEmails, 'admin', async () => blockedAddresses(ctx));
   route(app, accountsApi.blockEmail, 'admin', async (request) =>
