@@ -104,9 +104,9 @@ performance score (total blocking time above all) falls on a busy machine; acces
 practices do not move. The median of three runs takes out a single unlucky run; a run on a machine
 shared with other heavy work can still fall under the gate, and then says nothing about the page.
 
-## Why CI gates performance at a floor (issue 28, blocked)
+## Why CI gates performance at a floor (blocked)
 
-Issue 28 asked for CI to fail on any page under 95, and the pages measured 95-98 on mobile (the
+The leaderboard work asked for CI to fail on any page under 95, and the pages measured 95-98 on mobile (the
 leaderboard 95, runs 95, 95, 93) on the machine where that gate was written. On the machine CI now
 runs on (2 virtual CPUs, Debian's Chromium 156.0.8078.108), the same commit (ad60df7, the one that
 recorded those scores), built and measured whole by its own script, makes 74 for the leaderboard
@@ -124,16 +124,16 @@ new tab (kept: the measured page shares the CPUs with less; no clear change in t
 
 So CI (.ci/run) runs this script once with LIGHTHOUSE_PERFORMANCE_GATE=60: accessibility and best
 practices still fail CI under 95, and performance fails it under 60, which the leaderboard's graph
-before issue 28 (46-55 on mobile) would fail and no build since has come near. The target stays
+before the leaderboard work (46-55 on mobile) would fail and no build since has come near. The target stays
 95, every row under it is listed above and printed by the script, and \`npm run lighthouse\` on
 its own still fails under 95. Reaching 95 on this machine needs the first page's work cut by about
 half (its 140 kB of compressed JavaScript, React's first render, the graph's drawing); that is the
-open part of issue 28.
+open part of the performance target.
 
-## What moved the leaderboard (issue 28)
+## What moved the leaderboard
 
 The leaderboard measured 64-67 on mobile once its score graph was drawn (total blocking time 590-840
-ms, cumulative layout shift 0.22-0.27); measured here on this event, the build before issue 28 made
+ms, cumulative layout shift 0.22-0.27); measured here on this event, the build before this work made
 46-55 on mobile (50-53 in the dark theme; total blocking time 1.2-5.2 s, layout shift 0.25-0.32) and
 67 on desktop, against 84-92 (71-77 dark; total blocking time 0.2-1.4 s, layout shift 0) and 100 for
 the build after it, three runs each in the same hour on the same busy machine (load average 12-18
@@ -160,9 +160,9 @@ on 2 CPUs). What changed:
   start-up with the navbar's other calls (its unread count needs them on every page anyway) and
   the announcement is drawn with the page's first render.
 
-## What moved mobile performance (issue 8)
+## What moved mobile performance
 
-Until issue 8 the mobile performance scores were 92 (Home), 84 (Compete) and 92 (Leaderboard), and
+Until this work the mobile performance scores were 92 (Home), 84 (Compete) and 92 (Leaderboard), and
 not gated: nothing showed before about 140 kB of compressed JavaScript and 31 kB of render-blocking
 CSS had crossed the slow link and run (first contentful paint 2.3-2.5 s, largest contentful paint
 2.6-3.1 s, total blocking time 150-310 ms). What changed:
