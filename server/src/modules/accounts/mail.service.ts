@@ -2,15 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { Transporter } from 'nodemailer';
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/schema.js';
+import { claimDue, deleteClaimed, releaseForRetry } from '../../db/leased-queue.js';
 import { DrainLoop } from '../../lib/drain-loop.js';
-import {
-  claimDueMail,
-  deleteSentMail,
-  dropExpiredMail,
-  insertMail,
-  releaseMailForRetry,
-  type Mail,
-} from './mail.repo.js';
+import { dropExpiredMail, insertMail, type Mail } from './mail.repo.js';
 
 /**
  * The accounts' mail (confirmation and reset links), sent the way the Discord webhook's messages
@@ -90,7 +84,7 @@ export class MailSender {
     if (dropped > 0) this.ctx.log.warn(`mail: dropped ${dropped} message(s) undelivered after 24 h`);
     const token = randomUUID();
     while (!this.loop.stopped) {
-      const mail = await claimDueMail(db, now(), MAIL_TIMING.leaseMs, token);
+      const mail = await claimDue(db, 'mail_outbox', now(), MAIL_TIMING.leaseMs, token);
       if (!mail) return;
       try {
         await this.transport.sendMail({
@@ -100,11 +94,12 @@ export class MailSender {
           text: mail.body_text,
           html: mail.body_html,
         });
-        await deleteSentMail(db, mail.id, token);
+        await deleteClaimed(db, 'mail_outbox', mail.id, token);
       } catch (err) {
         const reason = err instanceof Error ? err.message : 'unknown';
         const backoff = Math.min(MAIL_TIMING.backoffMs * 2 ** mail.attempts, MAIL_TIMING.maxBackoffMs);
-        await releaseMailForRetry(db, mail.id, token, now() + backoff * (0.75 + Math.random() / 2), reason);
+        const retryAt = now() + backoff * (0.75 + Math.random() / 2);
+        await releaseForRetry(db, 'mail_outbox', { id: mail.id, token }, retryAt, reason);
         // NOTE: the address is not logged (it is personal data); the message id is enough to find it.
         this.ctx.log.warn({ mail: mail.id, reason }, 'mail: not sent, will retry');
         return;

@@ -3,16 +3,14 @@ import type { WebhookEventKind } from '../../config.js';
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/schema.js';
 import { LISTENER_PRIORITY } from '../../lib/domain-events.js';
+import { claimDue, deleteClaimed, releaseForRetry } from '../../db/leased-queue.js';
 import { DrainLoop } from '../../lib/drain-loop.js';
 import {
   deleteOutboxMessagesAbout,
-  claimDueMessage,
   countPendingMessages,
-  deleteSentMessage,
   dropExpiredMessages,
   insertOutboxMessage,
   readWebhookState,
-  releaseForRetry,
   writeWebhookState,
 } from './webhooks.repo.js';
 
@@ -106,7 +104,13 @@ export function subscribeOutbox(ctx: AppContext): void {
   events.on(
     'announcement.posted',
     (a, trx) =>
-      enqueueWebhook(trx, ctx, 'announcements', webhookText.announcement(ctx, a.title, a.body), `announcement:${a.id}`),
+      enqueueWebhook(
+        trx,
+        ctx,
+        'announcements',
+        webhookText.announcement(ctx, a.title, a.body),
+        `announcement:${a.id}`,
+      ),
     { phase },
   );
   // Deleted before its message went out: the message goes with it (a message already being sent
@@ -205,14 +209,14 @@ export class WebhookSender {
     }
     const token = randomUUID();
     while (!this.loop.stopped) {
-      const message = await claimDueMessage(db, now(), WEBHOOK_TIMING.leaseMs, token);
+      const message = await claimDue(db, 'webhook_outbox', now(), WEBHOOK_TIMING.leaseMs, token);
       if (!message) return;
       const outcome = await this.send(message.payload);
       if (outcome.ok) {
         // NOTE: one transaction, so the status never reads "nothing pending" before the success
         // that emptied the queue is recorded.
         await this.ctx.database.transaction(async (trx) => {
-          await deleteSentMessage(trx, message.id, token);
+          await deleteClaimed(trx, 'webhook_outbox', message.id, token);
           await writeWebhookState(trx, { last_success_at: this.ctx.clock.now().toISOString() });
         });
         continue;
@@ -220,8 +224,10 @@ export class WebhookSender {
       const backoff = Math.min(WEBHOOK_TIMING.backoffMs * 2 ** message.attempts, WEBHOOK_TIMING.maxBackoffMs);
       const wait = outcome.retryAfterMs ?? backoff * (0.75 + Math.random() / 2);
       await this.ctx.database.transaction(async (trx) => {
-        await releaseForRetry(trx, message.id, token, now() + wait, outcome.error);
-        await writeWebhookState(trx, { last_error: `${this.ctx.clock.now().toISOString()} ${outcome.error}` });
+        await releaseForRetry(trx, 'webhook_outbox', { id: message.id, token }, now() + wait, outcome.error);
+        await writeWebhookState(trx, {
+          last_error: `${this.ctx.clock.now().toISOString()} ${outcome.error}`,
+        });
       });
       // The webhook is failing: the other messages wait for the next poll rather than hammer it.
       return;
