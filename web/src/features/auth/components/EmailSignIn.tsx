@@ -1,7 +1,8 @@
-import { PASSWORD_RULES, type OAuthMessage } from '@ctf/contract';
+import type { OAuthMessage } from '@ctf/contract';
 import { useState, type FormEvent } from 'react';
-import { Alert, Button, Card, Form, Nav } from 'react-bootstrap';
-import { NetworkError } from '../../../lib/api';
+import { Button, Card, Form, Nav } from 'react-bootstrap';
+import { EmailField, FormStatus, PASSWORD_HELP, PasswordField } from '../../../components/AccountFields';
+import { useSubmission } from '../../../lib/use-submission';
 import { emailLogin, forgotPassword, registerAccount } from '../api/email-accounts';
 
 type Mode = 'login' | 'register' | 'forgot';
@@ -27,42 +28,29 @@ export function EmailSignIn({
   const [username, setUsername] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState('');
-  const [notice, setNotice] = useState('');
-  const [busy, setBusy] = useState(false);
+  const form = useSubmission('The request failed');
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    setBusy(true);
-    setError('');
-    setNotice('');
-    try {
+  const submit = (e: FormEvent) =>
+    form.submit(e, async () => {
       if (mode === 'login') {
         const r = await emailLogin(email, password);
         if (r.ok) await onDone({ type: 'OAUTH_SUCCESS' });
-        else setError(r.message || 'Sign-in failed');
+        else form.setError(r.message || 'Sign-in failed');
       } else if (mode === 'register') {
         const r = await registerAccount(username, email, password);
         if (r.ok) {
-          setNotice(r.data.message);
+          form.setNotice(r.data.message);
           setPassword('');
         } else {
-          setError(r.message || 'Sign-up failed');
+          form.setError(r.message || 'Sign-up failed');
           onRefused(r.message);
         }
       } else {
         const r = await forgotPassword(email);
-        if (r.ok) setNotice(r.data.message);
-        else setError(r.message || 'The request failed');
+        if (r.ok) form.setNotice(r.data.message);
+        else form.setError(r.message || 'The request failed');
       }
-    } catch (err) {
-      setError(
-        err instanceof NetworkError ? 'The server could not be reached. Try again.' : 'The request failed',
-      );
-    } finally {
-      setBusy(false);
-    }
-  }
+    });
 
   return (
     <Card body className="mb-4" data-testid="email-sign-in">
@@ -77,8 +65,7 @@ export function EmailSignIn({
               aria-current={mode === m ? 'true' : undefined}
               onClick={() => {
                 setMode(m);
-                setError('');
-                setNotice('');
+                form.clear();
               }}
             >
               {m === 'login' ? 'Sign in' : m === 'register' ? 'Sign up' : 'Reset password'}
@@ -99,42 +86,19 @@ export function EmailSignIn({
             />
           </Form.Group>
         )}
-        <Form.Group className="mb-2" controlId="email-address">
-          <Form.Label>E-mail address</Form.Label>
-          <Form.Control
-            type="email"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            required
-            maxLength={254}
-            autoComplete="email"
-          />
-        </Form.Group>
+        <EmailField id="email-address" value={email} onChange={setEmail} />
         {mode !== 'forgot' && (
-          <Form.Group className="mb-2" controlId="email-password">
-            <Form.Label>Password</Form.Label>
-            <Form.Control
-              type="password"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-              required
-              minLength={mode === 'register' ? PASSWORD_RULES.minLength : undefined}
-              maxLength={PASSWORD_RULES.maxLength}
-              autoComplete={mode === 'register' ? 'new-password' : 'current-password'}
-              aria-describedby={mode === 'register' ? 'email-password-help' : undefined}
-            />
-            {mode === 'register' && (
-              <Form.Text id="email-password-help">
-                At least {PASSWORD_RULES.minLength} characters, without your username or e-mail address.
-              </Form.Text>
-            )}
-          </Form.Group>
+          <PasswordField
+            id="email-password"
+            label="Password"
+            purpose={mode === 'register' ? 'new' : 'current'}
+            value={password}
+            onChange={setPassword}
+            help={PASSWORD_HELP}
+          />
         )}
-        <div aria-live="polite">
-          {error && <Alert variant="danger">{error}</Alert>}
-          {notice && <Alert variant="success">{notice}</Alert>}
-        </div>
-        <Button type="submit" disabled={busy}>
+        <FormStatus error={form.error} notice={form.notice} />
+        <Button type="submit" disabled={form.busy}>
           {mode === 'login' ? 'Sign in' : mode === 'register' ? 'Create account' : 'Send me a link'}
         </Button>
       </Form>

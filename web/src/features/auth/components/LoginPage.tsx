@@ -2,11 +2,12 @@ import { POPUP_PROVIDERS, REGISTRATION_MESSAGES, type OAuthMessage, type PopupPr
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Alert, Button, Card, Container, Form } from 'react-bootstrap';
 import { useNavigate, useSearchParams } from 'react-router';
+import { FormStatus } from '../../../components/AccountFields';
 import { PageLoading } from '../../../components/PageLoading';
 import { QueryError } from '../../../components/QueryError';
-import { NetworkError } from '../../../lib/api';
 import { useResetSession } from '../../../lib/auth';
 import { useSiteInfo } from '../../../lib/site-info';
+import { useSubmission } from '../../../lib/use-submission';
 import { localLogin } from '../api/local-login';
 import { listenForLoginResult, openLoginPopup } from '../../../lib/oauth-popup';
 import { EmailSignIn } from './EmailSignIn';
@@ -171,25 +172,14 @@ function FirstAdminHelp({ local }: { local: boolean }) {
 function LocalLoginForm({ onDone }: { onDone: (m: OAuthMessage) => Promise<void> }) {
   const [username, setUsername] = useState('');
   const [admin, setAdmin] = useState(false);
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
+  const form = useSubmission('Sign-in failed');
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    setBusy(true);
-    setError('');
-    try {
+  const submit = (e: FormEvent) =>
+    form.submit(e, async () => {
       const r = await localLogin(username, admin);
       if (r.ok) await onDone({ type: 'OAUTH_SUCCESS' });
-      else setError(r.message || 'Sign-in failed');
-    } catch (err) {
-      setError(
-        err instanceof NetworkError ? 'The server could not be reached. Try again.' : 'Sign-in failed',
-      );
-    } finally {
-      setBusy(false);
-    }
-  }
+      else form.setError(r.message || 'Sign-in failed');
+    });
 
   return (
     <Card body className="mb-4">
@@ -216,8 +206,8 @@ function LocalLoginForm({ onDone }: { onDone: (m: OAuthMessage) => Promise<void>
           checked={admin}
           onChange={(e) => setAdmin(e.target.checked)}
         />
-        {error && <Alert variant="danger">{error}</Alert>}
-        <Button type="submit" disabled={busy}>
+        <FormStatus error={form.error} />
+        <Button type="submit" disabled={form.busy}>
           Sign in
         </Button>
       </Form>

@@ -1,7 +1,8 @@
 import { REGISTRATION_LIMITS } from '@ctf/contract';
 import { useState, type FormEvent } from 'react';
-import { Alert, Button, Card, Form } from 'react-bootstrap';
-import { NetworkError } from '../../../lib/api';
+import { Button, Card, Form } from 'react-bootstrap';
+import { FormStatus } from '../../../components/AccountFields';
+import { useSubmission } from '../../../lib/use-submission';
 import { sendRegistrationCode } from '../api/registration-code';
 
 /**
@@ -10,27 +11,14 @@ import { sendRegistrationCode } from '../api/registration-code';
  */
 export function RegistrationCodeForm({ onAccepted }: { onAccepted: (message: string) => void }) {
   const [code, setCode] = useState('');
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
+  const form = useSubmission('The code was not accepted.');
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    setBusy(true);
-    setError('');
-    try {
+  const submit = (e: FormEvent) =>
+    form.submit(e, async () => {
       const r = await sendRegistrationCode(code);
       if (r.ok) onAccepted(r.data.message);
-      else setError(r.message || 'The code was not accepted.');
-    } catch (err) {
-      setError(
-        err instanceof NetworkError
-          ? 'The server could not be reached. Try again.'
-          : 'The code was not accepted.',
-      );
-    } finally {
-      setBusy(false);
-    }
-  }
+      else form.setError(r.message || 'The code was not accepted.');
+    });
 
   return (
     <Card body className="mt-4" data-testid="registration-code">
@@ -50,8 +38,8 @@ export function RegistrationCodeForm({ onAccepted }: { onAccepted: (message: str
             maxLength={REGISTRATION_LIMITS.codeMax}
           />
         </Form.Group>
-        <div aria-live="polite">{error && <Alert variant="danger">{error}</Alert>}</div>
-        <Button type="submit" disabled={busy}>
+        <FormStatus error={form.error} />
+        <Button type="submit" disabled={form.busy}>
           Send the code
         </Button>
       </Form>

@@ -1,8 +1,8 @@
-import { PASSWORD_RULES } from '@ctf/contract';
 import { useState, type FormEvent } from 'react';
 import { Alert, Button, Card, Container, Form } from 'react-bootstrap';
 import { Link, useSearchParams } from 'react-router';
-import { NetworkError } from '../../../lib/api';
+import { FormStatus, PASSWORD_HELP, PasswordField } from '../../../components/AccountFields';
+import { useSubmission } from '../../../lib/use-submission';
 import { resetPassword } from '../api/email-accounts';
 
 /** Where a password reset mail's link leads: a new password for the account (the link works once). */
@@ -10,26 +10,15 @@ export function ResetPasswordPage() {
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const [password, setPassword] = useState('');
-  const [error, setError] = useState('');
   const [done, setDone] = useState('');
-  const [busy, setBusy] = useState(false);
+  const form = useSubmission('The request failed');
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    setBusy(true);
-    setError('');
-    try {
+  const submit = (e: FormEvent) =>
+    form.submit(e, async () => {
       const r = await resetPassword(token, password);
       if (r.ok) setDone(r.data.message);
-      else setError(r.message || 'The password could not be changed.');
-    } catch (err) {
-      setError(
-        err instanceof NetworkError ? 'The server could not be reached. Try again.' : 'The request failed',
-      );
-    } finally {
-      setBusy(false);
-    }
-  }
+      else form.setError(r.message || 'The password could not be changed.');
+    });
 
   return (
     <Container className="py-4" style={{ maxWidth: 480 }}>
@@ -41,25 +30,16 @@ export function ResetPasswordPage() {
           </Alert>
         ) : (
           <Form onSubmit={(e) => void submit(e)}>
-            <Form.Group className="mb-2" controlId="reset-password">
-              <Form.Label>New password</Form.Label>
-              <Form.Control
-                type="password"
-                value={password}
-                onChange={(e) => setPassword(e.target.value)}
-                required
-                minLength={PASSWORD_RULES.minLength}
-                maxLength={PASSWORD_RULES.maxLength}
-                autoComplete="new-password"
-                aria-describedby="reset-password-help"
-              />
-              <Form.Text id="reset-password-help">
-                At least {PASSWORD_RULES.minLength} characters, without your username or e-mail address. Every
-                session of your account ends.
-              </Form.Text>
-            </Form.Group>
-            <div aria-live="polite">{error && <Alert variant="danger">{error}</Alert>}</div>
-            <Button type="submit" disabled={busy || !token}>
+            <PasswordField
+              id="reset-password"
+              label="New password"
+              purpose="new"
+              value={password}
+              onChange={setPassword}
+              help={`${PASSWORD_HELP} Every session of your account ends.`}
+            />
+            <FormStatus error={form.error} />
+            <Button type="submit" disabled={form.busy || !token}>
               Set the new password
             </Button>
           </Form>

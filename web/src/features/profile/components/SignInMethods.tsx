@@ -1,7 +1,8 @@
-import { PASSWORD_RULES, type IdentityKind, type OAuthMessage, type PopupProvider } from '@ctf/contract';
+import { type IdentityKind, type OAuthMessage, type PopupProvider } from '@ctf/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { Alert, Button, Form, Table } from 'react-bootstrap';
+import { Button, Form, Table } from 'react-bootstrap';
+import { EmailField, FormStatus, PASSWORD_HELP, PasswordField } from '../../../components/AccountFields';
 import { QueryError, describeFailure } from '../../../components/QueryError';
 import { useSiteInfo } from '../../../lib/site-info';
 import { listenForLoginResult, openLoginPopup } from '../../../lib/oauth-popup';
@@ -135,38 +136,21 @@ export function SignInMethods() {
       {methods.includes('email') && !linked.has('email') && (
         <Form onSubmit={addEmail} className="mb-3">
           <h3 className="h6">Add an e-mail address and password</h3>
-          <Form.Group className="mb-2" controlId={`${id}-email`}>
-            <Form.Label>E-mail address</Form.Label>
-            <Form.Control
-              type="email"
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-              required
-              maxLength={254}
-              autoComplete="email"
-            />
-          </Form.Group>
-          <Form.Group className="mb-2" controlId={`${id}-password`}>
-            <Form.Label>New password</Form.Label>
-            <Form.Control
-              type="password"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-              required
-              minLength={PASSWORD_RULES.minLength}
-              maxLength={PASSWORD_RULES.maxLength}
-              autoComplete="new-password"
-            />
-          </Form.Group>
+          <EmailField id={`${id}-email`} value={email} onChange={setEmail} />
+          <PasswordField
+            id={`${id}-password`}
+            label="New password"
+            purpose="new"
+            value={password}
+            onChange={setPassword}
+            help={PASSWORD_HELP}
+          />
           <Button type="submit" disabled={busy}>
             Add
           </Button>
         </Form>
       )}
-      <div aria-live="polite">
-        {failure && <Alert variant="danger">{failure}</Alert>}
-        {notice && <Alert variant="success">{notice}</Alert>}
-      </div>
+      <FormStatus error={failure} notice={notice} />
     </section>
   );
 }
