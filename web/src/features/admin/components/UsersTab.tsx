@@ -71,10 +71,12 @@ export function UsersTab({ act }: { act: AdminAct }) {
       : []),
   ];
 
+  // NOTE: the blocked addresses come after the table once the list has loaded, never before it:
+  // drawn under a spinner they were pushed down by the table (a layout shift).
   return (
-    <>
-      <QueryState query={users} what="users">
-        {(list) => (
+    <QueryState query={users} what="users">
+      {(list) => (
+        <>
           <AdminTable
             label="Users"
             columns={columns(list.some((u) => u.division !== undefined))}
@@ -92,10 +94,10 @@ export function UsersTab({ act }: { act: AdminAct }) {
             }
             empty={<p>No users yet.</p>}
           />
-        )}
-      </QueryState>
-      {may(accountsApi.blockEmail) && <BlockedEmails act={act} />}
-    </>
+          {may(accountsApi.blockEmail) && <BlockedEmails act={act} />}
+        </>
+      )}
+    </QueryState>
   );
 }
 
