@@ -9,6 +9,9 @@ import {
   EngineTimeoutError,
   InstanceStartError,
   LABELS,
+  PortTakenError,
+  type WarmEntry,
+  type WarmWant,
   type InstanceDriver,
   type InstanceSpec,
   type ManagedContainer,
@@ -21,6 +24,7 @@ import {
   entryOptions,
   networkOptions,
 } from './container-options.js';
+import { NETWORK_LABEL, keepWarmEntries, listWarmEntries, takeWarmEntry } from './warm-entries.js';
 
 /** The newest Engine API this driver was written against; an older engine's own is used (1.41). */
 const CLIENT_API = [1, 45] as const;
@@ -56,7 +60,27 @@ export function engineMessage(err: unknown): string {
     .slice(0, 1000);
 }
 
-const statusOf = (err: unknown) => (err as { statusCode?: number })?.statusCode;
+export const statusOf = (err: unknown) => (err as { statusCode?: number })?.statusCode;
+
+/** The first failure of calls that all ran to their end (none is left half-way behind a throw). */
+async function settled<T extends unknown[]>(calls: { [K in keyof T]: Promise<T[K]> }): Promise<T> {
+  const results = await Promise.allSettled(calls);
+  for (const r of results) if (r.status === 'rejected') throw r.reason;
+  return results.map((r) => (r as PromiseFulfilledResult<unknown>).value) as T;
+}
+
+const PORT_TAKEN = /port is already allocated|address already in use/i;
+
+/** A failed start as the launcher reads it: a host port held by another program, or why not. */
+function startError(err: unknown, ports: readonly { hostPort: number }[]): InstanceStartError {
+  const message = err instanceof InstanceStartError ? err.message : engineMessage(err);
+  if (err instanceof EngineTimeoutError) return err;
+  if (!PORT_TAKEN.test(message)) return new InstanceStartError(message);
+  const named = [...message.matchAll(/:(\d{1,5})\b/g)]
+    .map((m) => Number(m[1]))
+    .filter((p) => ports.some((x) => x.hostPort === p));
+  return new PortTakenError(message, named.length > 0 ? named : ports.map((p) => p.hostPort));
+}
 
 /**
  * The Docker Engine API through dockerode: the local socket, or a remote engine over TCP (TLS
@@ -64,13 +88,13 @@ const statusOf = (err: unknown) => (err as { statusCode?: number })?.statusCode;
  * it is older than this driver's (Debian's engine 20.10 speaks 1.41), else this driver's.
  */
 export class DockerDriver implements InstanceDriver {
-  private client: Promise<Docker> | null = null;
+  private connection: Promise<Docker> | null = null;
   private starting = 0;
   private readonly queue: (() => void)[] = [];
   /** A short stable key of the site: container and network names of two sites never collide. */
-  private readonly siteKey: string;
+  readonly siteKey: string;
 
-  constructor(private readonly config: InstanceConfig) {
+  constructor(readonly config: InstanceConfig) {
     this.siteKey = createHash('sha256').update(config.site).digest('hex').slice(0, 8);
   }
 
@@ -79,14 +103,15 @@ export class DockerDriver implements InstanceDriver {
     return `ctf-${this.siteKey}-i${instanceId}`;
   }
 
-  private docker(): Promise<Docker> {
-    if (!this.client) {
-      this.client = this.bounded(this.connect()).catch((err: unknown) => {
-        this.client = null;
+  /** The engine's client, connected on first use. */
+  docker(): Promise<Docker> {
+    if (!this.connection) {
+      this.connection = this.bounded(this.connect()).catch((err: unknown) => {
+        this.connection = null;
         throw err;
       });
     }
-    return this.client;
+    return this.connection;
   }
 
   /**
@@ -94,7 +119,7 @@ export class DockerDriver implements InstanceDriver {
    * accepts and never answers fails the call with EngineTimeoutError instead of hanging it. The
    * request itself is dropped by the client's own timeout (the same deadline, on the socket).
    */
-  private async bounded<T>(call: Promise<T>): Promise<T> {
+  async bounded<T>(call: Promise<T>): Promise<T> {
     const ms = this.config.engineTimeoutMs;
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
@@ -166,51 +191,111 @@ export class DockerDriver implements InstanceDriver {
     }
   }
 
-  private async startNow(spec: InstanceSpec): Promise<{ containerId: string }> {
-    const docker = await this.docker().catch((err: unknown) => {
+  private async client(): Promise<Docker> {
+    return this.docker().catch((err: unknown) => {
       if (err instanceof EngineTimeoutError) throw err;
       throw new InstanceStartError(`The Docker engine cannot be reached: ${engineMessage(err)}`);
     });
-    const name = this.nameOf(spec.instanceId);
-    const labels = {
+  }
+
+  labelsOf(spec: InstanceSpec): Record<string, string> {
+    return {
       [LABELS.site]: this.config.site,
       [LABELS.instance]: String(spec.instanceId),
       [LABELS.challenge]: String(spec.challengeId),
       [LABELS.competitor]: spec.competitor,
       [LABELS.expires]: String(spec.expiresAt),
     };
-    // A half-made instance of an earlier attempt (same id) goes first: names are unique.
-    await this.remove(spec.instanceId);
-    try {
-      await this.bounded(docker.createNetwork(networkOptions(name, labels)));
-      const options = challengeOptions(spec, name, labels);
-      let container: Docker.Container;
-      try {
-        container = await this.bounded(docker.createContainer(options));
-      } catch (err) {
-        if (statusOf(err) !== 404) throw err;
-        await this.pull(docker, spec.image);
-        container = await this.bounded(docker.createContainer(options));
-      }
-      const entryImage = this.config.entryImage;
-      const entry = await this.bounded(
-        docker.createContainer(entryOptions(spec, name, labels, entryImage)),
-      ).catch((err: unknown) => {
-        if (statusOf(err) !== 404) throw err;
-        throw new InstanceStartError(
-          `The entry point image '${entryImage}' is not on the Docker engine: build it there with scripts/docker/build-entry-point.sh (INSTANCE_ENTRY_IMAGE)`,
-        );
-      });
+  }
+
+  /**
+   * A cold start: the network and the challenge's container, and (at the same time: they do not
+   * depend on each other) the entry point; then the entry point joins the network and both start.
+   * Names are the instance's: a half-made earlier attempt met by name (409) goes, then once more.
+   */
+  private async startNow(spec: InstanceSpec): Promise<{ containerId: string }> {
+    const docker = await this.client();
+    const name = this.nameOf(spec.instanceId);
+    const labels = this.labelsOf(spec);
+    const make = async () => {
+      const [container, entry] = await settled([
+        this.bounded(docker.createNetwork(networkOptions(name, labels))).then(() =>
+          this.createChallenge(docker, challengeOptions(spec, name, labels), spec.image),
+        ),
+        this.createEntry(docker, entryOptions(spec, entryNameOf(name), labels, this.config.entryImage)),
+      ]);
       await this.bounded(
         docker.getNetwork(name).connect({ Container: entry.id, EndpointConfig: { Aliases: [ENTRY_ALIAS] } }),
       );
-      await Promise.all([this.bounded(container.start()), this.bounded(entry.start())]);
+      await settled([this.bounded(container.start()), this.bounded(entry.start())]);
+      return { containerId: container.id };
+    };
+    try {
+      try {
+        return await make();
+      } catch (err) {
+        if (statusOf(err) !== 409) throw err;
+        await this.remove(spec.instanceId);
+        return await make();
+      }
+    } catch (err) {
+      await this.remove(spec.instanceId).catch(() => {});
+      throw startError(err, spec.ports);
+    }
+  }
+
+  /** The challenge's container; a missing image is pulled once. */
+  async createChallenge(
+    docker: Docker,
+    options: Docker.ContainerCreateOptions,
+    image: string,
+  ): Promise<Docker.Container> {
+    try {
+      return await this.bounded(docker.createContainer(options));
+    } catch (err) {
+      if (statusOf(err) !== 404) throw err;
+      await this.pull(docker, image);
+      return this.bounded(docker.createContainer(options));
+    }
+  }
+
+  /** An entry point's container; a missing entry point image is the operator's to build. */
+  async createEntry(docker: Docker, options: Docker.ContainerCreateOptions): Promise<Docker.Container> {
+    const entryImage = this.config.entryImage;
+    return this.bounded(docker.createContainer(options)).catch((err: unknown) => {
+      if (statusOf(err) !== 404) throw err;
+      throw new InstanceStartError(
+        `The entry point image '${entryImage}' is not on the Docker engine: build it there with scripts/docker/build-entry-point.sh (INSTANCE_ENTRY_IMAGE)`,
+      );
+    });
+  }
+
+  /** Starts an instance behind a warm entry point the launcher took (takeWarm). */
+  async startWarm(spec: InstanceSpec, warm: WarmEntry): Promise<{ containerId: string }> {
+    const docker = await this.client();
+    const name = this.nameOf(spec.instanceId);
+    try {
+      const options = challengeOptions(spec, name, this.labelsOf(spec), warm.network);
+      const container = await this.createChallenge(docker, options, spec.image);
+      await this.bounded(container.start());
       return { containerId: container.id };
     } catch (err) {
-      const message = err instanceof InstanceStartError ? err.message : engineMessage(err);
       await this.remove(spec.instanceId).catch(() => {});
-      throw new InstanceStartError(message);
+      throw startError(err, spec.ports);
     }
+  }
+
+  async listWarm(key: string): Promise<WarmEntry[]> {
+    await this.client();
+    return listWarmEntries(this, key);
+  }
+
+  takeWarm(instanceId: number, warm: WarmEntry): Promise<boolean> {
+    return takeWarmEntry(this, warm, entryNameOf(this.nameOf(instanceId)));
+  }
+
+  keepWarm(wants: WarmWant[], avoidPorts: ReadonlySet<number>): Promise<void> {
+    return keepWarmEntries(this, wants, avoidPorts);
   }
 
   /** Pulls a missing image; a refusal names the image and carries the engine's message. */
@@ -239,6 +324,15 @@ export class DockerDriver implements InstanceDriver {
   async remove(instanceId: number): Promise<void> {
     const docker = await this.docker();
     const name = this.nameOf(instanceId);
+    // A warm entry point brought its own network (named on its label).
+    const networks = new Set([name]);
+    try {
+      const entry = await this.bounded(docker.getContainer(entryNameOf(name)).inspect());
+      const warmNetwork = entry.Config.Labels?.[NETWORK_LABEL];
+      if (warmNetwork) networks.add(warmNetwork);
+    } catch (err) {
+      if (statusOf(err) !== 404) throw err;
+    }
     // The entry point and the challenge's container, then their network (it must be empty).
     await Promise.all(
       [entryNameOf(name), name].map(async (container) => {
@@ -250,10 +344,12 @@ export class DockerDriver implements InstanceDriver {
         }
       }),
     );
-    try {
-      await this.bounded(docker.getNetwork(name).remove());
-    } catch (err) {
-      if (statusOf(err) !== 404) throw err;
+    for (const network of networks) {
+      try {
+        await this.bounded(docker.getNetwork(network).remove());
+      } catch (err) {
+        if (statusOf(err) !== 404) throw err;
+      }
     }
   }
 
@@ -306,7 +402,7 @@ export class DockerDriver implements InstanceDriver {
   }
 
   async close(): Promise<void> {
-    this.client = null;
+    this.connection = null;
   }
 }
 

@@ -16,6 +16,7 @@ import {
 } from './instances.repo.js';
 import { portsOf, removeInstance } from './instances.service.js';
 import { driverOf, launchesOf } from './runtime.js';
+import { keepEntriesWarm } from './warm-pool.js';
 
 export const JANITOR_TIMING = {
   /** A sweep this often: an expired instance lives at most this much past its time. */
@@ -114,6 +115,8 @@ export async function sweepInstances(ctx: AppContext): Promise<void> {
       await onEngine(() => driver.remove(row.id));
     }
   }
+  // Warm entry points last: what players wait for comes first.
+  await onEngine(() => keepEntriesWarm(ctx));
   if (engineDown) throw engineDown;
 }
 

@@ -1,0 +1,216 @@
+import { createHash, randomBytes, randomInt } from 'node:crypto';
+import type Docker from 'dockerode';
+import type { InstanceConfig } from '../../config.js';
+import { ENTRY_ALIAS, entryNameOf, entryOptions, networkOptions } from './container-options.js';
+import { LABELS, type WarmEntry, type WarmWant } from './driver.js';
+
+/**
+ * Warm entry points (docs/decisions/0018-instance-containment.md): per shape of instance (its
+ * ports, egress and refused hosts), a few entry points made ahead, each with its own internal
+ * network, published host ports and HTTP tokens, so that a start makes one container instead of
+ * a network and two containers. The entry point forwards to the `challenge` alias of its network,
+ * looked up at each connection: it waits for the challenge's container without knowing it.
+ * A start takes one (its ports claimed in the database first: the claim decides between two
+ * processes), renames it to the instance's entry point, and from then on it is the instance's;
+ * the janitor's leader makes new ones.
+ */
+
+/** Which shape a warm entry point serves (the label's value: warmKeyOf). */
+export const WARM_LABEL = 'ctf.warm';
+/** A warm entry point's own network (named on the entry point: it goes with the instance). */
+export const NETWORK_LABEL = 'ctf.network';
+/** A warm entry point's published ports and tokens (JSON), read by the start that takes it. */
+const PORTS_LABEL = 'ctf.ports';
+/** Warm entry points made at once by one sweep. */
+const MAKE_CONCURRENCY = 4;
+
+/** What the driver gives this module: the engine under its deadline, and the names it uses. */
+export interface EngineAccess {
+  readonly config: InstanceConfig;
+  readonly siteKey: string;
+  docker(): Promise<Docker>;
+  bounded<T>(call: Promise<T>): Promise<T>;
+  createEntry(docker: Docker, options: Docker.ContainerCreateOptions): Promise<Docker.Container>;
+}
+
+export interface EntryShape {
+  ports: readonly { port: number; protocol: string }[];
+  egress: boolean;
+  denyHosts: readonly string[];
+}
+
+/** The names the egress proxy refuses besides private ranges: the challenge host and the probe's. */
+export const denyHostsOf = (challengeHost: string, probeHost: string) =>
+  [challengeHost, probeHost].filter(Boolean);
+
+/** A stable key of everything an entry point's configuration depends on but its host ports. */
+export function warmKeyOf(shape: EntryShape): string {
+  const text = JSON.stringify([
+    shape.ports.map((p) => [p.port, p.protocol]),
+    shape.egress,
+    [...shape.denyHosts].sort(),
+  ]);
+  return createHash('sha256').update(text).digest('hex').slice(0, 16);
+}
+
+const warmPrefix = (e: EngineAccess) => `ctf-${e.siteKey}-w`;
+const statusOf = (err: unknown) => (err as { statusCode?: number })?.statusCode;
+const nameOfListed = (c: Docker.ContainerInfo) => (c.Names[0] ?? '').replace(/^\//, '');
+
+function warmOf(c: Docker.ContainerInfo): WarmEntry | null {
+  try {
+    const ports = JSON.parse(c.Labels[PORTS_LABEL] ?? '') as WarmEntry['ports'];
+    const network = c.Labels[NETWORK_LABEL];
+    return Array.isArray(ports) && network ? { name: nameOfListed(c), network, ports } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The running warm entry points of a shape, in random order (two starters rarely pick alike). */
+export async function listWarmEntries(e: EngineAccess, key: string): Promise<WarmEntry[]> {
+  const docker = await e.docker();
+  const filters = JSON.stringify({
+    label: [`${LABELS.site}=${e.config.site}`, `${WARM_LABEL}=${key}`],
+    status: ['running'],
+  });
+  const found = (await e.bounded(docker.listContainers({ filters })))
+    .filter((c) => nameOfListed(c).startsWith(warmPrefix(e)))
+    .map(warmOf)
+    .filter((w): w is WarmEntry => w !== null);
+  for (let i = found.length - 1; i > 0; i--) {
+    const j = randomInt(i + 1);
+    [found[i], found[j]] = [found[j]!, found[i]!];
+  }
+  return found;
+}
+
+/**
+ * Makes a warm entry point the instance's: renamed (by its warm name) to the instance's entry
+ * point, so removing the instance removes it. False when it is gone (or already renamed).
+ */
+export async function takeWarmEntry(e: EngineAccess, warm: WarmEntry, entryName: string): Promise<boolean> {
+  const docker = await e.docker();
+  try {
+    await e.bounded(docker.getContainer(warm.name).rename({ name: entryName }));
+    return true;
+  } catch (err) {
+    if (statusOf(err) === 404 || statusOf(err) === 409) return false;
+    throw err;
+  }
+}
+
+async function removeWarm(e: EngineAccess, docker: Docker, entryName: string, network: string | undefined) {
+  try {
+    await e.bounded(docker.getContainer(entryName).remove({ force: true, v: true }));
+  } catch (err) {
+    if (statusOf(err) !== 404 && statusOf(err) !== 409) throw err;
+  }
+  if (network) await removeNetwork(e, docker, network);
+}
+
+async function removeNetwork(e: EngineAccess, docker: Docker, network: string) {
+  try {
+    await e.bounded(docker.getNetwork(network).remove());
+  } catch (err) {
+    // 404: gone; 403/409: still in use (an instance's, or one being made): left alone.
+    if (![403, 404, 409].includes(statusOf(err) ?? 0)) throw err;
+  }
+}
+
+/**
+ * The janitor's part: keeps `count` warm entry points of each wanted shape; removes the warm ones
+ * of a shape no longer wanted (a challenge changed or went), those not running, those beyond the
+ * count, and warm networks whose entry point is gone.
+ */
+export async function keepWarmEntries(
+  e: EngineAccess,
+  wants: readonly WarmWant[],
+  avoidPorts: ReadonlySet<number>,
+): Promise<void> {
+  const docker = await e.docker();
+  const site = `${LABELS.site}=${e.config.site}`;
+  const filters = JSON.stringify({ label: [site, WARM_LABEL] });
+  const all = await e.bounded(docker.listContainers({ all: true, filters }));
+  const held = new Set(avoidPorts);
+  for (const c of all) for (const p of warmOf(c)?.ports ?? []) held.add(p.hostPort);
+  const wanted = new Map(wants.map((w) => [w.key, w]));
+  const have = new Map<string, number>();
+  for (const c of all) {
+    const name = nameOfListed(c);
+    if (!name.startsWith(warmPrefix(e))) continue;
+    const key = c.Labels[WARM_LABEL] ?? '';
+    const want = wanted.get(key);
+    const n = have.get(key) ?? 0;
+    if (!want || c.State !== 'running' || n >= want.count) {
+      await removeWarm(e, docker, name, c.Labels[NETWORK_LABEL]);
+      continue;
+    }
+    have.set(key, n + 1);
+  }
+  // A network whose warm entry point is gone (a crash between the two): its own names it.
+  const named = new Set(all.map((c) => c.Labels[NETWORK_LABEL]));
+  for (const n of await e.bounded(docker.listNetworks({ filters })))
+    if (n.Name.startsWith(warmPrefix(e)) && !named.has(n.Name)) await removeNetwork(e, docker, n.Name);
+
+  const jobs: WarmWant[] = [];
+  for (const w of wants) for (let i = have.get(w.key) ?? 0; i < w.count; i++) jobs.push(w);
+  let failure: unknown = null;
+  const worker = async () => {
+    for (let w = jobs.shift(); w && !failure; w = jobs.shift())
+      await makeWarm(e, docker, w, held).catch((err: unknown) => {
+        failure = err;
+      });
+  };
+  await Promise.all(Array.from({ length: MAKE_CONCURRENCY }, worker));
+  if (failure) throw failure;
+}
+
+/** A free host port of the range at random (none: null). */
+function pickPort(e: EngineAccess, held: Set<number>): number | null {
+  const { first, last } = e.config.portRange;
+  const free: number[] = [];
+  for (let p = first; p <= last; p++) if (!held.has(p)) free.push(p);
+  if (free.length === 0) return null;
+  const port = free[randomInt(free.length)]!;
+  held.add(port);
+  return port;
+}
+
+/** One warm entry point: its network, then the entry point on it and on the default bridge. */
+async function makeWarm(e: EngineAccess, docker: Docker, want: WarmWant, held: Set<number>): Promise<void> {
+  const ports: WarmEntry['ports'] = [];
+  for (const p of want.ports) {
+    const hostPort = pickPort(e, held);
+    if (hostPort === null) return;
+    ports.push({
+      port: p.port,
+      protocol: p.protocol,
+      hostPort,
+      ...(p.protocol === 'http' ? { token: randomBytes(24).toString('base64url') } : {}),
+    });
+  }
+  const network = `${warmPrefix(e)}${randomBytes(6).toString('hex')}`;
+  const labels = { [LABELS.site]: e.config.site, [WARM_LABEL]: want.key };
+  const entryName = entryNameOf(network);
+  try {
+    await e.bounded(docker.createNetwork(networkOptions(network, labels)));
+    const entry = await e.createEntry(
+      docker,
+      entryOptions(
+        { ports, egress: want.egress, denyHosts: want.denyHosts },
+        entryName,
+        { ...labels, [NETWORK_LABEL]: network, [PORTS_LABEL]: JSON.stringify(ports) },
+        e.config.entryImage,
+      ),
+    );
+    await e.bounded(
+      docker.getNetwork(network).connect({ Container: entry.id, EndpointConfig: { Aliases: [ENTRY_ALIAS] } }),
+    );
+    await e.bounded(entry.start());
+  } catch (err) {
+    await removeWarm(e, docker, entryName, network).catch(() => {});
+    // A host port held by another program: another pick at the next sweep.
+    if (!/port is already allocated|address already in use/i.test(String((err as Error)?.message))) throw err;
+  }
+}
