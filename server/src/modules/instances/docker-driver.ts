@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import type Docker from 'dockerode';
 import { INSTANCE_MESSAGES } from '@ctf/contract';
@@ -9,7 +8,6 @@ import {
   EngineTimeoutError,
   InstanceStartError,
   LABELS,
-  PortTakenError,
   type WarmEntry,
   type WarmWant,
   type InstanceDriver,
@@ -24,16 +22,23 @@ import {
   entryOptions,
   networkOptions,
 } from './container-options.js';
+import {
+  PROBE_TIMEOUT_MS,
+  engineMessage,
+  settled,
+  startError,
+  statusOf,
+  tcpAnswers,
+} from './engine-calls.js';
 import { NETWORK_LABEL, keepWarmEntries, listWarmEntries, takeWarmEntry } from './warm-entries.js';
+
+export { engineMessage } from './engine-calls.js';
 
 /** The newest Engine API this driver was written against; an older engine's own is used (1.41). */
 const CLIENT_API = [1, 45] as const;
 const OLDEST_API = [1, 41] as const;
 /** How long a pull may take before the start is given up. */
 const PULL_TIMEOUT_MS = 120_000;
-/** A TCP service that keeps a connection this long without closing it is answering. */
-const TCP_SETTLE_MS = 300;
-const PROBE_TIMEOUT_MS = 1500;
 /** Instances this process makes at once (start()). */
 const START_CONCURRENCY = 12;
 
@@ -43,44 +48,6 @@ const parseApi = (v: string): ApiVersion => {
   return [major, minor];
 };
 const older = (a: ApiVersion, b: ApiVersion) => a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]);
-
-/** The engine's message of a failed call: its JSON `message`, else the error's own. */
-export function engineMessage(err: unknown): string {
-  const e = err as {
-    json?: { message?: unknown };
-    reason?: unknown;
-    message?: unknown;
-    statusCode?: unknown;
-  };
-  const fromJson = typeof e?.json?.message === 'string' ? e.json.message : null;
-  const text = fromJson ?? (typeof e?.message === 'string' ? e.message : String(err));
-  return text
-    .replace(/^\(HTTP code \d+\) [a-z ]+ - /, '')
-    .trim()
-    .slice(0, 1000);
-}
-
-export const statusOf = (err: unknown) => (err as { statusCode?: number })?.statusCode;
-
-/** The first failure of calls that all ran to their end (none is left half-way behind a throw). */
-async function settled<T extends unknown[]>(calls: { [K in keyof T]: Promise<T[K]> }): Promise<T> {
-  const results = await Promise.allSettled(calls);
-  for (const r of results) if (r.status === 'rejected') throw r.reason;
-  return results.map((r) => (r as PromiseFulfilledResult<unknown>).value) as T;
-}
-
-const PORT_TAKEN = /port is already allocated|address already in use/i;
-
-/** A failed start as the launcher reads it: a host port held by another program, or why not. */
-function startError(err: unknown, ports: readonly { hostPort: number }[]): InstanceStartError {
-  const message = err instanceof InstanceStartError ? err.message : engineMessage(err);
-  if (err instanceof EngineTimeoutError) return err;
-  if (!PORT_TAKEN.test(message)) return new InstanceStartError(message);
-  const named = [...message.matchAll(/:(\d{1,5})\b/g)]
-    .map((m) => Number(m[1]))
-    .filter((p) => ports.some((x) => x.hostPort === p));
-  return new PortTakenError(message, named.length > 0 ? named : ports.map((p) => p.hostPort));
-}
 
 /**
  * The Docker Engine API through dockerode: the local socket, or a remote engine over TCP (TLS
@@ -404,28 +371,4 @@ export class DockerDriver implements InstanceDriver {
   async close(): Promise<void> {
     this.connection = null;
   }
-}
-
-/**
- * A TCP service answers when it sends something, or keeps the connection open for a moment: the
- * engine's port proxy accepts every connection at once and closes it when nothing listens inside.
- */
-function tcpAnswers(host: string, port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host, port });
-    let done = false;
-    const finish = (ok: boolean) => {
-      if (done) return;
-      done = true;
-      clearTimeout(overall);
-      socket.destroy();
-      resolve(ok);
-    };
-    const overall = setTimeout(() => finish(false), PROBE_TIMEOUT_MS);
-    socket.once('connect', () => setTimeout(() => finish(true), TCP_SETTLE_MS));
-    socket.once('data', () => finish(true));
-    socket.once('end', () => finish(false));
-    socket.once('close', () => finish(false));
-    socket.once('error', () => finish(false));
-  });
 }

@@ -12,7 +12,6 @@ export type { StoredPort } from './ports.js';
 
 const PROBE_EVERY_MS = 250;
 
-
 /**
  * A launch gives up when its ports have not all answered within three quarters of the start
  * timeout (INSTANCE_START_TIMEOUT_SECONDS); the janitor treats a row still 'starting' after the
@@ -134,7 +133,8 @@ async function startCold(
       try {
         moved = await movePorts(ctx, spec.instanceId, spec.ports, avoid);
       } catch (moveErr) {
-        if (moveErr instanceof DomainError) throw new InstanceStartError(`${err.message} (${moveErr.message})`);
+        if (moveErr instanceof DomainError)
+          throw new InstanceStartError(`${err.message} (${moveErr.message})`);
         throw moveErr;
       }
       if (!moved) return null;

@@ -44,7 +44,12 @@ for (const kind of testDatabaseKinds()) {
       await makeTeam(t, 'Blue', [bob.user!.id]);
       await openSite(t);
       await setChallengeHost(admin);
-      return addChallenge(t, { name: 'Box', flag: 'flag{warm}', per_team: true, instance: instanceDefinition() });
+      return addChallenge(t, {
+        name: 'Box',
+        flag: 'flag{warm}',
+        per_team: true,
+        instance: instanceDefinition(),
+      });
     };
     afterEach(async () => {
       vi.restoreAllMocks();
@@ -80,14 +85,18 @@ for (const kind of testDatabaseKinds()) {
       expect(warmNamed(warm.map((c) => c.name))).toHaveLength(2);
       expect(warm.every((c) => c.state === 'running')).toBe(true);
       expect(warmNamed(before.networks)).toHaveLength(2);
-      const warmPorts = warm.map((c) => (JSON.parse(c.labels['ctf.ports']!) as { hostPort: number }[])[0]!.hostPort);
+      const warmPorts = warm.map(
+        (c) => (JSON.parse(c.labels['ctf.ports']!) as { hostPort: number }[])[0]!.hostPort,
+      );
 
       const started = await alice.post('/api/ctf/instance/start', { challenge_id: box.id });
       expect(started.status, JSON.stringify(started.body)).toBe(200);
       const state = await untilRunning(alice, box.id);
       // The instance answers on a warm entry point's port, with its team's own flag.
       expect(warmPorts).toContain(state.ports[0]!.port);
-      expect((await readService('127.0.0.1', state.ports[0]!.port)).trim()).toMatch(/^flag\{warm_[0-9a-f]{16}\}$/);
+      expect((await readService('127.0.0.1', state.ports[0]!.port)).trim()).toMatch(
+        /^flag\{warm_[0-9a-f]{16}\}$/,
+      );
 
       const [row] = await t.ctx.database.db.selectFrom('instances').select(['id', 'ports']).execute();
       const name = (driverOf(t.ctx) as unknown as { nameOf(id: number): string }).nameOf(row!.id);
