@@ -30,7 +30,7 @@ import {
   statusOf,
   tcpAnswers,
 } from './engine-calls.js';
-import { NETWORK_LABEL, keepWarmEntries, listWarmEntries, takeWarmEntry } from './warm-entries.js';
+import { isWarmNetwork, keepWarmEntries, listWarmEntries } from './warm-entries.js';
 
 export { engineMessage } from './engine-calls.js';
 
@@ -39,8 +39,10 @@ const CLIENT_API = [1, 45] as const;
 const OLDEST_API = [1, 41] as const;
 /** How long a pull may take before the start is given up. */
 const PULL_TIMEOUT_MS = 120_000;
-/** Instances this process makes at once (start()). */
+/** Instances this process makes at once (start(), startWarm()). */
 const START_CONCURRENCY = 12;
+/** How long one listing of warm entry points serves the starts that ask for one. */
+const WARM_LISTING_MS = 1000;
 
 type ApiVersion = readonly [number, number];
 const parseApi = (v: string): ApiVersion => {
@@ -58,6 +60,8 @@ export class DockerDriver implements InstanceDriver {
   private connection: Promise<Docker> | null = null;
   private starting = 0;
   private readonly queue: (() => void)[] = [];
+  /** The latest listing of warm entry points per shape, shared by the starts of a moment. */
+  private readonly warmListings = new Map<string, { at: number; list: Promise<WarmEntry[]> }>();
   /** A short stable key of the site: container and network names of two sites never collide. */
   readonly siteKey: string;
 
@@ -147,11 +151,15 @@ export class DockerDriver implements InstanceDriver {
    * starts at once would each wait inside the engine, on their deadline; waiting here does not
    * count against it.
    */
-  async start(spec: InstanceSpec): Promise<{ containerId: string }> {
+  start(spec: InstanceSpec): Promise<{ containerId: string }> {
+    return this.inTurn(() => this.startNow(spec));
+  }
+
+  private async inTurn<T>(make: () => Promise<T>): Promise<T> {
     while (this.starting >= START_CONCURRENCY) await new Promise<void>((r) => this.queue.push(r));
     this.starting += 1;
     try {
-      return await this.startNow(spec);
+      return await make();
     } finally {
       this.starting -= 1;
       this.queue.shift()?.();
@@ -220,7 +228,7 @@ export class DockerDriver implements InstanceDriver {
     try {
       return await this.bounded(docker.createContainer(options));
     } catch (err) {
-      if (statusOf(err) !== 404) throw err;
+      if (statusOf(err) !== 404 || !/no such image/i.test(engineMessage(err))) throw err;
       await this.pull(docker, image);
       return this.bounded(docker.createContainer(options));
     }
@@ -237,8 +245,12 @@ export class DockerDriver implements InstanceDriver {
     });
   }
 
-  /** Starts an instance behind a warm entry point the launcher took (takeWarm). */
-  async startWarm(spec: InstanceSpec, warm: WarmEntry): Promise<{ containerId: string }> {
+  /** Starts an instance behind a warm entry point whose ports the launcher claimed. */
+  startWarm(spec: InstanceSpec, warm: WarmEntry): Promise<{ containerId: string }> {
+    return this.inTurn(() => this.startWarmNow(spec, warm));
+  }
+
+  private async startWarmNow(spec: InstanceSpec, warm: WarmEntry): Promise<{ containerId: string }> {
     const docker = await this.client();
     const name = this.nameOf(spec.instanceId);
     try {
@@ -254,11 +266,13 @@ export class DockerDriver implements InstanceDriver {
 
   async listWarm(key: string): Promise<WarmEntry[]> {
     await this.client();
-    return listWarmEntries(this, key);
-  }
-
-  takeWarm(instanceId: number, warm: WarmEntry): Promise<boolean> {
-    return takeWarmEntry(this, warm, entryNameOf(this.nameOf(instanceId)));
+    const now = Date.now();
+    const cached = this.warmListings.get(key);
+    if (cached && now - cached.at < WARM_LISTING_MS) return cached.list;
+    const list = listWarmEntries(this, key);
+    this.warmListings.set(key, { at: now, list });
+    list.catch(() => this.warmListings.delete(key));
+    return list;
   }
 
   keepWarm(wants: WarmWant[], avoidPorts: ReadonlySet<number>): Promise<void> {
@@ -291,18 +305,22 @@ export class DockerDriver implements InstanceDriver {
   async remove(instanceId: number): Promise<void> {
     const docker = await this.docker();
     const name = this.nameOf(instanceId);
-    // A warm entry point brought its own network (named on its label).
+    // Behind a warm entry point, the challenge's network names it (and is removed with it).
     const networks = new Set([name]);
+    const containers = new Set([entryNameOf(name), name]);
     try {
-      const entry = await this.bounded(docker.getContainer(entryNameOf(name)).inspect());
-      const warmNetwork = entry.Config.Labels?.[NETWORK_LABEL];
-      if (warmNetwork) networks.add(warmNetwork);
+      const challenge = await this.bounded(docker.getContainer(name).inspect());
+      const network = challenge.HostConfig.NetworkMode ?? '';
+      if (isWarmNetwork(this, network)) {
+        networks.add(network);
+        containers.add(entryNameOf(network));
+      }
     } catch (err) {
       if (statusOf(err) !== 404) throw err;
     }
     // The entry point and the challenge's container, then their network (it must be empty).
     await Promise.all(
-      [entryNameOf(name), name].map(async (container) => {
+      [...containers].map(async (container) => {
         try {
           await this.bounded(docker.getContainer(container).remove({ force: true, v: true }));
         } catch (err) {

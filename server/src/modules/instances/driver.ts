@@ -9,14 +9,16 @@ import type { InstanceProtocol } from '@ctf/contract';
 export interface InstanceDriver {
   /** Makes and starts the instance's container (and its own network). Throws InstanceStartError. */
   start(spec: InstanceSpec): Promise<{ containerId: string }>;
-  /** The warm entry points of this shape (warmKeyOf) now running, in random order. */
+  /**
+   * The warm entry points of this shape (warmKeyOf) running now, in random order, taken ones
+   * included (their ports are claimed in the database); one listing serves the starts of a moment.
+   */
   listWarm(key: string): Promise<WarmEntry[]>;
   /**
-   * Makes a warm entry point the instance's (removed with it from then on); false when it is gone.
-   * The caller has claimed its host ports in the database first (that claim decides a race).
+   * Makes and starts the challenge's container on a warm entry point's network: the entry point
+   * is the instance's from then on (removed with it). The caller has claimed its host ports in
+   * the database first (that claim decides between two starters).
    */
-  takeWarm(instanceId: number, warm: WarmEntry): Promise<boolean>;
-  /** Makes and starts the challenge's container behind a taken warm entry point. */
   startWarm(spec: InstanceSpec, warm: WarmEntry): Promise<{ containerId: string }>;
   /**
    * Keeps `count` warm entry points of each wanted shape (their host ports picked at random

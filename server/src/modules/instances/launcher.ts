@@ -2,7 +2,7 @@ import type { InstanceDefinition } from '@ctf/contract';
 import type { AppContext } from '../../context.js';
 import { DomainError } from '../../lib/errors.js';
 import { InstanceStartError, PortTakenError, type InstanceDriver, type InstanceSpec } from './driver.js';
-import { findInstanceById, setContainer, setFailed, setRunning } from './instances.repo.js';
+import { findInstanceById, listUsedPorts, setContainer, setFailed, setRunning } from './instances.repo.js';
 import { imageAllowed } from './policy.js';
 import { adoptPorts, movePorts, type StoredPort } from './ports.js';
 import { driverOf, launchesOf } from './runtime.js';
@@ -90,10 +90,13 @@ async function launch(ctx: AppContext, plan: LaunchPlan): Promise<void> {
   }
 }
 
+/** Warm entry points a start of this process is taking now (the others look further). */
+const taking = new Set<string>();
+
 /**
- * Behind a warm entry point of the instance's shape, when one is running: its host ports become
- * the instance's (claimed in the database: the claim decides between two starters), then only the
- * challenge's container is made. Null: none was warm (or each was taken by another start).
+ * Behind a warm entry point of the instance's shape, when one is free: its host ports become the
+ * instance's (claimed in the database: the claim decides between two starters), then only the
+ * challenge's container is made. Null: none was free.
  */
 async function startWarm(
   ctx: AppContext,
@@ -101,12 +104,20 @@ async function startWarm(
   spec: InstanceSpec,
 ): Promise<{ containerId: string } | null> {
   if (ctx.config.instances.warmEntries === 0) return null;
-  for (const warm of await driver.listWarm(warmKeyOf(spec))) {
-    if (!(await adoptPorts(ctx, spec.instanceId, warm.ports))) continue;
-    spec.ports = warm.ports;
-    // Gone meanwhile (the janitor removed it): a cold start on the ports now claimed.
-    if (!(await driver.takeWarm(spec.instanceId, warm))) return null;
-    return driver.startWarm(spec, warm);
+  const [listed, used] = await Promise.all([
+    driver.listWarm(warmKeyOf(spec)),
+    listUsedPorts(ctx.database.db),
+  ]);
+  for (const warm of listed) {
+    if (taking.has(warm.name) || warm.ports.some((p) => used.has(p.hostPort))) continue;
+    taking.add(warm.name);
+    try {
+      if (!(await adoptPorts(ctx, spec.instanceId, warm.ports))) continue;
+      spec.ports = warm.ports;
+      return await driver.startWarm(spec, warm);
+    } finally {
+      taking.delete(warm.name);
+    }
   }
   return null;
 }

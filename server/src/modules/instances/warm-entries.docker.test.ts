@@ -1,6 +1,6 @@
 import net from 'node:net';
 import type Docker from 'dockerode';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, type TestApp, type TestClient } from '../../../test/build-test-app.js';
 import { addChallenge, makeTeam, openSite } from '../../../test/compete.js';
 import { testDatabaseKinds } from '../../../test/databases.js';
@@ -15,7 +15,7 @@ import {
   setChallengeHost,
   untilRunning,
 } from '../../../test/instance-fixtures.js';
-import { sweepInstances } from './janitor.js';
+import { JANITOR_TIMING, sweepInstances } from './janitor.js';
 import { driverOf } from './runtime.js';
 
 /**
@@ -27,6 +27,15 @@ import { driverOf } from './runtime.js';
  */
 const engine = await dockerEngine('warm entry points');
 if (engine) for (const image of [FLAG_SERVICE_IMAGE, ENTRY_IMAGE]) await requireImage(engine, image);
+
+// The tests sweep themselves, one sweep at a time: the app's own janitor only sweeps at its start.
+const interval = JANITOR_TIMING.intervalMs;
+beforeAll(() => {
+  JANITOR_TIMING.intervalMs = 3_600_000;
+});
+afterAll(() => {
+  JANITOR_TIMING.intervalMs = interval;
+});
 
 for (const kind of testDatabaseKinds()) {
   describe.skipIf(!engine)(`warm entry points and held ports (${kind})`, () => {
@@ -101,21 +110,29 @@ for (const kind of testDatabaseKinds()) {
       const [row] = await t.ctx.database.db.selectFrom('instances').select(['id', 'ports']).execute();
       const name = (driverOf(t.ctx) as unknown as { nameOf(id: number): string }).nameOf(row!.id);
       const docker = await dockerOf();
-      const entry = await docker.getContainer(`${name}-entry`).inspect();
       const challenge = await docker.getContainer(name).inspect();
-      // The challenge's container is on the warm entry point's network only, and that network is
+      // The challenge's container is on a warm entry point's network only, and that network is
       // as closed as an instance's own (internal, no host address on its bridge).
-      const network = entry.Config.Labels['ctf.network']!;
+      const network = challenge.HostConfig.NetworkMode!;
+      expect(warmNamed([network])).toEqual([network]);
       expect(Object.keys(challenge.NetworkSettings.Networks)).toEqual([network]);
+      const entry = await docker.getContainer(`${network}-entry`).inspect();
+      expect(entry.Config.Labels['ctf.network']).toBe(network);
+      expect(entry.HostConfig.PortBindings).toEqual({
+        [`${state.ports[0]!.port}/tcp`]: [{ HostIp: '', HostPort: String(state.ports[0]!.port) }],
+      });
       expect(challenge.HostConfig.CapDrop).toEqual(['ALL']);
       const info = await docker.getNetwork(network).inspect();
       expect(info.Internal).toBe(true);
       expect(info.Options?.['com.docker.network.bridge.inhibit_ipv4']).toBe('true');
       expect(Object.keys(entry.NetworkSettings.Networks).sort()).toEqual(['bridge', network].sort());
 
-      // The next sweep makes a warm one again; Blue's start takes another.
+      // The next sweep makes a warm one again (the taken one is Red's, not counted); Blue's start
+      // takes another.
       await sweepInstances(t.ctx);
-      expect(warmNamed((await onEngine()).containers.map((c) => c.name))).toHaveLength(2);
+      const refilled = warmNamed((await onEngine()).containers.map((c) => c.name));
+      expect(refilled).toHaveLength(3);
+      expect(refilled).toContain(`${network}-entry`);
       expect((await bob.post('/api/ctf/instance/start', { challenge_id: box.id })).status).toBe(200);
       const blue = await untilRunning(bob, box.id);
       expect(blue.ports[0]!.port).not.toBe(state.ports[0]!.port);
@@ -124,8 +141,14 @@ for (const kind of testDatabaseKinds()) {
       expect((await alice.post('/api/ctf/instance/stop', { challenge_id: box.id })).status).toBe(200);
       const after = await onEngine();
       expect(after.containers.map((c) => c.name)).not.toContain(name);
-      expect(after.containers.map((c) => c.name)).not.toContain(`${name}-entry`);
+      expect(after.containers.map((c) => c.name)).not.toContain(`${network}-entry`);
       expect(after.networks).not.toContain(network);
+      // Red's port is not given to anyone again through a warm entry point.
+      await sweepInstances(t.ctx);
+      const left = (await onEngine()).containers.filter((c) => c.labels['ctf.ports']);
+      expect(left.map((c) => c.labels['ctf.ports'])).not.toContain(
+        JSON.stringify([{ port: 1337, protocol: 'tcp', hostPort: state.ports[0]!.port }]),
+      );
 
       // The setting at 0 removes every warm entry point and its network.
       expect((await bob.post('/api/ctf/instance/stop', { challenge_id: box.id })).status).toBe(200);

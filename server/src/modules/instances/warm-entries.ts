@@ -10,17 +10,20 @@ import { LABELS, type WarmEntry, type WarmWant } from './driver.js';
  * network, published host ports and HTTP tokens, so that a start makes one container instead of
  * a network and two containers. The entry point forwards to the `challenge` alias of its network,
  * looked up at each connection: it waits for the challenge's container without knowing it.
- * A start takes one (its ports claimed in the database first: the claim decides between two
- * processes), renames it to the instance's entry point, and from then on it is the instance's;
- * the janitor's leader makes new ones.
+ * A start takes one by claiming its host ports in the database (the claim decides between two
+ * processes) and makes the challenge's container on its network; from then on it is the
+ * instance's: it is removed with it (found through the challenge's network), never given to
+ * another team (that team's port and token are in it). The janitor's leader makes new ones.
  */
 
 /** Which shape a warm entry point serves (the label's value: warmKeyOf). */
 export const WARM_LABEL = 'ctf.warm';
-/** A warm entry point's own network (named on the entry point: it goes with the instance). */
+/** A warm entry point's own network (its container is that name's entry point). */
 export const NETWORK_LABEL = 'ctf.network';
 /** A warm entry point's published ports and tokens (JSON), read by the start that takes it. */
 const PORTS_LABEL = 'ctf.ports';
+/** A warm network without its entry point this old is left over (younger: being made). */
+const ORPHAN_AGE_MS = 60_000;
 /** Warm entry points made at once by one sweep. */
 const MAKE_CONCURRENCY = 4;
 
@@ -53,7 +56,9 @@ export function warmKeyOf(shape: EntryShape): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }
 
-const warmPrefix = (e: EngineAccess) => `ctf-${e.siteKey}-w`;
+const warmPrefix = (e: { siteKey: string }) => `ctf-${e.siteKey}-w`;
+/** Whether a network is a warm entry point's (its entry point is entryNameOf(network)). */
+export const isWarmNetwork = (e: { siteKey: string }, network: string) => network.startsWith(warmPrefix(e));
 const statusOf = (err: unknown) => (err as { statusCode?: number })?.statusCode;
 const nameOfListed = (c: Docker.ContainerInfo) => (c.Names[0] ?? '').replace(/^\//, '');
 
@@ -67,7 +72,10 @@ function warmOf(c: Docker.ContainerInfo): WarmEntry | null {
   }
 }
 
-/** The running warm entry points of a shape, in random order (two starters rarely pick alike). */
+/**
+ * The running warm entry points of a shape, in random order (two starters rarely pick alike);
+ * those taken by an instance are among them (their ports are claimed in the database).
+ */
 export async function listWarmEntries(e: EngineAccess, key: string): Promise<WarmEntry[]> {
   const docker = await e.docker();
   const filters = JSON.stringify({
@@ -83,21 +91,6 @@ export async function listWarmEntries(e: EngineAccess, key: string): Promise<War
     [found[i], found[j]] = [found[j]!, found[i]!];
   }
   return found;
-}
-
-/**
- * Makes a warm entry point the instance's: renamed (by its warm name) to the instance's entry
- * point, so removing the instance removes it. False when it is gone (or already renamed).
- */
-export async function takeWarmEntry(e: EngineAccess, warm: WarmEntry, entryName: string): Promise<boolean> {
-  const docker = await e.docker();
-  try {
-    await e.bounded(docker.getContainer(warm.name).rename({ name: entryName }));
-    return true;
-  } catch (err) {
-    if (statusOf(err) === 404 || statusOf(err) === 409) return false;
-    throw err;
-  }
 }
 
 async function removeWarm(e: EngineAccess, docker: Docker, entryName: string, network: string | undefined) {
@@ -120,8 +113,8 @@ async function removeNetwork(e: EngineAccess, docker: Docker, network: string) {
 
 /**
  * The janitor's part: keeps `count` warm entry points of each wanted shape; removes the warm ones
- * of a shape no longer wanted (a challenge changed or went), those not running, those beyond the
- * count, and warm networks whose entry point is gone.
+ * of a shape no longer wanted (a challenge changed or went) and those not running, and warm
+ * networks whose entry point is gone.
  */
 export async function keepWarmEntries(
   e: EngineAccess,
@@ -129,29 +122,40 @@ export async function keepWarmEntries(
   avoidPorts: ReadonlySet<number>,
 ): Promise<void> {
   const docker = await e.docker();
-  const site = `${LABELS.site}=${e.config.site}`;
-  const filters = JSON.stringify({ label: [site, WARM_LABEL] });
-  const all = await e.bounded(docker.listContainers({ all: true, filters }));
+  const filters = JSON.stringify({ label: [`${LABELS.site}=${e.config.site}`] });
+  const everything = await e.bounded(docker.listContainers({ all: true, filters }));
+  const all = everything.filter((c) => c.Labels[WARM_LABEL] !== undefined);
   const held = new Set(avoidPorts);
   for (const c of all) for (const p of warmOf(c)?.ports ?? []) held.add(p.hostPort);
+  // Taken by an instance: a challenge's container on its network, or its ports claimed (a start
+  // about to make that container). It goes with its instance, whatever its shape.
+  const instanceNetworks = new Set(
+    everything.filter((c) => c.Labels[WARM_LABEL] === undefined).map((c) => c.HostConfig?.NetworkMode),
+  );
+  const taken = (c: Docker.ContainerInfo) =>
+    instanceNetworks.has(c.Labels[NETWORK_LABEL] ?? '') ||
+    (warmOf(c)?.ports ?? []).some((p) => avoidPorts.has(p.hostPort));
   const wanted = new Map(wants.map((w) => [w.key, w]));
   const have = new Map<string, number>();
   for (const c of all) {
     const name = nameOfListed(c);
-    if (!name.startsWith(warmPrefix(e))) continue;
+    if (!name.startsWith(warmPrefix(e)) || taken(c)) continue;
     const key = c.Labels[WARM_LABEL] ?? '';
-    const want = wanted.get(key);
-    const n = have.get(key) ?? 0;
-    if (!want || c.State !== 'running' || n >= want.count) {
+    // Not those beyond the count (two sweeps at once made too many): one may be being taken now.
+    if (!wanted.has(key) || c.State !== 'running') {
       await removeWarm(e, docker, name, c.Labels[NETWORK_LABEL]);
       continue;
     }
-    have.set(key, n + 1);
+    have.set(key, (have.get(key) ?? 0) + 1);
   }
-  // A network whose warm entry point is gone (a crash between the two): its own names it.
+  // A network whose warm entry point is gone (a crash between the two) and that no instance uses;
+  // a young one may be getting its entry point right now.
   const named = new Set(all.map((c) => c.Labels[NETWORK_LABEL]));
-  for (const n of await e.bounded(docker.listNetworks({ filters })))
-    if (n.Name.startsWith(warmPrefix(e)) && !named.has(n.Name)) await removeNetwork(e, docker, n.Name);
+  const young = Date.now() - ORPHAN_AGE_MS;
+  for (const n of await e.bounded(docker.listNetworks({ filters }))) {
+    const orphan = n.Name.startsWith(warmPrefix(e)) && !named.has(n.Name) && !instanceNetworks.has(n.Name);
+    if (orphan && Date.parse(n.Created) < young) await removeNetwork(e, docker, n.Name);
+  }
 
   const jobs: WarmWant[] = [];
   for (const w of wants) for (let i = have.get(w.key) ?? 0; i < w.count; i++) jobs.push(w);

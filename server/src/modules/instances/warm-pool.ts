@@ -3,16 +3,19 @@ import { readEventState } from '../event-state/event-state.service.js';
 import type { WarmWant } from './driver.js';
 import { listActiveInstanceDefinitions, listUsedPorts } from './instances.repo.js';
 import { boundedDefinition } from './policy.js';
-import { driverOf } from './runtime.js';
+import { driverOf, launchesOf } from './runtime.js';
 import { parseDefinition } from './instances.service.js';
 import { denyHostsOf, warmKeyOf } from './warm-entries.js';
 
 /**
  * The janitor's last step: INSTANCE_WARM_ENTRIES warm entry points for each active instance
  * challenge (challenges of one shape share theirs), the others removed (a shape no longer wanted,
- * or the setting lowered). Their host ports avoid every port the database has claimed.
+ * or the setting lowered). Their host ports avoid every port the database has claimed. Skipped
+ * while this process is starting instances.
  */
 export async function keepEntriesWarm(ctx: AppContext): Promise<void> {
+  // Starts under way here come first: the engine makes their containers before new warm ones.
+  if (launchesOf(ctx).size > 0) return;
   const per = ctx.config.instances.warmEntries;
   const db = ctx.database.db;
   const wants = new Map<string, WarmWant>();
