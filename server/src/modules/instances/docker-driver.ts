@@ -25,6 +25,7 @@ import {
 import {
   PROBE_TIMEOUT_MS,
   engineMessage,
+  pullImage,
   settled,
   startError,
   statusOf,
@@ -37,10 +38,10 @@ export { engineMessage } from './engine-calls.js';
 /** The newest Engine API this driver was written against; an older engine's own is used (1.41). */
 const CLIENT_API = [1, 45] as const;
 const OLDEST_API = [1, 41] as const;
-/** How long a pull may take before the start is given up. */
-const PULL_TIMEOUT_MS = 120_000;
 /** Instances this process makes at once (start(), startWarm()). */
 const START_CONCURRENCY = 12;
+/** Tries to remove a network still in use by a container being removed (0.25 s, 0.5 s, ...). */
+const NETWORK_REMOVE_ATTEMPTS = 5;
 /** How long one listing of warm entry points serves the starts that ask for one. */
 const WARM_LISTING_MS = 1000;
 
@@ -229,7 +230,7 @@ export class DockerDriver implements InstanceDriver {
       return await this.bounded(docker.createContainer(options));
     } catch (err) {
       if (statusOf(err) !== 404 || !/no such image/i.test(engineMessage(err))) throw err;
-      await this.pull(docker, image);
+      await pullImage(docker, image, (call) => this.bounded(call));
       return this.bounded(docker.createContainer(options));
     }
   }
@@ -279,29 +280,6 @@ export class DockerDriver implements InstanceDriver {
     return keepWarmEntries(this, wants, avoidPorts);
   }
 
-  /** Pulls a missing image; a refusal names the image and carries the engine's message. */
-  private async pull(docker: Docker, image: string): Promise<void> {
-    const failed = (err: unknown) =>
-      new InstanceStartError(
-        `Image '${image}' is not on the Docker engine and could not be pulled: ${engineMessage(err)}`,
-      );
-    let stream: NodeJS.ReadableStream;
-    try {
-      stream = (await this.bounded(docker.pull(image))) as NodeJS.ReadableStream;
-    } catch (err) {
-      throw failed(err);
-    }
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(failed(new Error('the pull took too long'))), PULL_TIMEOUT_MS);
-      docker.modem.followProgress(stream, (err: Error | null, events: { error?: string }[]) => {
-        clearTimeout(timer);
-        const bad = err ?? events.find((e) => e.error)?.error;
-        if (bad) reject(failed(bad instanceof Error ? bad : new Error(bad)));
-        else resolve();
-      });
-    });
-  }
-
   async remove(instanceId: number): Promise<void> {
     const docker = await this.docker();
     const name = this.nameOf(instanceId);
@@ -329,11 +307,23 @@ export class DockerDriver implements InstanceDriver {
         }
       }),
     );
-    for (const network of networks) {
+    for (const network of networks) await this.removeNetwork(docker, network);
+  }
+
+  /**
+   * Removes a network once it is empty: a container another removal (the janitor's, a stop's) is
+   * still taking down keeps it "in use" for a moment; that is waited for, a few times.
+   */
+  private async removeNetwork(docker: Docker, network: string): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
       try {
         await this.bounded(docker.getNetwork(network).remove());
+        return;
       } catch (err) {
-        if (statusOf(err) !== 404) throw err;
+        if (statusOf(err) === 404) return;
+        const inUse = statusOf(err) === 403 || statusOf(err) === 409;
+        if (!inUse || attempt >= NETWORK_REMOVE_ATTEMPTS) throw err;
+        await new Promise((r) => setTimeout(r, 250 * attempt));
       }
     }
   }

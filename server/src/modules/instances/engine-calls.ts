@@ -1,4 +1,5 @@
 import net from 'node:net';
+import type Docker from 'dockerode';
 import { EngineTimeoutError, InstanceStartError, PortTakenError } from './driver.js';
 
 // The Docker driver's helpers around engine calls: what a failure says, and the port probe.
@@ -6,6 +7,8 @@ import { EngineTimeoutError, InstanceStartError, PortTakenError } from './driver
 /** A TCP service that keeps a connection this long without closing it is answering. */
 const TCP_SETTLE_MS = 300;
 export const PROBE_TIMEOUT_MS = 1500;
+/** How long a pull may take before the start is given up. */
+const PULL_TIMEOUT_MS = 120_000;
 
 /** The engine's message of a failed call: its JSON `message`, else the error's own. */
 export function engineMessage(err: unknown): string {
@@ -66,5 +69,32 @@ export function tcpAnswers(host: string, port: number): Promise<boolean> {
     socket.once('end', () => finish(false));
     socket.once('close', () => finish(false));
     socket.once('error', () => finish(false));
+  });
+}
+
+/** Pulls a missing image; a refusal names the image and carries the engine's message. */
+export async function pullImage(
+  docker: Docker,
+  image: string,
+  bounded: <T>(call: Promise<T>) => Promise<T>,
+): Promise<void> {
+  const failed = (err: unknown) =>
+    new InstanceStartError(
+      `Image '${image}' is not on the Docker engine and could not be pulled: ${engineMessage(err)}`,
+    );
+  let stream: NodeJS.ReadableStream;
+  try {
+    stream = (await bounded(docker.pull(image))) as NodeJS.ReadableStream;
+  } catch (err) {
+    throw failed(err);
+  }
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(failed(new Error('the pull took too long'))), PULL_TIMEOUT_MS);
+    docker.modem.followProgress(stream, (err: Error | null, events: { error?: string }[]) => {
+      clearTimeout(timer);
+      const bad = err ?? events.find((e) => e.error)?.error;
+      if (bad) reject(failed(bad instanceof Error ? bad : new Error(bad)));
+      else resolve();
+    });
   });
 }
