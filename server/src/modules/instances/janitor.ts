@@ -16,7 +16,7 @@ import {
 } from './instances.repo.js';
 import { portsOf, removeInstance } from './instances.service.js';
 import { driverOf, launchesOf } from './runtime.js';
-import { keepEntriesWarm } from './warm-pool.js';
+import { keepEntriesWarm, mayHaveWarmEntries } from './warm-pool.js';
 
 export const JANITOR_TIMING = {
   /** A sweep this often: an expired instance lives at most this much past its time. */
@@ -126,10 +126,17 @@ async function answersNow(ctx: AppContext, row: InstanceRow): Promise<boolean> {
   return true;
 }
 
-/** Whether the engine may hold anything of this site: an instance row, or a challenge with one. */
+/**
+ * Whether the engine may hold anything of this site: an instance row, a challenge with one, or
+ * warm entry points kept until now (the last instance challenge deleted: they go at this sweep).
+ */
 async function hasInstanceWork(ctx: AppContext): Promise<boolean> {
   const db = ctx.database.db;
-  return (await listInstances(db)).length > 0 || (await listInstanceChallengeIds(db)).size > 0;
+  return (
+    (await listInstances(db)).length > 0 ||
+    (await listInstanceChallengeIds(db)).size > 0 ||
+    mayHaveWarmEntries(ctx)
+  );
 }
 
 /**

@@ -105,7 +105,7 @@ async function startWarm(
 ): Promise<{ containerId: string } | null> {
   if (ctx.config.instances.warmEntries === 0) return null;
   const [listed, used] = await Promise.all([
-    driver.listWarm(warmKeyOf(spec)),
+    driver.listWarm(warmKeyOf(spec, ctx.config.instances.entryImage)),
     listUsedPorts(ctx.database.db),
   ]);
   for (const warm of listed) {

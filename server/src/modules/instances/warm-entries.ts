@@ -46,9 +46,13 @@ export interface EntryShape {
 export const denyHostsOf = (challengeHost: string, probeHost: string) =>
   [challengeHost, probeHost].filter(Boolean);
 
-/** A stable key of everything an entry point's configuration depends on but its host ports. */
-export function warmKeyOf(shape: EntryShape): string {
+/**
+ * A stable key of everything an entry point depends on but its host ports and tokens: its image
+ * (INSTANCE_ENTRY_IMAGE) and its configuration.
+ */
+export function warmKeyOf(shape: EntryShape, entryImage: string): string {
   const text = JSON.stringify([
+    entryImage,
     shape.ports.map((p) => [p.port, p.protocol]),
     shape.egress,
     [...shape.denyHosts].sort(),

@@ -27,11 +27,19 @@ export async function keepEntriesWarm(ctx: AppContext): Promise<void> {
       if (!stored) continue;
       const d = boundedDefinition(stored, ctx.config.instances.policy);
       const shape = { ports: d.ports, egress: d.egress === true, denyHosts };
-      const key = warmKeyOf(shape);
+      const key = warmKeyOf(shape, ctx.config.instances.entryImage);
       const want = wants.get(key) ?? { key, ...shape, ports: [...d.ports], count: 0 };
       want.count += per;
       wants.set(key, want);
     }
   }
   await driverOf(ctx).keepWarm([...wants.values()], await listUsedPorts(db));
+  if (wants.size > 0) keeping.add(ctx);
+  else keeping.delete(ctx);
 }
+
+/** Sites whose last sweep kept warm entry points: swept on even without an instance challenge. */
+const keeping = new WeakSet<AppContext>();
+
+/** Whether warm entry points this process made may still be on the engine (to be removed). */
+export const mayHaveWarmEntries = (ctx: AppContext) => keeping.has(ctx);
