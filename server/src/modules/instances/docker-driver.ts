@@ -260,7 +260,7 @@ export class DockerDriver implements InstanceDriver {
       await this.bounded(container.start());
       return { containerId: container.id };
     } catch (err) {
-      await this.remove(spec.instanceId).catch(() => {});
+      await this.remove(spec.instanceId, spec.ports).catch(() => {});
       throw startError(err, spec.ports);
     }
   }
@@ -280,7 +280,7 @@ export class DockerDriver implements InstanceDriver {
     return keepWarmEntries(this, wants, avoidPorts);
   }
 
-  async remove(instanceId: number): Promise<void> {
+  async remove(instanceId: number, ports: readonly { hostPort: number }[] = []): Promise<void> {
     const docker = await this.docker();
     const name = this.nameOf(instanceId);
     // Behind a warm entry point, the challenge's network names it (and is removed with it).
@@ -295,6 +295,14 @@ export class DockerDriver implements InstanceDriver {
       }
     } catch (err) {
       if (statusOf(err) !== 404) throw err;
+      // No challenge container (a start that failed or stopped before making it): a warm entry
+      // point whose ports it took was shown to its team, and never goes back to the others.
+      if (ports.length > 0)
+        for (const warm of await listWarmEntries(this, null))
+          if (warm.ports.some((p) => ports.some((q) => q.hostPort === p.hostPort))) {
+            networks.add(warm.network);
+            containers.add(warm.name);
+          }
     }
     // The entry point and the challenge's container, then their network (it must be empty).
     await Promise.all(

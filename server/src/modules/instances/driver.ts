@@ -25,8 +25,11 @@ export interface InstanceDriver {
    * outside `avoidPorts`) and removes every other warm one (a shape no longer wanted).
    */
   keepWarm(wants: WarmWant[], avoidPorts: ReadonlySet<number>): Promise<void>;
-  /** Removes the instance's container and network, whatever their state; nothing left: no error. */
-  remove(instanceId: number): Promise<void>;
+  /**
+   * Removes the instance's containers and network, whatever their state; nothing left: no error.
+   * `ports`: the row's, so a warm entry point it took before its container existed goes too.
+   */
+  remove(instanceId: number, ports?: readonly { hostPort: number }[]): Promise<void>;
   /**
    * Every container this site made on the platform, by its labels (running or not), and every
    * network left without its container (containerId null).

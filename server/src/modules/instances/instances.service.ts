@@ -26,7 +26,7 @@ import { afterEndMode, readEventState } from '../event-state/event-state.service
 import { engineMessage } from './docker-driver.js';
 import { InstanceStartError } from './driver.js';
 import { launchInstance, type LaunchPlan } from './launcher.js';
-import { claimPorts, type StoredPort } from './ports.js';
+import { claimPorts, portsOf } from './ports.js';
 import { boundedDefinition } from './policy.js';
 import { driverOf } from './runtime.js';
 import {
@@ -47,8 +47,7 @@ import {
   type InstanceRow,
 } from './instances.repo.js';
 
-export const portsOf = (row: Pick<InstanceRow, 'ports'>): StoredPort[] =>
-  JSON.parse(row.ports) as StoredPort[];
+export { portsOf } from './ports.js';
 
 /** The stored definition (JSON text) as the contract types it, or null. */
 export function parseDefinition(text: string | null): InstanceDefinition | null {
@@ -275,7 +274,7 @@ export async function removeInstance(
   // A failed start's container was removed when it failed (and an orphan goes at the next sweep).
   if (!failed) {
     try {
-      await driverOf(ctx).remove(row.id);
+      await driverOf(ctx).remove(row.id, portsOf(row));
     } catch (err) {
       const message = engineFailure(err);
       await setStopFailed(db, row.id, `The stop did not finish: ${message}`);

@@ -68,7 +68,7 @@ export async function sweepInstances(ctx: AppContext): Promise<void> {
       // A stop that a crash interrupted (or one under way elsewhere: both steps are idempotent).
       // Not finished while the engine is away: failed (its container goes once it answers).
       gone.add(row.id);
-      if (await onEngine(() => driver.remove(row.id))) await deleteInstance(db, row.id);
+      if (await onEngine(() => driver.remove(row.id, portsOf(row)))) await deleteInstance(db, row.id);
       else await setStopFailed(db, row.id, 'The stop did not finish: the challenge host did not answer.');
     } else if (row.state === 'failed' && (row.expires_at <= now || reason)) {
       gone.add(row.id);
@@ -112,7 +112,7 @@ export async function sweepInstances(ctx: AppContext): Promise<void> {
     if (seen.has(row.id) && (await answersNow(ctx, row))) await setRunning(db, row.id);
     else if (now - row.created_at >= ctx.config.instances.startTimeoutMs) {
       await setFailed(db, row.id, 'The start was interrupted (the site restarted); press Start again.');
-      await onEngine(() => driver.remove(row.id));
+      await onEngine(() => driver.remove(row.id, portsOf(row)));
     }
   }
   // Warm entry points last: what players wait for comes first.

@@ -48,12 +48,13 @@ async function launch(ctx: AppContext, plan: LaunchPlan): Promise<void> {
   const driver = driverOf(ctx);
   const d = plan.definition;
   const policy = ctx.config.instances.policy;
+  let spec: InstanceSpec | null = null;
   try {
     if (!imageAllowed(d.image, policy))
       throw new InstanceStartError(
         `Image '${d.image}' is not under an allowed image prefix (INSTANCE_IMAGE_PREFIXES: ${policy.imagePrefixes.join(', ')})`,
       );
-    const spec: InstanceSpec = {
+    spec = {
       instanceId: plan.instanceId,
       image: d.image,
       env: { ...d.env, ...(plan.flag === null ? {} : { FLAG: plan.flag }) },
@@ -86,7 +87,7 @@ async function launch(ctx: AppContext, plan: LaunchPlan): Promise<void> {
         : `The start failed: ${(err as Error).message ?? String(err)}`;
     ctx.log.warn(`instance ${plan.instanceId}: ${message}`);
     await setFailed(db, plan.instanceId, message).catch(() => {});
-    await driver.remove(plan.instanceId).catch(() => {});
+    await driver.remove(plan.instanceId, spec?.ports ?? plan.ports).catch(() => {});
   }
 }
 

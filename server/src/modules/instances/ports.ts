@@ -14,6 +14,9 @@ export interface StoredPort {
   token?: string;
 }
 
+/** A row's published ports (its JSON text). */
+export const portsOf = (row: { ports: string }): StoredPort[] => JSON.parse(row.ports) as StoredPort[];
+
 /** An HTTP port answers only requests with this (the team's link sets it as a cookie). */
 export const newPortToken = () => randomBytes(24).toString('base64url');
 

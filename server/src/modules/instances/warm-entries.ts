@@ -78,13 +78,14 @@ function warmOf(c: Docker.ContainerInfo): WarmEntry | null {
 
 /**
  * The running warm entry points of a shape, in random order (two starters rarely pick alike);
- * those taken by an instance are among them (their ports are claimed in the database).
+ * those taken by an instance are among them (their ports are claimed in the database). Key null:
+ * every warm entry point of the site, running or not.
  */
-export async function listWarmEntries(e: EngineAccess, key: string): Promise<WarmEntry[]> {
+export async function listWarmEntries(e: EngineAccess, key: string | null): Promise<WarmEntry[]> {
   const docker = await e.docker();
   const filters = JSON.stringify({
-    label: [`${LABELS.site}=${e.config.site}`, `${WARM_LABEL}=${key}`],
-    status: ['running'],
+    label: [`${LABELS.site}=${e.config.site}`, key === null ? WARM_LABEL : `${WARM_LABEL}=${key}`],
+    ...(key === null ? {} : { status: ['running'] }),
   });
   const found = (await e.bounded(docker.listContainers({ filters })))
     .filter((c) => nameOfListed(c).startsWith(warmPrefix(e)))
