@@ -13,6 +13,7 @@ import {
   readService,
   requireImage,
   setChallengeHost,
+  until,
   untilRunning,
 } from '../../../test/instance-fixtures.js';
 import { JANITOR_TIMING, sweepInstances } from './janitor.js';
@@ -158,6 +159,43 @@ for (const kind of testDatabaseKinds()) {
       expect(none.containers).toEqual([]);
       expect(none.networks).toEqual([]);
     }, 120_000);
+
+    it('a start that fails behind a warm entry point takes it down: its port is never another team’s', async () => {
+      await setUp({ INSTANCE_WARM_ENTRIES: '1', INSTANCE_PORT_RANGE: '35400-35499' });
+      const broken = await addChallenge(t, {
+        name: 'Broken',
+        flag: 'flag{broken}',
+        per_team: true,
+        instance: instanceDefinition({ image: 'ctf-no-such-image:never' }),
+      });
+      // Only the broken challenge keeps a warm entry point (the other is deactivated).
+      await t.ctx.database.db
+        .updateTable('challenges')
+        .set({ is_active: 0 })
+        .where('id', '!=', broken.id)
+        .execute();
+      await sweepInstances(t.ctx);
+      const warm = (await onEngine()).containers.filter((c) => warmNamed([c.name]).length === 1);
+      expect(warm).toHaveLength(1);
+      const warmPort = (JSON.parse(warm[0]!.labels['ctf.ports']!) as { hostPort: number }[])[0]!.hostPort;
+
+      expect((await alice.post('/api/ctf/instance/start', { challenge_id: broken.id })).status).toBe(200);
+      await until(
+        'the start to fail',
+        async () => (await alice.get(`/api/ctf/instance?challenge_id=${broken.id}`)).status === 503,
+      );
+      const [row] = await t.ctx.database.db.selectFrom('instances').select(['ports', 'state']).execute();
+      expect(row!.state).toBe('failed');
+      // The failed row carries the warm entry point's port (its team was shown it) ...
+      expect((JSON.parse(row!.ports) as { hostPort: number }[])[0]!.hostPort).toBe(warmPort);
+      // ... and that entry point is gone; the next one has another port.
+      const after = await onEngine();
+      expect(after.containers.map((c) => c.name)).not.toContain(warm[0]!.name);
+      await sweepInstances(t.ctx);
+      const next = (await onEngine()).containers.filter((c) => warmNamed([c.name]).length === 1);
+      expect(next).toHaveLength(1);
+      expect(next[0]!.labels['ctf.ports']).not.toContain(`"hostPort":${warmPort}`);
+    }, 60_000);
 
     it('a host port another program holds: the start moves to another random port of the range', async () => {
       const range = [35300, 35301] as const;
