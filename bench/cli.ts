@@ -16,8 +16,9 @@ import { BASE_EVENT, DOUBLE_EVENT, TINY_EVENT } from './seed.js';
  * `double` the doubled event, `dynamic` the event with half the challenges dynamic (issue 16),
  * `archive` the static archive of the event built by `npm run archive` (issue 32; bench/archive.ts),
  * `streams` BENCH_STREAMS (2,000) open live event streams on one process (issue 15), `instances`
- * 20 teams starting per-team instances at once (issue 30; bench/instances.ts), run only where a
- * Docker engine with the test image answers (else skipped with one line) unless named.
+ * 30 teams starting per-team instances at once (issue 30; bench/instances.ts; BENCH_WARM_ENTRIES
+ * warm entry points first, default 30, 0: every start cold), run only where a Docker engine with
+ * the test image answers (else skipped with one line) unless named.
  * BENCH_EVENT=tiny seeds the tests' tiny event instead (a quick check that a narrowed run works).
  */
 const pg = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;

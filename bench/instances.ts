@@ -33,6 +33,15 @@ const POLL_MS = 500;
 // Linux's ephemeral ports (32768-60999 by default): the bench's own client sockets took ports in
 // 36000-36999, and a random pick there failed a start with 'address already in use'.
 const PORT_RANGE = '30000-30999';
+/**
+ * Entry points made ahead for the challenge (INSTANCE_WARM_ENTRIES): by default as many as the
+ * teams starting at once (an organiser sizes it to the opening's burst); BENCH_WARM_ENTRIES=0
+ * measures every start cold. The leg waits for them before measuring anything.
+ */
+const WARM_ENTRIES = Number(process.env.BENCH_WARM_ENTRIES ?? INSTANCE_TEAMS);
+const WARM_READY_MS = 180_000;
+/** A warm entry point's container or network (named ctf-<site key>-w<12 hex>). */
+const WARM_NAME = /-w[0-9a-f]{12}(-entry)?$/;
 
 /** The engine, or null after one line (no engine, or it lacks the image) when the leg is optional. */
 async function engineFor(opts: BenchOptions): Promise<DockerEngine | null> {
@@ -123,18 +132,42 @@ function readService(port: number): Promise<string> {
   });
 }
 
-/** This site's containers and networks on the engine (by its label), running or not. */
+/**
+ * This site's containers and networks on the engine (by its label), running or not; `warm`: only
+ * the warm entry points' (false: all but those).
+ */
 async function leftovers(
   engine: DockerEngine,
   site: string,
+  warm?: boolean,
 ): Promise<{ containers: string[]; networks: string[] }> {
   const filters = encodeURIComponent(JSON.stringify({ label: [`${LABELS.site}=${site}`] }));
   const ids = async (path: string) =>
-    (JSON.parse(await engineRequest(engine.host, path)) as { Id: string }[]).map((c) => c.Id);
+    (JSON.parse(await engineRequest(engine.host, path)) as { Id: string; Name?: string; Names?: string[] }[])
+      .filter((c) => warm === undefined || WARM_NAME.test(c.Name ?? c.Names?.[0] ?? '') === warm)
+      .map((c) => c.Id);
   return {
     containers: await ids(`/containers/json?all=1&filters=${filters}`),
     networks: await ids(`/networks?filters=${filters}`),
   };
+}
+
+/** Waits (bounded) until the janitor has made every warm entry point; ms it took, NaN: none. */
+async function warmReady(engine: DockerEngine, site: string, opts: BenchOptions): Promise<number> {
+  if (WARM_ENTRIES === 0) return NaN;
+  const began = performance.now();
+  for (;;) {
+    const { containers } = await leftovers(engine, site, true);
+    if (containers.length >= WARM_ENTRIES) break;
+    if (performance.now() - began > WARM_READY_MS)
+      throw new Error(
+        `only ${containers.length} of ${WARM_ENTRIES} warm entry points after ${WARM_READY_MS} ms`,
+      );
+    await new Promise((r) => setTimeout(r, POLL_MS));
+  }
+  const ms = performance.now() - began;
+  opts.log?.(`  ${WARM_ENTRIES} warm entry points made in ${Math.round(ms)} ms`);
+  return ms;
 }
 
 /** Last resort after a failed leg: removes what is left with this site's label (the CLI, as e2e does). */
@@ -162,8 +195,10 @@ export async function benchInstances(
     DOCKER_HOST: engine.host,
     INSTANCE_PORT_RANGE: PORT_RANGE,
     INSTANCE_SITE: site,
+    INSTANCE_WARM_ENTRIES: String(WARM_ENTRIES),
   });
   try {
+    const warmReadyMs = await warmReady(engine, site, opts);
     const loopback = `http://127.0.0.1:${server.port}`;
     const c = Math.max(...opts.connections);
     const board = () => requestMaker('leaderboard', event, server.url, '');
@@ -223,7 +258,7 @@ export async function benchInstances(
     );
     const stopStatuses: Record<string, number> = {};
     for (const s of stops) stopStatuses[s.status] = (stopStatuses[s.status] ?? 0) + 1;
-    const left = await leftovers(engine, site);
+    const left = await leftovers(engine, site, false);
     opts.log?.(
       `  stopped through the API (${Object.entries(stopStatuses)
         .map(([k, v]) => `${v} x ${k}`)
@@ -244,6 +279,8 @@ export async function benchInstances(
       stopStatuses,
       leftContainers: left.containers.length,
       leftNetworks: left.networks.length,
+      warmEntries: WARM_ENTRIES,
+      warmReadyMs,
     };
   } finally {
     await stopServer(server, opts);
@@ -263,12 +300,15 @@ export function instancesSection(r: InstancesRun): string[] {
     '',
     `### Instances starting (issue 30): ${r.teams} teams at once, SQLite`,
     '',
+    r.warmEntries > 0
+      ? `- ${r.warmEntries} warm entry points (INSTANCE_WARM_ENTRIES) made by the janitor in ${fmt(r.warmReadyMs)} ms before the measurements.`
+      : '- No warm entry point (INSTANCE_WARM_ENTRIES=0): every start makes its own network and entry point.',
     `- Leaderboard @${r.idle.connections}, ratio to hello-world: ${line(r.idle)} with none starting; ${line(r.starting)} while they started: ${fmt((ratio(r.starting) / ratio(r.idle)) * 100, 0)}% of the figure without.`,
     `- ${r.answered} of ${r.teams} instances answered on their port (${r.withFlag} printed their team's flag); the first after ${fmt(r.firstAnsweredMs)} ms, all after ${fmt(r.allAnsweredMs)} ms (the measurement while starting lasted ${fmt(r.measuredMs)} ms from the Starts).${r.errors.length ? ` Errors: ${r.errors.join('; ')}.` : ''}`,
     `- Stopped through the API (${Object.entries(r.stopStatuses)
       .map(([k, v]) => `${v} x ${k}`)
       .join(
         ', ',
-      )}); left on the engine with the site's label: ${r.leftContainers} containers, ${r.leftNetworks} networks.`,
+      )}); left on the engine with the site's label (warm entry points aside): ${r.leftContainers} containers, ${r.leftNetworks} networks.`,
   ];
 }

@@ -78,6 +78,10 @@ export interface InstancesRun {
   /** Containers and networks with the site's label right after the Stops (must be 0). */
   leftContainers: number;
   leftNetworks: number;
+  /** INSTANCE_WARM_ENTRIES of the run (entry points made ahead; 0: every start cold). */
+  warmEntries: number;
+  /** ms the janitor took to make them, before the measurements (NaN: none wanted). */
+  warmReadyMs: number;
 }
 
 /** The dynamic leg (issue 16): the base event with half the challenges dynamic. */

@@ -41,6 +41,8 @@ function instanceServerEnv(ports: string): Record<string, string> {
     INSTANCE_PORT_RANGE: ports,
     INSTANCE_SITE: `e2e-${randomBytes(6).toString('hex')}`,
     INSTANCE_START_TIMEOUT_SECONDS: '10',
+    // Every start makes its own entry point: the counts below are the instances' containers only.
+    INSTANCE_WARM_ENTRIES: '0',
   };
 }
 

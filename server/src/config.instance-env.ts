@@ -59,6 +59,11 @@ export const INSTANCE_ENV = {
     .trim()
     .regex(/^[A-Za-z0-9][A-Za-z0-9._/:@-]{0,254}$/, 'INSTANCE_ENTRY_IMAGE must be an image reference')
     .default('ctf-instance-entry:1'),
+  /**
+   * Entry points kept warm per active instance challenge (made ahead, so a start makes only the
+   * challenge's container); 0: none, every start makes its own.
+   */
+  INSTANCE_WARM_ENTRIES: z.coerce.number().int().min(0).max(200).default(2),
   /** Seconds any one call to the Docker engine may take (a pull has its own, longer bound). */
   INSTANCE_ENGINE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(120).default(30),
 };

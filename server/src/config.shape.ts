@@ -98,6 +98,8 @@ export interface InstanceConfig {
   engineTimeoutMs: number;
   /** The entry point's image (the platform's proxy in front of every instance). */
   entryImage: string;
+  /** Warm entry points per active instance challenge (INSTANCE_WARM_ENTRIES; 0: none). */
+  warmEntries: number;
   /** The operator's box (INSTANCE_* variables): what a challenge's instance may ask for. */
   policy: InstancePolicy;
 }

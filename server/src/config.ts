@@ -45,6 +45,7 @@ function instanceConfig(e: Env, site: string): InstanceConfig {
     site: e.INSTANCE_SITE ?? site,
     engineTimeoutMs: e.INSTANCE_ENGINE_TIMEOUT_SECONDS * 1000,
     entryImage: e.INSTANCE_ENTRY_IMAGE,
+    warmEntries: e.INSTANCE_WARM_ENTRIES,
     policy: {
       capabilities: e.INSTANCE_CAPABILITIES,
       maxMemoryMb: e.INSTANCE_MAX_MEMORY_MB,

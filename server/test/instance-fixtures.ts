@@ -16,6 +16,9 @@ export function instanceEnv(dockerHost: string, ports = '31000-31999'): Record<s
     INSTANCE_PORT_RANGE: ports,
     // Each app its own label: one app's janitor never takes another's containers for orphans.
     INSTANCE_SITE: `test-${randomBytes(6).toString('hex')}`,
+    // Every start cold (its own network and entry point) unless a test asks for warm ones: a
+    // janitor sweep would otherwise leave warm entry points on the shared engine after each test.
+    INSTANCE_WARM_ENTRIES: '0',
   };
 }
 

@@ -50,6 +50,8 @@ export function challengeOptions(
   spec: InstanceSpec,
   name: string,
   labels: Record<string, string>,
+  /** The instance's internal network (its own name, or a warm entry point's network). */
+  network: string = name,
 ): Docker.ContainerCreateOptions {
   const env = { ...spec.env };
   if (spec.egress) {
@@ -75,16 +77,20 @@ export function challengeOptions(
       MemorySwap: spec.memoryMb * 1024 * 1024,
       NanoCpus: Math.round(spec.cpus * 1e9),
       PidsLimit: spec.pids,
-      NetworkMode: name,
+      NetworkMode: network,
     },
-    NetworkingConfig: { EndpointsConfig: { [name]: { Aliases: [CHALLENGE_ALIAS] } } },
+    NetworkingConfig: { EndpointsConfig: { [network]: { Aliases: [CHALLENGE_ALIAS] } } },
   };
 }
 
-/** The entry point: the instance's published ports, and its egress proxy when it has egress. */
+/**
+ * The entry point: the instance's published ports, and its egress proxy when it has egress. It
+ * forwards to the challenge's alias on its network, looked up at each connection, so it may be
+ * made (warm) before the challenge's container exists.
+ */
 export function entryOptions(
-  spec: InstanceSpec,
-  name: string,
+  spec: Pick<InstanceSpec, 'ports' | 'egress' | 'denyHosts'>,
+  containerName: string,
   labels: Record<string, string>,
   entryImage: string,
 ): Docker.ContainerCreateOptions {
@@ -96,7 +102,7 @@ export function entryOptions(
     ...(p.token ? { token: p.token } : {}),
   }));
   return {
-    name: entryNameOf(name),
+    name: containerName,
     Image: entryImage,
     Env: [
       `ROUTES=${JSON.stringify(routes)}`,

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import type Docker from 'dockerode';
 import { INSTANCE_MESSAGES } from '@ctf/contract';
@@ -9,6 +8,8 @@ import {
   EngineTimeoutError,
   InstanceStartError,
   LABELS,
+  type WarmEntry,
+  type WarmWant,
   type InstanceDriver,
   type InstanceSpec,
   type ManagedContainer,
@@ -21,17 +22,28 @@ import {
   entryOptions,
   networkOptions,
 } from './container-options.js';
+import {
+  PROBE_TIMEOUT_MS,
+  engineMessage,
+  pullImage,
+  settled,
+  startError,
+  statusOf,
+  tcpAnswers,
+} from './engine-calls.js';
+import { isWarmNetwork, keepWarmEntries, listWarmEntries } from './warm-entries.js';
+
+export { engineMessage } from './engine-calls.js';
 
 /** The newest Engine API this driver was written against; an older engine's own is used (1.41). */
 const CLIENT_API = [1, 45] as const;
 const OLDEST_API = [1, 41] as const;
-/** How long a pull may take before the start is given up. */
-const PULL_TIMEOUT_MS = 120_000;
-/** A TCP service that keeps a connection this long without closing it is answering. */
-const TCP_SETTLE_MS = 300;
-const PROBE_TIMEOUT_MS = 1500;
-/** Instances this process makes at once (start()). */
+/** Instances this process makes at once (start(), startWarm()). */
 const START_CONCURRENCY = 12;
+/** Tries to remove a network still in use by a container being removed (0.25 s, 0.5 s, ...). */
+const NETWORK_REMOVE_ATTEMPTS = 5;
+/** How long one listing of warm entry points serves the starts that ask for one. */
+const WARM_LISTING_MS = 1000;
 
 type ApiVersion = readonly [number, number];
 const parseApi = (v: string): ApiVersion => {
@@ -40,37 +52,21 @@ const parseApi = (v: string): ApiVersion => {
 };
 const older = (a: ApiVersion, b: ApiVersion) => a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]);
 
-/** The engine's message of a failed call: its JSON `message`, else the error's own. */
-export function engineMessage(err: unknown): string {
-  const e = err as {
-    json?: { message?: unknown };
-    reason?: unknown;
-    message?: unknown;
-    statusCode?: unknown;
-  };
-  const fromJson = typeof e?.json?.message === 'string' ? e.json.message : null;
-  const text = fromJson ?? (typeof e?.message === 'string' ? e.message : String(err));
-  return text
-    .replace(/^\(HTTP code \d+\) [a-z ]+ - /, '')
-    .trim()
-    .slice(0, 1000);
-}
-
-const statusOf = (err: unknown) => (err as { statusCode?: number })?.statusCode;
-
 /**
  * The Docker Engine API through dockerode: the local socket, or a remote engine over TCP (TLS
  * with DOCKER_CERT_PATH's certificates). The API version is negotiated once: the engine's own when
  * it is older than this driver's (Debian's engine 20.10 speaks 1.41), else this driver's.
  */
 export class DockerDriver implements InstanceDriver {
-  private client: Promise<Docker> | null = null;
+  private connection: Promise<Docker> | null = null;
   private starting = 0;
   private readonly queue: (() => void)[] = [];
+  /** The latest listing of warm entry points per shape, shared by the starts of a moment. */
+  private readonly warmListings = new Map<string, { at: number; list: Promise<WarmEntry[]> }>();
   /** A short stable key of the site: container and network names of two sites never collide. */
-  private readonly siteKey: string;
+  readonly siteKey: string;
 
-  constructor(private readonly config: InstanceConfig) {
+  constructor(readonly config: InstanceConfig) {
     this.siteKey = createHash('sha256').update(config.site).digest('hex').slice(0, 8);
   }
 
@@ -79,14 +75,15 @@ export class DockerDriver implements InstanceDriver {
     return `ctf-${this.siteKey}-i${instanceId}`;
   }
 
-  private docker(): Promise<Docker> {
-    if (!this.client) {
-      this.client = this.bounded(this.connect()).catch((err: unknown) => {
-        this.client = null;
+  /** The engine's client, connected on first use. */
+  docker(): Promise<Docker> {
+    if (!this.connection) {
+      this.connection = this.bounded(this.connect()).catch((err: unknown) => {
+        this.connection = null;
         throw err;
       });
     }
-    return this.client;
+    return this.connection;
   }
 
   /**
@@ -94,7 +91,7 @@ export class DockerDriver implements InstanceDriver {
    * accepts and never answers fails the call with EngineTimeoutError instead of hanging it. The
    * request itself is dropped by the client's own timeout (the same deadline, on the socket).
    */
-  private async bounded<T>(call: Promise<T>): Promise<T> {
+  async bounded<T>(call: Promise<T>): Promise<T> {
     const ms = this.config.engineTimeoutMs;
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
@@ -155,93 +152,161 @@ export class DockerDriver implements InstanceDriver {
    * starts at once would each wait inside the engine, on their deadline; waiting here does not
    * count against it.
    */
-  async start(spec: InstanceSpec): Promise<{ containerId: string }> {
+  start(spec: InstanceSpec): Promise<{ containerId: string }> {
+    return this.inTurn(() => this.startNow(spec));
+  }
+
+  private async inTurn<T>(make: () => Promise<T>): Promise<T> {
     while (this.starting >= START_CONCURRENCY) await new Promise<void>((r) => this.queue.push(r));
     this.starting += 1;
     try {
-      return await this.startNow(spec);
+      return await make();
     } finally {
       this.starting -= 1;
       this.queue.shift()?.();
     }
   }
 
-  private async startNow(spec: InstanceSpec): Promise<{ containerId: string }> {
-    const docker = await this.docker().catch((err: unknown) => {
+  private async client(): Promise<Docker> {
+    return this.docker().catch((err: unknown) => {
       if (err instanceof EngineTimeoutError) throw err;
       throw new InstanceStartError(`The Docker engine cannot be reached: ${engineMessage(err)}`);
     });
-    const name = this.nameOf(spec.instanceId);
-    const labels = {
+  }
+
+  labelsOf(spec: InstanceSpec): Record<string, string> {
+    return {
       [LABELS.site]: this.config.site,
       [LABELS.instance]: String(spec.instanceId),
       [LABELS.challenge]: String(spec.challengeId),
       [LABELS.competitor]: spec.competitor,
       [LABELS.expires]: String(spec.expiresAt),
     };
-    // A half-made instance of an earlier attempt (same id) goes first: names are unique.
-    await this.remove(spec.instanceId);
-    try {
-      await this.bounded(docker.createNetwork(networkOptions(name, labels)));
-      const options = challengeOptions(spec, name, labels);
-      let container: Docker.Container;
-      try {
-        container = await this.bounded(docker.createContainer(options));
-      } catch (err) {
-        if (statusOf(err) !== 404) throw err;
-        await this.pull(docker, spec.image);
-        container = await this.bounded(docker.createContainer(options));
-      }
-      const entryImage = this.config.entryImage;
-      const entry = await this.bounded(
-        docker.createContainer(entryOptions(spec, name, labels, entryImage)),
-      ).catch((err: unknown) => {
-        if (statusOf(err) !== 404) throw err;
-        throw new InstanceStartError(
-          `The entry point image '${entryImage}' is not on the Docker engine: build it there with scripts/docker/build-entry-point.sh (INSTANCE_ENTRY_IMAGE)`,
-        );
-      });
+  }
+
+  /**
+   * A cold start: the network and the challenge's container, and (at the same time: they do not
+   * depend on each other) the entry point; then the entry point joins the network and both start.
+   * Names are the instance's: a half-made earlier attempt met by name (409) goes, then once more.
+   */
+  private async startNow(spec: InstanceSpec): Promise<{ containerId: string }> {
+    const docker = await this.client();
+    const name = this.nameOf(spec.instanceId);
+    const labels = this.labelsOf(spec);
+    const make = async () => {
+      const [container, entry] = await settled([
+        this.bounded(docker.createNetwork(networkOptions(name, labels))).then(() =>
+          this.createChallenge(docker, challengeOptions(spec, name, labels), spec.image),
+        ),
+        this.createEntry(docker, entryOptions(spec, entryNameOf(name), labels, this.config.entryImage)),
+      ]);
       await this.bounded(
         docker.getNetwork(name).connect({ Container: entry.id, EndpointConfig: { Aliases: [ENTRY_ALIAS] } }),
       );
-      await Promise.all([this.bounded(container.start()), this.bounded(entry.start())]);
+      await settled([this.bounded(container.start()), this.bounded(entry.start())]);
       return { containerId: container.id };
+    };
+    try {
+      try {
+        return await make();
+      } catch (err) {
+        if (statusOf(err) !== 409) throw err;
+        await this.remove(spec.instanceId);
+        return await make();
+      }
     } catch (err) {
-      const message = err instanceof InstanceStartError ? err.message : engineMessage(err);
       await this.remove(spec.instanceId).catch(() => {});
-      throw new InstanceStartError(message);
+      throw startError(err, spec.ports);
     }
   }
 
-  /** Pulls a missing image; a refusal names the image and carries the engine's message. */
-  private async pull(docker: Docker, image: string): Promise<void> {
-    const failed = (err: unknown) =>
-      new InstanceStartError(
-        `Image '${image}' is not on the Docker engine and could not be pulled: ${engineMessage(err)}`,
-      );
-    let stream: NodeJS.ReadableStream;
+  /** The challenge's container; a missing image is pulled once. */
+  async createChallenge(
+    docker: Docker,
+    options: Docker.ContainerCreateOptions,
+    image: string,
+  ): Promise<Docker.Container> {
     try {
-      stream = (await this.bounded(docker.pull(image))) as NodeJS.ReadableStream;
+      return await this.bounded(docker.createContainer(options));
     } catch (err) {
-      throw failed(err);
+      if (statusOf(err) !== 404 || !/no such image/i.test(engineMessage(err))) throw err;
+      await pullImage(docker, image, (call) => this.bounded(call));
+      return this.bounded(docker.createContainer(options));
     }
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(failed(new Error('the pull took too long'))), PULL_TIMEOUT_MS);
-      docker.modem.followProgress(stream, (err: Error | null, events: { error?: string }[]) => {
-        clearTimeout(timer);
-        const bad = err ?? events.find((e) => e.error)?.error;
-        if (bad) reject(failed(bad instanceof Error ? bad : new Error(bad)));
-        else resolve();
-      });
+  }
+
+  /** An entry point's container; a missing entry point image is the operator's to build. */
+  async createEntry(docker: Docker, options: Docker.ContainerCreateOptions): Promise<Docker.Container> {
+    const entryImage = this.config.entryImage;
+    return this.bounded(docker.createContainer(options)).catch((err: unknown) => {
+      if (statusOf(err) !== 404) throw err;
+      throw new InstanceStartError(
+        `The entry point image '${entryImage}' is not on the Docker engine: build it there with scripts/docker/build-entry-point.sh (INSTANCE_ENTRY_IMAGE)`,
+      );
     });
   }
 
-  async remove(instanceId: number): Promise<void> {
+  /** Starts an instance behind a warm entry point whose ports the launcher claimed. */
+  startWarm(spec: InstanceSpec, warm: WarmEntry): Promise<{ containerId: string }> {
+    return this.inTurn(() => this.startWarmNow(spec, warm));
+  }
+
+  private async startWarmNow(spec: InstanceSpec, warm: WarmEntry): Promise<{ containerId: string }> {
+    const docker = await this.client();
+    const name = this.nameOf(spec.instanceId);
+    try {
+      const options = challengeOptions(spec, name, this.labelsOf(spec), warm.network);
+      const container = await this.createChallenge(docker, options, spec.image);
+      await this.bounded(container.start());
+      return { containerId: container.id };
+    } catch (err) {
+      await this.remove(spec.instanceId, spec.ports).catch(() => {});
+      throw startError(err, spec.ports);
+    }
+  }
+
+  async listWarm(key: string): Promise<WarmEntry[]> {
+    await this.client();
+    const now = Date.now();
+    const cached = this.warmListings.get(key);
+    if (cached && now - cached.at < WARM_LISTING_MS) return cached.list;
+    const list = listWarmEntries(this, key);
+    this.warmListings.set(key, { at: now, list });
+    list.catch(() => this.warmListings.delete(key));
+    return list;
+  }
+
+  keepWarm(wants: WarmWant[], avoidPorts: ReadonlySet<number>): Promise<void> {
+    return keepWarmEntries(this, wants, avoidPorts);
+  }
+
+  async remove(instanceId: number, ports: readonly { hostPort: number }[] = []): Promise<void> {
     const docker = await this.docker();
     const name = this.nameOf(instanceId);
+    // Behind a warm entry point, the challenge's network names it (and is removed with it).
+    const networks = new Set([name]);
+    const containers = new Set([entryNameOf(name), name]);
+    try {
+      const challenge = await this.bounded(docker.getContainer(name).inspect());
+      const network = challenge.HostConfig.NetworkMode ?? '';
+      if (isWarmNetwork(this, network)) {
+        networks.add(network);
+        containers.add(entryNameOf(network));
+      }
+    } catch (err) {
+      if (statusOf(err) !== 404) throw err;
+      // No challenge container (a start that failed or stopped before making it): a warm entry
+      // point whose ports it took was shown to its team, and never goes back to the others.
+      if (ports.length > 0)
+        for (const warm of await listWarmEntries(this, null))
+          if (warm.ports.some((p) => ports.some((q) => q.hostPort === p.hostPort))) {
+            networks.add(warm.network);
+            containers.add(warm.name);
+          }
+    }
     // The entry point and the challenge's container, then their network (it must be empty).
     await Promise.all(
-      [entryNameOf(name), name].map(async (container) => {
+      [...containers].map(async (container) => {
         try {
           await this.bounded(docker.getContainer(container).remove({ force: true, v: true }));
         } catch (err) {
@@ -250,10 +315,24 @@ export class DockerDriver implements InstanceDriver {
         }
       }),
     );
-    try {
-      await this.bounded(docker.getNetwork(name).remove());
-    } catch (err) {
-      if (statusOf(err) !== 404) throw err;
+    for (const network of networks) await this.removeNetwork(docker, network);
+  }
+
+  /**
+   * Removes a network once it is empty: a container another removal (the janitor's, a stop's) is
+   * still taking down keeps it "in use" for a moment; that is waited for, a few times.
+   */
+  private async removeNetwork(docker: Docker, network: string): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.bounded(docker.getNetwork(network).remove());
+        return;
+      } catch (err) {
+        if (statusOf(err) === 404) return;
+        const inUse = statusOf(err) === 403 || statusOf(err) === 409;
+        if (!inUse || attempt >= NETWORK_REMOVE_ATTEMPTS) throw err;
+        await new Promise((r) => setTimeout(r, 250 * attempt));
+      }
     }
   }
 
@@ -306,30 +385,6 @@ export class DockerDriver implements InstanceDriver {
   }
 
   async close(): Promise<void> {
-    this.client = null;
+    this.connection = null;
   }
-}
-
-/**
- * A TCP service answers when it sends something, or keeps the connection open for a moment: the
- * engine's port proxy accepts every connection at once and closes it when nothing listens inside.
- */
-function tcpAnswers(host: string, port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host, port });
-    let done = false;
-    const finish = (ok: boolean) => {
-      if (done) return;
-      done = true;
-      clearTimeout(overall);
-      socket.destroy();
-      resolve(ok);
-    };
-    const overall = setTimeout(() => finish(false), PROBE_TIMEOUT_MS);
-    socket.once('connect', () => setTimeout(() => finish(true), TCP_SETTLE_MS));
-    socket.once('data', () => finish(true));
-    socket.once('end', () => finish(false));
-    socket.once('close', () => finish(false));
-    socket.once('error', () => finish(false));
-  });
 }

@@ -9,8 +9,27 @@ import type { InstanceProtocol } from '@ctf/contract';
 export interface InstanceDriver {
   /** Makes and starts the instance's container (and its own network). Throws InstanceStartError. */
   start(spec: InstanceSpec): Promise<{ containerId: string }>;
-  /** Removes the instance's container and network, whatever their state; nothing left: no error. */
-  remove(instanceId: number): Promise<void>;
+  /**
+   * The warm entry points of this shape (warmKeyOf) running now, in random order, taken ones
+   * included (their ports are claimed in the database); one listing serves the starts of a moment.
+   */
+  listWarm(key: string): Promise<WarmEntry[]>;
+  /**
+   * Makes and starts the challenge's container on a warm entry point's network: the entry point
+   * is the instance's from then on (removed with it). The caller has claimed its host ports in
+   * the database first (that claim decides between two starters).
+   */
+  startWarm(spec: InstanceSpec, warm: WarmEntry): Promise<{ containerId: string }>;
+  /**
+   * Keeps `count` warm entry points of each wanted shape (their host ports picked at random
+   * outside `avoidPorts`) and removes every other warm one (a shape no longer wanted).
+   */
+  keepWarm(wants: WarmWant[], avoidPorts: ReadonlySet<number>): Promise<void>;
+  /**
+   * Removes the instance's containers and network, whatever their state; nothing left: no error.
+   * `ports`: the row's, so a warm entry point it took before its container existed goes too.
+   */
+  remove(instanceId: number, ports?: readonly { hostPort: number }[]): Promise<void>;
   /**
    * Every container this site made on the platform, by its labels (running or not), and every
    * network left without its container (containerId null).
@@ -48,6 +67,26 @@ export interface InstanceSpec {
   expiresAt: number;
 }
 
+/**
+ * An entry point made ahead of any start, with its own internal network, its host ports published
+ * and its HTTP tokens chosen: a start then makes only the challenge's container, on that network.
+ */
+export interface WarmEntry {
+  /** Its container's name while warm. */
+  name: string;
+  network: string;
+  ports: { port: number; protocol: InstanceProtocol; hostPort: number; token?: string }[];
+}
+
+/** A shape of entry point to keep warm: what its configuration depends on, and how many. */
+export interface WarmWant {
+  key: string;
+  ports: { port: number; protocol: InstanceProtocol }[];
+  egress: boolean;
+  denyHosts: string[];
+  count: number;
+}
+
 export interface ManagedContainer {
   containerId: string | null;
   /** From the instance label (a container whose label cannot be read is not listed). */
@@ -70,6 +109,21 @@ export class EngineTimeoutError extends InstanceStartError {
   constructor(message: string) {
     super(message);
     this.name = 'EngineTimeoutError';
+  }
+}
+
+/**
+ * A start the engine refused because a host port is held by another program on the host ("port
+ * is already allocated", "address already in use"): the launcher moves it to other ports.
+ */
+export class PortTakenError extends InstanceStartError {
+  constructor(
+    message: string,
+    /** The host ports named by the engine (all of the start's when it named none). */
+    readonly hostPorts: number[],
+  ) {
+    super(message);
+    this.name = 'PortTakenError';
   }
 }
 

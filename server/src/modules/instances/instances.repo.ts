@@ -39,6 +39,17 @@ export async function listInstanceChallengeIds(db: Executor): Promise<Set<number
   return new Set(rows.map((r) => r.id));
 }
 
+/** The stored instance definitions (JSON text) of the active challenges that have one. */
+export async function listActiveInstanceDefinitions(db: Executor): Promise<string[]> {
+  const rows = await db
+    .selectFrom('challenges')
+    .select('instance')
+    .where('instance', 'is not', null)
+    .where('is_active', '=', 1)
+    .execute();
+  return rows.map((r) => r.instance!);
+}
+
 /**
  * Locks the competitor's row until the transaction ends on PostgreSQL (FOR UPDATE), so two starts
  * of one team count its instances one after the other; SQLite's writers are serial already.
@@ -120,6 +131,11 @@ export async function claimPort(trx: Executor, hostPort: number, instanceId: num
 
 export async function setPorts(trx: Executor, id: number, ports: string): Promise<void> {
   await trx.updateTable('instances').set({ ports }).where('id', '=', id).execute();
+}
+
+/** Gives back an instance's host ports (a start that moves to other ports). */
+export async function releasePorts(trx: Executor, instanceId: number): Promise<void> {
+  await trx.deleteFrom('instance_ports').where('instance_id', '=', instanceId).execute();
 }
 
 type InstanceChange = { container_id: string } | { state: 'running' | 'stopping' } | { expires_at: number };

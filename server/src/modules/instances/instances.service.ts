@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import {
   INSTANCE_LIMITS,
   INSTANCE_MESSAGES,
@@ -26,11 +25,11 @@ import { teamFlag } from '../challenges/team-flags.js';
 import { afterEndMode, readEventState } from '../event-state/event-state.service.js';
 import { engineMessage } from './docker-driver.js';
 import { InstanceStartError } from './driver.js';
-import { launchInstance, type LaunchPlan, type StoredPort } from './launcher.js';
+import { launchInstance, type LaunchPlan } from './launcher.js';
+import { claimPorts, portsOf } from './ports.js';
 import { boundedDefinition } from './policy.js';
 import { driverOf } from './runtime.js';
 import {
-  claimPort,
   countLiveInstances,
   currentCompetitor,
   deleteInstance,
@@ -39,7 +38,6 @@ import {
   findInstanceDefinition,
   insertInstance,
   listInstancesForAdmin,
-  listUsedPorts,
   lockCompetitor,
   markStopping,
   setExpiry,
@@ -49,8 +47,7 @@ import {
   type InstanceRow,
 } from './instances.repo.js';
 
-export const portsOf = (row: Pick<InstanceRow, 'ports'>): StoredPort[] =>
-  JSON.parse(row.ports) as StoredPort[];
+export { portsOf } from './ports.js';
 
 /** The stored definition (JSON text) as the contract types it, or null. */
 export function parseDefinition(text: string | null): InstanceDefinition | null {
@@ -122,40 +119,6 @@ async function flagFor(
   return first.content;
 }
 
-/** Host ports for each container port, each claimed in the database (its key is the judge). */
-async function claimPorts(
-  ctx: AppContext,
-  trx: Parameters<typeof claimPort>[0],
-  instanceId: number,
-  definition: InstanceDefinition,
-): Promise<StoredPort[]> {
-  const { first, last } = ctx.config.instances.portRange;
-  const used = await listUsedPorts(trx);
-  const free: number[] = [];
-  for (let p = first; p <= last; p++) if (!used.has(p)) free.push(p);
-  const out: StoredPort[] = [];
-  for (const wanted of definition.ports) {
-    let claimed: number | null = null;
-    // A random free port: two processes starting at once rarely pick the same one, and when they
-    // do the primary key sends the second to another.
-    while (claimed === null && free.length > 0) {
-      const [candidate] = free.splice(Math.floor(Math.random() * free.length), 1);
-      if (await claimPort(trx, candidate!, instanceId)) claimed = candidate!;
-    }
-    if (claimed === null)
-      throw new DomainError('unavailable', 'Every instance port is in use: try again when one is stopped.');
-    out.push({
-      port: wanted.port,
-      protocol: wanted.protocol,
-      hostPort: claimed,
-      // An HTTP port answers only requests with this (the link sets it as a cookie): a sweep of
-      // the port range by another team finds no HTTP instance.
-      ...(wanted.protocol === 'http' ? { token: randomBytes(24).toString('base64url') } : {}),
-    });
-  }
-  return out;
-}
-
 /**
  * Starts the competitor's instance of a challenge (POST /api/ctf/instance/start): one per
  * competitor and challenge (two members at once make one: the unique index decides), at most the
@@ -221,7 +184,7 @@ export async function startInstance(
     };
     const id = await insertInstance(trx, row);
     if (id === undefined) return { row: (await findInstance(trx, challengeId, competitor))!, fresh: false };
-    const ports = await claimPorts(ctx, trx, id, definition);
+    const ports = await claimPorts(ctx, trx, id, definition.ports);
     await setPorts(trx, id, JSON.stringify(ports));
     await recordAudit(trx, {
       actor: actorOf(user),
@@ -311,7 +274,7 @@ export async function removeInstance(
   // A failed start's container was removed when it failed (and an orphan goes at the next sweep).
   if (!failed) {
     try {
-      await driverOf(ctx).remove(row.id);
+      await driverOf(ctx).remove(row.id, portsOf(row));
     } catch (err) {
       const message = engineFailure(err);
       await setStopFailed(db, row.id, `The stop did not finish: ${message}`);

@@ -16,6 +16,7 @@ import {
 } from './instances.repo.js';
 import { portsOf, removeInstance } from './instances.service.js';
 import { driverOf, launchesOf } from './runtime.js';
+import { keepEntriesWarm, mayHaveWarmEntries } from './warm-pool.js';
 
 export const JANITOR_TIMING = {
   /** A sweep this often: an expired instance lives at most this much past its time. */
@@ -67,7 +68,7 @@ export async function sweepInstances(ctx: AppContext): Promise<void> {
       // A stop that a crash interrupted (or one under way elsewhere: both steps are idempotent).
       // Not finished while the engine is away: failed (its container goes once it answers).
       gone.add(row.id);
-      if (await onEngine(() => driver.remove(row.id))) await deleteInstance(db, row.id);
+      if (await onEngine(() => driver.remove(row.id, portsOf(row)))) await deleteInstance(db, row.id);
       else await setStopFailed(db, row.id, 'The stop did not finish: the challenge host did not answer.');
     } else if (row.state === 'failed' && (row.expires_at <= now || reason)) {
       gone.add(row.id);
@@ -111,9 +112,11 @@ export async function sweepInstances(ctx: AppContext): Promise<void> {
     if (seen.has(row.id) && (await answersNow(ctx, row))) await setRunning(db, row.id);
     else if (now - row.created_at >= ctx.config.instances.startTimeoutMs) {
       await setFailed(db, row.id, 'The start was interrupted (the site restarted); press Start again.');
-      await onEngine(() => driver.remove(row.id));
+      await onEngine(() => driver.remove(row.id, portsOf(row)));
     }
   }
+  // Warm entry points last: what players wait for comes first.
+  await onEngine(() => keepEntriesWarm(ctx));
   if (engineDown) throw engineDown;
 }
 
@@ -123,10 +126,17 @@ async function answersNow(ctx: AppContext, row: InstanceRow): Promise<boolean> {
   return true;
 }
 
-/** Whether the engine may hold anything of this site: an instance row, or a challenge with one. */
+/**
+ * Whether the engine may hold anything of this site: an instance row, a challenge with one, or
+ * warm entry points kept until now (the last instance challenge deleted: they go at this sweep).
+ */
 async function hasInstanceWork(ctx: AppContext): Promise<boolean> {
   const db = ctx.database.db;
-  return (await listInstances(db)).length > 0 || (await listInstanceChallengeIds(db)).size > 0;
+  return (
+    (await listInstances(db)).length > 0 ||
+    (await listInstanceChallengeIds(db)).size > 0 ||
+    mayHaveWarmEntries(ctx)
+  );
 }
 
 /**

@@ -1,20 +1,16 @@
-import type { InstanceDefinition, InstanceProtocol } from '@ctf/contract';
+import type { InstanceDefinition } from '@ctf/contract';
 import type { AppContext } from '../../context.js';
-import { InstanceStartError, type InstanceDriver } from './driver.js';
-import { findInstanceById, setContainer, setFailed, setRunning } from './instances.repo.js';
+import { DomainError } from '../../lib/errors.js';
+import { InstanceStartError, PortTakenError, type InstanceDriver, type InstanceSpec } from './driver.js';
+import { findInstanceById, listUsedPorts, setContainer, setFailed, setRunning } from './instances.repo.js';
 import { imageAllowed } from './policy.js';
+import { adoptPorts, movePorts, type StoredPort } from './ports.js';
 import { driverOf, launchesOf } from './runtime.js';
+import { denyHostsOf, warmKeyOf } from './warm-entries.js';
+
+export type { StoredPort } from './ports.js';
 
 const PROBE_EVERY_MS = 250;
-
-/** A published port as stored on the row: the container's port and the host's. */
-export interface StoredPort {
-  port: number;
-  protocol: InstanceProtocol;
-  hostPort: number;
-  /** HTTP: the secret in the team's link (its cookie opens the entry point's door). */
-  token?: string;
-}
 
 /**
  * A launch gives up when its ports have not all answered within three quarters of the start
@@ -44,17 +40,21 @@ export function launchInstance(ctx: AppContext, plan: LaunchPlan): void {
   launching.set(plan.instanceId, run);
 }
 
+/** How many times a start moves to other host ports when the engine finds one held. */
+export const PORT_ATTEMPTS = 4;
+
 async function launch(ctx: AppContext, plan: LaunchPlan): Promise<void> {
   const db = ctx.database.db;
   const driver = driverOf(ctx);
   const d = plan.definition;
   const policy = ctx.config.instances.policy;
+  let spec: InstanceSpec | null = null;
   try {
     if (!imageAllowed(d.image, policy))
       throw new InstanceStartError(
         `Image '${d.image}' is not under an allowed image prefix (INSTANCE_IMAGE_PREFIXES: ${policy.imagePrefixes.join(', ')})`,
       );
-    const { containerId } = await driver.start({
+    spec = {
       instanceId: plan.instanceId,
       image: d.image,
       env: { ...d.env, ...(plan.flag === null ? {} : { FLAG: plan.flag }) },
@@ -65,18 +65,21 @@ async function launch(ctx: AppContext, plan: LaunchPlan): Promise<void> {
       capabilities: d.capabilities ?? [],
       writableRoot: d.writableRoot === true,
       egress: d.egress === true,
-      denyHosts: [plan.challengeHost, ctx.config.instances.probeHost].filter(Boolean),
+      denyHosts: denyHostsOf(plan.challengeHost, ctx.config.instances.probeHost),
       runtime: policy.runtime,
       challengeId: plan.challengeId,
       competitor: plan.competitor,
       expiresAt: plan.expiresAt,
-    });
+    };
+    const started = (await startWarm(ctx, driver, spec)) ?? (await startCold(ctx, driver, spec));
+    if (!started) return;
     // Stopped (or expired) while it was being made: the container must not stay.
-    if (!(await setContainer(db, plan.instanceId, containerId))) {
+    if (!(await setContainer(db, plan.instanceId, started.containerId))) {
       await driver.remove(plan.instanceId);
       return;
     }
-    if (await untilAnswering(ctx, driver, plan)) await setRunning(db, plan.instanceId);
+    if (await untilAnswering(ctx, driver, { instanceId: plan.instanceId, ports: spec.ports }))
+      await setRunning(db, plan.instanceId);
   } catch (err) {
     const message =
       err instanceof InstanceStartError
@@ -84,7 +87,71 @@ async function launch(ctx: AppContext, plan: LaunchPlan): Promise<void> {
         : `The start failed: ${(err as Error).message ?? String(err)}`;
     ctx.log.warn(`instance ${plan.instanceId}: ${message}`);
     await setFailed(db, plan.instanceId, message).catch(() => {});
-    await driver.remove(plan.instanceId).catch(() => {});
+    await driver.remove(plan.instanceId, spec?.ports ?? plan.ports).catch(() => {});
+  }
+}
+
+/** Warm entry points a start of this process is taking now (the others look further). */
+const taking = new Set<string>();
+
+/**
+ * Behind a warm entry point of the instance's shape, when one is free: its host ports become the
+ * instance's (claimed in the database: the claim decides between two starters), then only the
+ * challenge's container is made. Null: none was free.
+ */
+async function startWarm(
+  ctx: AppContext,
+  driver: InstanceDriver,
+  spec: InstanceSpec,
+): Promise<{ containerId: string } | null> {
+  if (ctx.config.instances.warmEntries === 0) return null;
+  const [listed, used] = await Promise.all([
+    driver.listWarm(warmKeyOf(spec, ctx.config.instances.entryImage)),
+    listUsedPorts(ctx.database.db),
+  ]);
+  for (const warm of listed) {
+    if (taking.has(warm.name) || warm.ports.some((p) => used.has(p.hostPort))) continue;
+    taking.add(warm.name);
+    try {
+      if (!(await adoptPorts(ctx, spec.instanceId, warm.ports))) continue;
+      spec.ports = warm.ports;
+      return await driver.startWarm(spec, warm);
+    } finally {
+      taking.delete(warm.name);
+    }
+  }
+  return null;
+}
+
+/**
+ * The instance's own network and entry point. A host port that another program holds (the engine
+ * says so) sends the start to other random ports of the range, at most PORT_ATTEMPTS times in all;
+ * null when the row stopped being 'starting' meanwhile.
+ */
+async function startCold(
+  ctx: AppContext,
+  driver: InstanceDriver,
+  spec: InstanceSpec,
+): Promise<{ containerId: string } | null> {
+  const avoid = new Set<number>();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await driver.start(spec);
+    } catch (err) {
+      if (!(err instanceof PortTakenError) || attempt >= PORT_ATTEMPTS) throw err;
+      for (const p of err.hostPorts) avoid.add(p);
+      ctx.log.info(`instance ${spec.instanceId}: ${err.message}; moving to other ports`);
+      let moved;
+      try {
+        moved = await movePorts(ctx, spec.instanceId, spec.ports, avoid);
+      } catch (moveErr) {
+        if (moveErr instanceof DomainError)
+          throw new InstanceStartError(`${err.message} (${moveErr.message})`);
+        throw moveErr;
+      }
+      if (!moved) return null;
+      spec.ports = moved;
+    }
   }
 }
 

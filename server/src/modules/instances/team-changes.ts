@@ -7,6 +7,7 @@ import {
   markStopping,
   setStopFailed,
 } from './instances.repo.js';
+import { portsOf } from './ports.js';
 import { driverOf } from './runtime.js';
 
 /**
@@ -41,7 +42,7 @@ export function settleInstancesOnTeamChanges(ctx: AppContext): void {
     const db = ctx.database.db;
     for (const row of await listCompetitorInstances(db, left, ['stopping'])) {
       try {
-        await driverOf(ctx).remove(row.id);
+        await driverOf(ctx).remove(row.id, portsOf(row));
         await deleteInstance(db, row.id);
       } catch (err) {
         await setStopFailed(db, row.id, `The stop did not finish: ${(err as Error).message}`);
