@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { JANITOR_TIMING } from '../src/modules/instances/janitor.js';
 import type { TestApp, TestClient } from './build-test-app.js';
 import { engineRequest, type DockerEngine } from './docker.js';
 
@@ -102,4 +103,19 @@ export async function requireImage(engine: DockerEngine, image: string): Promise
       `The Docker engine at ${engine.host} has no image ${image}: run scripts/docker/build-base-image.sh`,
     );
   }
+}
+
+/**
+ * For a file whose tests sweep by themselves: the apps' own janitors sweep only at their start (a
+ * sweep of their own in between would take a test's orphan, or its warm entry points, before the
+ * test looks at them).
+ */
+export function sweepOnlyWhenTestsSay(): void {
+  const interval = JANITOR_TIMING.intervalMs;
+  beforeAll(() => {
+    JANITOR_TIMING.intervalMs = 3_600_000;
+  });
+  afterAll(() => {
+    JANITOR_TIMING.intervalMs = interval;
+  });
 }

@@ -1,5 +1,5 @@
 import { INSTANCE_MESSAGES, MESSAGES } from '@ctf/contract';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp, type TestClient } from '../../../test/build-test-app.js';
 import { addChallenge, makeTeam, openSite } from '../../../test/compete.js';
 import { testDatabaseKinds } from '../../../test/databases.js';
@@ -12,11 +12,12 @@ import {
   readService,
   requireImage,
   setChallengeHost,
+  sweepOnlyWhenTestsSay,
   until,
   untilRunning,
 } from '../../../test/instance-fixtures.js';
 import { flushSubmissionLog } from '../submission-log/submission-log.service.js';
-import { JANITOR_TIMING, sweepInstances } from './janitor.js';
+import { sweepInstances } from './janitor.js';
 import { driverOf } from './runtime.js';
 
 /**
@@ -28,15 +29,7 @@ const engine = await dockerEngine('per-team instances');
 // The image is built by scripts/docker/build-base-image.sh (.ci/run); with an engine it must be there.
 if (engine) for (const image of [FLAG_SERVICE_IMAGE, ENTRY_IMAGE]) await requireImage(engine, image);
 
-// The janitor test sweeps itself: the app's own janitor only sweeps at its start (a sweep of its
-// own in between would take the test's orphan before the test looks at it).
-const interval = JANITOR_TIMING.intervalMs;
-beforeAll(() => {
-  JANITOR_TIMING.intervalMs = 3_600_000;
-});
-afterAll(() => {
-  JANITOR_TIMING.intervalMs = interval;
-});
+sweepOnlyWhenTestsSay();
 
 for (const kind of testDatabaseKinds()) {
   describe.skipIf(!engine)(`instances on a real engine (${kind})`, () => {

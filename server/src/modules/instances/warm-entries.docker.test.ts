@@ -1,6 +1,6 @@
 import net from 'node:net';
 import type Docker from 'dockerode';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, type TestApp, type TestClient } from '../../../test/build-test-app.js';
 import { addChallenge, makeTeam, openSite } from '../../../test/compete.js';
 import { testDatabaseKinds } from '../../../test/databases.js';
@@ -13,10 +13,11 @@ import {
   readService,
   requireImage,
   setChallengeHost,
+  sweepOnlyWhenTestsSay,
   until,
   untilRunning,
 } from '../../../test/instance-fixtures.js';
-import { JANITOR_TIMING, sweepInstances } from './janitor.js';
+import { sweepInstances } from './janitor.js';
 import { driverOf } from './runtime.js';
 
 /**
@@ -29,14 +30,7 @@ import { driverOf } from './runtime.js';
 const engine = await dockerEngine('warm entry points');
 if (engine) for (const image of [FLAG_SERVICE_IMAGE, ENTRY_IMAGE]) await requireImage(engine, image);
 
-// The tests sweep themselves, one sweep at a time: the app's own janitor only sweeps at its start.
-const interval = JANITOR_TIMING.intervalMs;
-beforeAll(() => {
-  JANITOR_TIMING.intervalMs = 3_600_000;
-});
-afterAll(() => {
-  JANITOR_TIMING.intervalMs = interval;
-});
+sweepOnlyWhenTestsSay();
 
 for (const kind of testDatabaseKinds()) {
   describe.skipIf(!engine)(`warm entry points and held ports (${kind})`, () => {
