@@ -56,7 +56,8 @@ describe('benchmark harness', () => {
     });
     const run = report.runs[0]!;
     expect(run.results.map((r) => r.scenario)).toEqual([
-      'list',
+      'visitor-list',
+      'signed-in-list',
       'list-304',
       'leaderboard',
       'leaderboard-page',
@@ -96,7 +97,7 @@ describe('benchmark harness', () => {
     expect(streams.openAfter).toBe(20);
     expect(streams.mixedWith.total).toBeGreaterThan(0);
     // Issue 16: the dynamic leg, and the board's cost of a correct flag on both events.
-    expect(report.dynamic!.results.map((r) => r.scenario)).toEqual(['list', 'leaderboard', 'graph']);
+    expect(report.dynamic!.results.map((r) => r.scenario)).toEqual(['visitor-list', 'leaderboard', 'graph']);
     for (const r of report.dynamic!.results) expect(r.errors, r.scenario).toBe(0);
     for (const cost of [run.boardCost!, report.dynamic!.boardCost!]) {
       expect(cost.samples).toBeGreaterThan(0);
@@ -106,7 +107,8 @@ describe('benchmark harness', () => {
     expect(report.dynamic!.boardCost!.applyDynamicMs).toBeGreaterThan(0);
     const md = formatReport(report);
     expect(md).toContain('# Benchmark results');
-    expect(md).toContain('| list | 4 |');
+    expect(md).toContain('| visitor-list | 4 |');
+    expect(md).toContain('| signed-in-list | 4 |');
     expect(md).toContain('| graph | 4 |');
     expect(md).toContain('| regex-submit | 4 |');
     expect(md).toContain('Live event streams (issue 15)');

@@ -28,7 +28,8 @@ import { benchArchive } from './archive.js';
 import { StreamsClient } from './streams.js';
 
 export const SCENARIOS: ScenarioName[] = [
-  'list',
+  'visitor-list',
+  'signed-in-list',
   'list-304',
   'leaderboard',
   'leaderboard-page',
@@ -243,7 +244,7 @@ async function benchDynamic(
     const c = Math.max(...opts.connections);
     const results: LoadResult[] = [];
     try {
-      for (const name of ['list', 'leaderboard', 'graph'] as const) {
+      for (const name of ['visitor-list', 'leaderboard', 'graph'] as const) {
         const make = requestMaker(name, prepared.event, server.url, '');
         const r = await measure(baseline, `http://127.0.0.1:${server.port}`, name, make, c, opts, hello);
         logLine(opts, 'dynamic ', r);
@@ -273,7 +274,7 @@ async function benchDouble(
     const server = await startServer({ ...prepared.env, LOG_LEVEL: 'warn' });
     const c = Math.max(...opts.connections);
     const out: LoadResult[] = [];
-    for (const name of ['list', 'leaderboard'] as const) {
+    for (const name of ['visitor-list', 'leaderboard'] as const) {
       const make = requestMaker(name, prepared.event, server.url, '');
       const r = await measure(baseline, `http://127.0.0.1:${server.port}`, name, make, c, opts, hello);
       opts.log?.(
