@@ -53,6 +53,8 @@ describe('benchmark harness', () => {
       instances: 'off',
       archive: true,
       boardCost: true,
+      // A small rush on this machine: the image's is run by hand (bench/NOTES.md).
+      rush: { players: 20, spreadSec: 2, where: 'machine' },
     });
     const run = report.runs[0]!;
     expect(run.results.map((r) => r.scenario)).toEqual([
@@ -119,5 +121,12 @@ describe('benchmark harness', () => {
     expect(run.archive!.pages).toBeGreaterThan(run.archive!.challenges);
     expect(run.archive!.peakRssMb).toBeGreaterThan(0);
     expect(md).toContain('Static archive (issue 32)');
+    // The start of an event: every player signed in, played, and every acknowledged solve is on the board.
+    const rush = report.rush!;
+    expect(rush.signedIn).toBe(20);
+    expect(rush.errors).toBe(0);
+    expect(rush.acknowledged).toBe(20);
+    expect(rush.onBoard).toBe(20);
+    expect(md).toContain('Start-of-event rush');
   }, 240_000);
 });

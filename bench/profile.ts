@@ -27,9 +27,18 @@ const server = await startServer({
   NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${dir}`,
 });
 let requests = 0;
+let stopMs = 0;
 try {
   const etag = await currentListEtag(server.url);
   const make = requestMaker(scenario, prepared.event, server.url, etag, await boardSize(server.url));
+  // Warm-up: every kept per-player answer is built once (as a running event's would have been),
+  // so the profile below is of the steady state: only its last `seconds` are counted.
+  await autocannon({
+    url: `http://127.0.0.1:${server.port}`,
+    connections: 100,
+    duration: Math.max(3, seconds / 2),
+    requests: [{ setupRequest: (req: any) => ({ ...req, ...make() }) } as any],
+  });
   const result = await autocannon({
     url: `http://127.0.0.1:${server.port}`,
     connections: 100,
@@ -41,7 +50,9 @@ try {
     `${scenario}: ${Math.round(result.requests.average)} req/s, p99 ${result.latency.p99} ms, errors ${result.errors}, non-2xx ${result.non2xx}\n`,
   );
 } finally {
+  const t0 = Date.now();
   await server.stop();
+  stopMs = Date.now() - t0;
   await prepared.cleanup();
 }
 
@@ -64,6 +75,17 @@ const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const sampleUs = (profile.endTime - profile.startTime) / Math.max(1, profile.samples.length);
 const label = (n: ProfileNode) =>
   `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.replace(/^.*\/(node_modules|dist|src)\//, '$1/')}:${n.callFrame.lineNumber + 1}`;
+// Only the samples of the measured load (the profile ends when the server exits): hit counts
+// recounted from the samples taken in the last `seconds` before the stop began.
+const from = profile.endTime - (seconds * 1000 + stopMs) * 1000;
+const to = profile.endTime - stopMs * 1000;
+const hitsOf = new Map<number, number>();
+let at = profile.startTime;
+for (let i = 0; i < profile.samples.length; i++) {
+  at += profile.timeDeltas[i]!;
+  if (at >= from && at <= to) hitsOf.set(profile.samples[i]!, (hitsOf.get(profile.samples[i]!) ?? 0) + 1);
+}
+for (const n of profile.nodes) n.hitCount = hitsOf.get(n.id) ?? 0;
 const self = new Map<string, number>();
 let busy = 0;
 for (const n of profile.nodes) {
@@ -74,7 +96,7 @@ for (const n of profile.nodes) {
 }
 const perRequest = (hits: number) => ((hits * sampleUs) / Math.max(1, requests)).toFixed(2);
 process.stdout.write(
-  `profile: ${profile.samples.length} samples of ~${sampleUs.toFixed(0)} µs; busy (not idle, not program) ${perRequest(busy)} µs a request over ${requests} requests\n\nself time, µs a request:\n`,
+  `profile: ${[...hitsOf.values()].reduce((a, b) => a + b, 0)} samples in the measured ${seconds} s, of ${profile.samples.length} of ~${sampleUs.toFixed(0)} µs; busy (not idle, not program) ${perRequest(busy)} µs a request over ${requests} requests\n\nself time, µs a request:\n`,
 );
 for (const [name, hits] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 40)) {
   process.stdout.write(`  ${perRequest(hits).padStart(7)}  ${name}\n`);
@@ -95,6 +117,24 @@ if (frames.length > 0) {
     };
     walk(profile.nodes[0]!, false);
     process.stdout.write(`  ${perRequest(hits).padStart(7)}  ${f}\n`);
+  }
+}
+// Who calls the frames named in BENCH_CALLERS: their self time by the chain of 6 callers above.
+const callees = (process.env.BENCH_CALLERS ?? '').split(',').filter(Boolean);
+if (callees.length > 0) {
+  const parent = new Map<number, ProfileNode>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n);
+  for (const f of callees) {
+    const chains = new Map<string, number>();
+    for (const n of profile.nodes) {
+      if (!(n.hitCount ?? 0) || !label(n).includes(f)) continue;
+      const chain: string[] = [];
+      for (let p = parent.get(n.id); p && chain.length < 6; p = parent.get(p.id)) chain.push(label(p));
+      chains.set(chain.join(' < '), (chains.get(chain.join(' < ')) ?? 0) + n.hitCount!);
+    }
+    process.stdout.write(`\ncallers of ${f}, µs a request:\n`);
+    for (const [chain, hits] of [...chains].sort((a, b) => b[1] - a[1]).slice(0, 8))
+      process.stdout.write(`  ${perRequest(hits).padStart(7)}  ${chain}\n`);
   }
 }
 process.exit(0);

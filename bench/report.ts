@@ -1,6 +1,7 @@
 import type { BoardCost } from './board-cost.js';
 import { archiveChecks, archiveSection } from './archive.js';
 import { instancesSection } from './instances.js';
+import { rushChecks, rushSection } from './rush-leg.js';
 import { SUBMITTING, sliceCount, type LoadResult, type ScenarioName } from './load.js';
 import type { BenchReport, StreamsRun } from './results.js';
 
@@ -192,6 +193,7 @@ export function formatReport(report: BenchReport): string {
   for (const run of report.runs) if (run.streams) lines.push(...streamsSection(run.streams, ratioOf));
   for (const run of report.runs) if (run.instances) lines.push(...instancesSection(run.instances));
   for (const run of report.runs) if (run.archive) lines.push(...archiveSection(run.archive));
+  if (report.rush) lines.push(...rushSection(report.rush));
 
   const dyn = report.dynamic;
   if (dyn) {
@@ -326,6 +328,7 @@ export function formatReport(report: BenchReport): string {
   }
   if (sqliteRun?.archive)
     for (const [name, value, ok] of archiveChecks(sqliteRun.archive)) check(name, value, ok, 1);
+  if (report.rush) for (const [name, value, ok] of rushChecks(report.rush)) check(name, value, ok, 1);
   const streams = sqliteRun?.streams;
   if (streams) {
     const n = `${streams.opened.open} open streams`;
@@ -373,7 +376,15 @@ export function formatReport(report: BenchReport): string {
   }
   const pgRun = report.runs.find((r) => r.database === 'postgres');
   if (pgRun && sqliteRun) {
-    for (const s of ['visitor-list', 'signed-in-list', 'leaderboard', 'leaderboard-page', 'info', 'submit', 'mixed'] as const) {
+    for (const s of [
+      'visitor-list',
+      'signed-in-list',
+      'leaderboard',
+      'leaderboard-page',
+      'info',
+      'submit',
+      'mixed',
+    ] as const) {
       if (!at(pgRun, s) || !at(sqliteRun, s)) continue;
       const share = ratio(pgRun, s) / ratio(sqliteRun, s);
       check(`PostgreSQL ${s} >= half of SQLite (ratios to hello)`, share, share >= TARGETS.postgresShare);

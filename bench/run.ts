@@ -26,6 +26,7 @@ import type { SeededEvent } from './seed.js';
 import { benchInstances } from './instances.js';
 import { benchArchive } from './archive.js';
 import { StreamsClient } from './streams.js';
+import { benchRush, type RushRun } from './rush-leg.js';
 
 export const SCENARIOS: ScenarioName[] = [
   'visitor-list',
@@ -296,10 +297,12 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
   const runs: DatabaseRun[] = [];
   let double: Awaited<ReturnType<typeof benchDouble>> = { results: [], boardCost: null };
   let dynamic: DynamicRun | null = null;
+  let rush: RushRun | null = null;
   try {
     for (const d of opts.databases) runs.push(await benchDatabase(baseline, d, opts, hello));
     double = await benchDouble(baseline, opts, hello);
     dynamic = await benchDynamic(baseline, opts, hello);
+    if (opts.rush) rush = await benchRush(opts, opts.rush);
   } finally {
     baseline.stop();
   }
@@ -315,6 +318,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
     hello,
     runs,
     dynamic,
+    rush,
     options: opts,
   };
 }
