@@ -19,50 +19,55 @@ import { BASE_EVENT, TINY_EVENT } from './seed.js';
  */
 const scenario = (process.env.BENCH_PROFILE ?? 'signed-in-list') as ScenarioName;
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
-const prepared = await prepare('sqlite', process.env.BENCH_EVENT === 'tiny' ? TINY_EVENT : BASE_EVENT);
-const dir = mkdtempSync(path.join(tmpdir(), 'ctf-profile-'));
-const server = await startServer({
-  ...prepared.env,
-  LOG_LEVEL: 'warn',
-  NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${dir}`,
-});
-let requests = 0;
+// BENCH_PROFILE_FILE: only read a profile written before (e.g. by the rush's server through
+// BENCH_NODE_OPTIONS='--cpu-prof --cpu-prof-dir=DIR'), over its whole length.
+const given = process.env.BENCH_PROFILE_FILE;
+let requests = Number(process.env.BENCH_REQUESTS ?? 1);
 let stopMs = 0;
-try {
-  const etag = await currentListEtag(server.url);
-  const make = requestMaker(scenario, prepared.event, server.url, etag, await boardSize(server.url));
-  // Warm-up: every kept per-player answer is built once (as a running event's would have been),
-  // so the profile below is of the steady state: only its last `seconds` are counted.
-  await autocannon({
-    url: `http://127.0.0.1:${server.port}`,
-    connections: 100,
-    duration: Math.max(3, seconds / 2),
-    requests: [{ setupRequest: (req: any) => ({ ...req, ...make() }) } as any],
+let dir = given ? path.dirname(given) : '';
+if (!given) {
+  const prepared = await prepare('sqlite', process.env.BENCH_EVENT === 'tiny' ? TINY_EVENT : BASE_EVENT);
+  dir = mkdtempSync(path.join(tmpdir(), 'ctf-profile-'));
+  const server = await startServer({
+    ...prepared.env,
+    LOG_LEVEL: 'warn',
+    NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${dir}`,
   });
-  const result = await autocannon({
-    url: `http://127.0.0.1:${server.port}`,
-    connections: 100,
-    duration: seconds,
-    requests: [{ setupRequest: (req: any) => ({ ...req, ...make() }) } as any],
-  });
-  requests = result.requests.total;
-  process.stdout.write(
-    `${scenario}: ${Math.round(result.requests.average)} req/s, p99 ${result.latency.p99} ms, errors ${result.errors}, non-2xx ${result.non2xx}\n`,
-  );
-} finally {
-  const t0 = Date.now();
-  await server.stop();
-  stopMs = Date.now() - t0;
-  await prepared.cleanup();
+  try {
+    const etag = await currentListEtag(server.url);
+    const make = requestMaker(scenario, prepared.event, server.url, etag, await boardSize(server.url));
+    // Warm-up: every kept per-player answer is built once (as a running event's would have been),
+    // so the profile below is of the steady state: only its last `seconds` are counted.
+    await autocannon({
+      url: `http://127.0.0.1:${server.port}`,
+      connections: 100,
+      duration: Math.max(3, seconds / 2),
+      requests: [{ setupRequest: (req: any) => ({ ...req, ...make() }) } as any],
+    });
+    const result = await autocannon({
+      url: `http://127.0.0.1:${server.port}`,
+      connections: 100,
+      duration: seconds,
+      requests: [{ setupRequest: (req: any) => ({ ...req, ...make() }) } as any],
+    });
+    requests = result.requests.total;
+    process.stdout.write(
+      `${scenario}: ${Math.round(result.requests.average)} req/s, p99 ${result.latency.p99} ms, errors ${result.errors}, non-2xx ${result.non2xx}\n`,
+    );
+  } finally {
+    const t0 = Date.now();
+    await server.stop();
+    stopMs = Date.now() - t0;
+    await prepared.cleanup();
+  }
 }
-
 interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number };
   hitCount?: number;
   children?: number[];
 }
-const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+const file = given ? path.basename(given) : readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
 if (!file) throw new Error('no profile written (the server did not exit cleanly)');
 const profile = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as {
   nodes: ProfileNode[];
@@ -77,8 +82,8 @@ const label = (n: ProfileNode) =>
   `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.replace(/^.*\/(node_modules|dist|src)\//, '$1/')}:${n.callFrame.lineNumber + 1}`;
 // Only the samples of the measured load (the profile ends when the server exits): hit counts
 // recounted from the samples taken in the last `seconds` before the stop began.
-const from = profile.endTime - (seconds * 1000 + stopMs) * 1000;
-const to = profile.endTime - stopMs * 1000;
+const from = given ? profile.startTime : profile.endTime - (seconds * 1000 + stopMs) * 1000;
+const to = given ? profile.endTime : profile.endTime - stopMs * 1000;
 const hitsOf = new Map<number, number>();
 let at = profile.startTime;
 for (let i = 0; i < profile.samples.length; i++) {

@@ -90,6 +90,8 @@ export async function benchRush(
     ...prepared.env,
     ...provider.env(),
     LOG_LEVEL: 'warn',
+    // e.g. '--cpu-prof --cpu-prof-dir=/tmp/x' to profile the server of a rush run here.
+    ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
     EVENT_START: new Date(now - 10 * 60_000).toISOString(),
     EVENT_END: new Date(now + 24 * 3600_000).toISOString(),
   };
