@@ -134,7 +134,7 @@ if (callees.length > 0) {
     for (const n of profile.nodes) {
       if (!(n.hitCount ?? 0) || !label(n).includes(f)) continue;
       const chain: string[] = [];
-      for (let p = parent.get(n.id); p && chain.length < 6; p = parent.get(p.id)) chain.push(label(p));
+      for (let p = parent.get(n.id); p && chain.length < 12; p = parent.get(p.id)) chain.push(label(p));
       chains.set(chain.join(' < '), (chains.get(chain.join(' < ')) ?? 0) + n.hitCount!);
     }
     process.stdout.write(`\ncallers of ${f}, µs a request:\n`);

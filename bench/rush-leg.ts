@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chownSync, readdirSync } from 'node:fs';
+import { chownSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, startServer } from '../e2e/support/server.js';
@@ -57,6 +57,13 @@ async function imageToRun(log: (l: string) => void): Promise<{ engine: DockerEng
   return { engine };
 }
 
+/** The CPU time (user + system) a process has used, ms, from /proc (clock ticks of 10 ms). */
+function cpuMsOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 async function waitHealthy(url: string, deadlineMs: number): Promise<void> {
   for (;;) {
     try {
@@ -92,6 +99,7 @@ export async function benchRush(
     LOG_LEVEL: 'warn',
     // e.g. '--cpu-prof --cpu-prof-dir=/tmp/x' to profile the server of a rush run here.
     ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
+    ...(process.env.BENCH_SQL_TIMING ? { CTF_SQL_TIMING: process.env.BENCH_SQL_TIMING } : {}),
     EVENT_START: new Date(now - 10 * 60_000).toISOString(),
     EVENT_END: new Date(now + 24 * 3600_000).toISOString(),
   };
@@ -102,13 +110,14 @@ export async function benchRush(
     let where: string;
     let rssMb: () => number;
     let peak: () => number;
+    let pid: number;
     if (typeof image === 'string') {
       log(`  rush: the built server on this machine (${image})`);
       const server = await startServer(env);
       stop = () => server.stop();
       port = server.port;
       origin = server.url;
-      const pid = server.process.pid!;
+      pid = server.process.pid!;
       rssMb = () => currentRssMb(pid);
       peak = () => peakRssMb(pid);
       where = `the built server on this machine (${image})`;
@@ -142,7 +151,7 @@ export async function benchRush(
         env: dockerEnv,
         encoding: 'utf8',
       });
-      const pid = Number(inspect.stdout.trim());
+      pid = Number(inspect.stdout.trim());
       rssMb = () => currentRssMb(pid);
       peak = () => peakRssMb(pid);
       where = `${RUSH_IMAGE} under docker run ${LIMITS.join(' ')} --network host`;
@@ -152,17 +161,18 @@ export async function benchRush(
     const startupMs = Date.now() - t0;
     log(`  rush: ${players} players over ${spreadSec} s against ${where} (ready in ${startupMs} ms)`);
     const result = await rush({
-      url: origin,
+      url,
       origin,
       provider,
       event: prepared.event,
       players,
       spreadSec,
       rssMb,
+      cpuMs: () => cpuMsOf(pid),
     });
     result.peakRssMb = Math.max(result.peakRssMb, peak());
     log(
-      `  rush: ${result.signedIn}/${players} signed in, ${result.requests} requests in ${(result.elapsedMs / 1000).toFixed(1)} s (${Math.round(result.requestsPerSec)} req/s), p50 ${result.p50} ms p99 ${result.p99} ms, errors ${result.errors}; ${result.onBoard}/${result.acknowledged} acknowledged solves on the board; peak RSS ${result.peakRssMb.toFixed(1)} MB`,
+      `  rush: ${result.signedIn}/${players} signed in, ${result.requests} requests in ${(result.elapsedMs / 1000).toFixed(1)} s (${Math.round(result.requestsPerSec)} req/s), p50 ${result.p50} ms p99 ${result.p99} ms, errors ${result.errors}; ${result.onBoard}/${result.acknowledged} acknowledged solves on the board; peak RSS ${result.peakRssMb.toFixed(1)} MB; server CPU ${result.cpuMsPerPlayer.toFixed(2)} ms a player`,
     );
     for (const e of result.errorSamples) log(`    error: ${e}`);
     return { ...result, where, spreadSec, startupMs };
@@ -187,9 +197,9 @@ export function rushSection(r: RushRun): string[] {
     "opens the challenge list, their own record and the board's first page at once, then submits a",
     "wrong flag and the right one. Every request to the site is timed (the provider's are not).",
     '',
-    '| players | signed in | requests | req/s | p50 ms | p99 ms | errors | acknowledged solves | on the board | peak RSS MB | seconds |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
-    `| ${f(r.players)} | ${f(r.signedIn)} | ${f(r.requests)} | ${f(r.requestsPerSec)} | ${r.p50} | ${r.p99} | ${r.errors} | ${f(r.acknowledged)} | ${f(r.onBoard)} | ${r.peakRssMb.toFixed(1)} | ${(r.elapsedMs / 1000).toFixed(1)} |`,
+    '| players | signed in | requests | req/s | p50 ms | p99 ms | errors | acknowledged solves | on the board | peak RSS MB | server CPU ms a player | seconds |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    `| ${f(r.players)} | ${f(r.signedIn)} | ${f(r.requests)} | ${f(r.requestsPerSec)} | ${r.p50} | ${r.p99} | ${r.errors} | ${f(r.acknowledged)} | ${f(r.onBoard)} | ${r.peakRssMb.toFixed(1)} | ${r.cpuMsPerPlayer.toFixed(2)} | ${(r.elapsedMs / 1000).toFixed(1)} |`,
     ...r.errorSamples.map((e) => `- error: ${e}`),
   ];
 }

@@ -32,6 +32,8 @@ export interface RushResult {
   onBoard: number;
   /** Peak resident memory of the server over the rush, MB (NaN when it cannot be read). */
   peakRssMb: number;
+  /** CPU time (user + system) the server spent over the rush, per player, ms. */
+  cpuMsPerPlayer: number;
 }
 
 interface Answer {
@@ -92,6 +94,8 @@ export async function rush(options: {
   spreadSec: number;
   /** Reads the server's resident memory now, MB. */
   rssMb: () => number;
+  /** Reads the CPU time the server has used so far, ms. */
+  cpuMs: () => number;
 }): Promise<RushResult> {
   const { provider, event, players } = options;
   const site = new URL(options.url);
@@ -189,6 +193,7 @@ export async function rush(options: {
   const memory = setInterval(() => (peakRssMb = Math.max(peakRssMb, options.rssMb())), 250);
   const order = Array.from({ length: players }, (_, i) => i).sort(() => Math.random() - 0.5);
   const started = performance.now();
+  const cpuBefore = options.cpuMs();
   const running: Promise<void>[] = [];
   for (let k = 0; k < players; k++) {
     const due = started + (k * options.spreadSec * 1000) / players;
@@ -198,6 +203,7 @@ export async function rush(options: {
   }
   await Promise.all(running);
   const elapsedMs = performance.now() - started;
+  const cpuMsPerPlayer = (options.cpuMs() - cpuBefore) / players;
   clearInterval(memory);
   peakRssMb = Math.max(peakRssMb, options.rssMb());
 
@@ -235,5 +241,6 @@ export async function rush(options: {
     acknowledged: solved.length,
     onBoard,
     peakRssMb,
+    cpuMsPerPlayer,
   };
 }
