@@ -120,6 +120,7 @@ export interface PartialInvalidation<K, V> {
  */
 export class KeyedCache<K, V> {
   private readonly entries = new Map<K, V>();
+  private readonly building = new Map<K, { generation: number; value: Promise<V> }>();
   private generation = 0;
   private partialPending = false;
   private checking: Promise<void> | null = null;
@@ -167,13 +168,23 @@ export class KeyedCache<K, V> {
       this.entries.set(key, value);
       return value;
     }
+    // Readers of a key already being built since the last invalidation share that build (a
+    // player's first requests arrive together): the same value each would have built.
     const generation = this.generation;
-    const value = await build();
-    if (generation === this.generation && keep(value) && this.trusted()) {
-      if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as K);
-      this.entries.set(key, value);
+    const pending = this.building.get(key);
+    if (pending && pending.generation === generation) return pending.value;
+    const value = build();
+    this.building.set(key, { generation, value });
+    try {
+      const built = await value;
+      if (generation === this.generation && keep(built) && this.trusted()) {
+        if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as K);
+        this.entries.set(key, built);
+      }
+      return built;
+    } finally {
+      if (this.building.get(key)?.value === value) this.building.delete(key);
     }
-    return value;
   }
 
   private dropStale(): Promise<void> {
