@@ -4,7 +4,8 @@ import { regexFlagAnswer, type SeededEvent } from './seed.js';
 
 export type ScenarioName =
   | 'hello'
-  | 'list'
+  | 'visitor-list'
+  | 'signed-in-list'
   | 'list-304'
   | 'leaderboard'
   | 'leaderboard-page'
@@ -98,6 +99,26 @@ export function requestMaker(
     path: '/api/info/scoreboard/graph?top=10',
     headers: { ...BROWSER_HEADERS, cookie: cookie() },
   });
+  /**
+   * A signed-in player's challenge page, as the web asks for it (features/challenges): the list
+   * without credentials (the same bytes for everyone), their own record with its solved marks
+   * (GET /api/user/info) and their team's (POST /api/info/get-completions); one of the three in
+   * turn, so the figure is the page's requests as a whole.
+   */
+  const completions = (): Req => ({
+    method: 'POST',
+    path: '/api/info/get-completions',
+    headers: { ...BROWSER_HEADERS, cookie: cookie(), origin, 'content-type': 'application/json' },
+    body: '{"userCompletions":[],"teamCompletions":[]}',
+  });
+  let signedInTurn = 0;
+  const signedInList = (): Req => {
+    signedInTurn = (signedInTurn + 1) % 3;
+    if (signedInTurn === 0) return list();
+    if (signedInTurn === 1)
+      return { method: 'GET', path: '/api/user/info', headers: { ...BROWSER_HEADERS, cookie: cookie() } };
+    return completions();
+  };
   const info = (): Req => ({
     method: 'GET',
     path: rand(2) ? '/api/user/info' : '/api/team/info',
@@ -146,8 +167,10 @@ export function requestMaker(
       return graph;
     case 'hello':
       return (): Req => ({ method: 'GET', path: '/', headers: {} });
-    case 'list':
+    case 'visitor-list':
       return list;
+    case 'signed-in-list':
+      return signedInList;
     case 'list-304':
       return list304;
     case 'leaderboard':

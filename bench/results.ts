@@ -2,6 +2,7 @@ import type { ArchiveRun } from './archive.js';
 import type { BoardCost } from './board-cost.js';
 import type { LoadResult, ScenarioName } from './load.js';
 import type { RefreshTransfer } from './pages.js';
+import type { RushRun } from './rush-leg.js';
 import type { EventSize } from './seed.js';
 import type { StreamsAnswer } from './streams.js';
 
@@ -31,6 +32,11 @@ export interface BenchOptions {
   archive: boolean;
   /** Measure what a correct flag costs the scoreboard on every seeded event (board-cost.ts). */
   boardCost: boolean;
+  /**
+   * The start-of-event rush (bench/rush-leg.ts): `players` signing in and playing, arriving over
+   * `spreadSec`; in the image when an engine answers ('auto') or on this machine; null skips it.
+   */
+  rush: { players: number; spreadSec: number; where: 'auto' | 'machine' } | null;
   log?: (line: string) => void;
 }
 
@@ -120,5 +126,6 @@ export interface BenchReport {
   hello: LoadResult[];
   runs: DatabaseRun[];
   dynamic: DynamicRun | null;
+  rush: RushRun | null;
   options: BenchOptions;
 }

@@ -26,9 +26,11 @@ import type { SeededEvent } from './seed.js';
 import { benchInstances } from './instances.js';
 import { benchArchive } from './archive.js';
 import { StreamsClient } from './streams.js';
+import { benchRush, type RushRun } from './rush-leg.js';
 
 export const SCENARIOS: ScenarioName[] = [
-  'list',
+  'visitor-list',
+  'signed-in-list',
   'list-304',
   'leaderboard',
   'leaderboard-page',
@@ -243,7 +245,7 @@ async function benchDynamic(
     const c = Math.max(...opts.connections);
     const results: LoadResult[] = [];
     try {
-      for (const name of ['list', 'leaderboard', 'graph'] as const) {
+      for (const name of ['visitor-list', 'leaderboard', 'graph'] as const) {
         const make = requestMaker(name, prepared.event, server.url, '');
         const r = await measure(baseline, `http://127.0.0.1:${server.port}`, name, make, c, opts, hello);
         logLine(opts, 'dynamic ', r);
@@ -273,7 +275,7 @@ async function benchDouble(
     const server = await startServer({ ...prepared.env, LOG_LEVEL: 'warn' });
     const c = Math.max(...opts.connections);
     const out: LoadResult[] = [];
-    for (const name of ['list', 'leaderboard'] as const) {
+    for (const name of ['visitor-list', 'leaderboard'] as const) {
       const make = requestMaker(name, prepared.event, server.url, '');
       const r = await measure(baseline, `http://127.0.0.1:${server.port}`, name, make, c, opts, hello);
       opts.log?.(
@@ -295,10 +297,12 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
   const runs: DatabaseRun[] = [];
   let double: Awaited<ReturnType<typeof benchDouble>> = { results: [], boardCost: null };
   let dynamic: DynamicRun | null = null;
+  let rush: RushRun | null = null;
   try {
     for (const d of opts.databases) runs.push(await benchDatabase(baseline, d, opts, hello));
     double = await benchDouble(baseline, opts, hello);
     dynamic = await benchDynamic(baseline, opts, hello);
+    if (opts.rush) rush = await benchRush(opts, opts.rush);
   } finally {
     baseline.stop();
   }
@@ -314,6 +318,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
     hello,
     runs,
     dynamic,
+    rush,
     options: opts,
   };
 }

@@ -32,6 +32,11 @@ export class FakeOAuthProvider {
   private tokens = new Map<string, FakeProfile>();
   /** Who "approves" at the next authorize request. */
   nextProfile: FakeProfile = { id: '1001', login: 'octocat', email: 'octocat@example.org' };
+  /**
+   * Who approves, chosen from the authorize request itself (many people signing in at once, as in
+   * the bench's rush); nextProfile when it answers undefined.
+   */
+  profileFor: ((authorize: URLSearchParams) => FakeProfile | undefined) | null = null;
   /** When set, authorize redirects back with ?error=<value> instead of a code. */
   denyWith: string | null = null;
   /** Every authorize request's query, for assertions on state and PKCE. */
@@ -92,7 +97,7 @@ export class FakeOAuthProvider {
       } else {
         const code = randomBytes(12).toString('hex');
         this.codes.set(code, {
-          profile: this.nextProfile,
+          profile: this.profileFor?.(q) ?? this.nextProfile,
           redirectUri: q.get('redirect_uri') ?? '',
           clientId: q.get('client_id') ?? '',
           codeChallenge: q.get('code_challenge'),

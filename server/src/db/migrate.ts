@@ -28,6 +28,7 @@ import * as m0018w from './migrations/0018_w_writeups.js';
 import * as m0019e from './migrations/0019_e_email_accounts.js';
 import * as m0019o from './migrations/0019_o_challenge_owners.js';
 import * as m0019s from './migrations/0019_s_token_scopes.js';
+import * as m0020p from './migrations/0020_p_sign_in_indexes.js';
 
 /** Append-only, numbered. Kysely's migrator takes a lock, so one process migrates and others wait. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -60,6 +61,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0019_e_email_accounts': m0019e,
   '0019_o_challenge_owners': m0019o,
   '0019_s_token_scopes': m0019s,
+  '0020_p_sign_in_indexes': m0020p,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -109,6 +109,32 @@ describe('IncrementalValue.getKept', () => {
 });
 
 describe('KeyedCache', () => {
+  it('shares a build in progress, but never one an invalidation overtook', async () => {
+    const bus = new LocalBus();
+    const cache = new KeyedCache<string, string>(bus, ['users'], 10);
+    let builds = 0;
+    const releases: (() => void)[] = [];
+    const build = () => () =>
+      new Promise<string>((resolve) => {
+        const n = ++builds;
+        releases.push(() => resolve(`v${n}`));
+      });
+    const first = cache.get('a', build());
+    const second = cache.get('a', build());
+    await Promise.resolve();
+    expect(builds).toBe(1);
+    bus.publish('users'); // written meanwhile: a reader from now on must not get that build
+    const third = cache.get('a', build());
+    await Promise.resolve();
+    expect(builds).toBe(2);
+    for (const release of releases) release();
+    expect(await first).toBe('v1');
+    expect(await second).toBe('v1');
+    expect(await third).toBe('v2');
+    expect(await cache.get('a', build())).toBe('v2');
+    expect(builds).toBe(2);
+  });
+
   it('keeps one value per key until a topic drops them all', async () => {
     const bus = new LocalBus();
     const cache = new KeyedCache<string, string>(bus, ['users'], 10);

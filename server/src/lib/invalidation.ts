@@ -14,6 +14,7 @@ export const ALL_TOPICS = [
   'ratings',
   'teams',
   'users',
+  'users-added',
   'site',
   'files',
   'sessions',
@@ -26,6 +27,9 @@ export type Topic = (typeof ALL_TOPICS)[number];
 // changed (a correct flag), which a cache may apply without reading everything again.
 // 'unlocks-added': a competitor unlocked a hint (its cost leaves its score), applied the same way.
 // 'awards-added': an admin gave an award (issue 31), applied the same way; 'awards': one was deleted.
+// 'users-added': a player's account was made and nothing else changed. Nothing kept can hold it
+// yet (no session, no solve, no team, on no board), so no per-user cache, board or list drops
+// anything: a start-of-event rush of sign-ins costs the others nothing. A new admin is 'users'.
 // 'live-events': rows were added to the live event log (modules/events); every process sends them.
 // 'live-events-withdrawn': rows were removed from it (a deleted announcement, a hidden or banned
 // competitor's first blood); every process drops them from its replay window.
@@ -116,6 +120,7 @@ export interface PartialInvalidation<K, V> {
  */
 export class KeyedCache<K, V> {
   private readonly entries = new Map<K, V>();
+  private readonly building = new Map<K, { generation: number; value: Promise<V> }>();
   private generation = 0;
   private partialPending = false;
   private checking: Promise<void> | null = null;
@@ -163,13 +168,23 @@ export class KeyedCache<K, V> {
       this.entries.set(key, value);
       return value;
     }
+    // Readers of a key already being built since the last invalidation share that build (a
+    // player's first requests arrive together): the same value each would have built.
     const generation = this.generation;
-    const value = await build();
-    if (generation === this.generation && keep(value) && this.trusted()) {
-      if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as K);
-      this.entries.set(key, value);
+    const pending = this.building.get(key);
+    if (pending && pending.generation === generation) return pending.value;
+    const value = build();
+    this.building.set(key, { generation, value });
+    try {
+      const built = await value;
+      if (generation === this.generation && keep(built) && this.trusted()) {
+        if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as K);
+        this.entries.set(key, built);
+      }
+      return built;
+    } finally {
+      if (this.building.get(key)?.value === value) this.building.delete(key);
     }
-    return value;
   }
 
   private dropStale(): Promise<void> {

@@ -32,16 +32,6 @@ function nonAdminSolveCounts(db: Executor) {
     .select(['solves.challenge_id', (eb) => eb.fn.countAll<number | string>().as('solve_count')]);
 }
 
-/** The solve counts of some challenges (those a batch of new solves names). */
-export async function countSolvesOf(
-  db: Executor,
-  challengeIds: readonly number[],
-): Promise<Map<number, number>> {
-  if (challengeIds.length === 0) return new Map();
-  const rows = await nonAdminSolveCounts(db).where('solves.challenge_id', 'in', challengeIds).execute();
-  return new Map(rows.map((r) => [r.challenge_id, Number(r.solve_count)]));
-}
-
 /**
  * Every challenge with its solve count (admins' solves excluded: they count nowhere) and its
  * rating sum and count. Two grouped sub-queries, no per-row work. Unordered: the service orders by

@@ -8,7 +8,7 @@ import { currentSolvePosition, readSolvesSince, type SolveFeedPosition } from '.
 import { presentPublicChallenge } from './challenges.presenter.js';
 import { listReleaseTimes } from './challenges.repo.js';
 import { listAttachedFileNames, listPrerequisites } from './challenge-parts.repo.js';
-import { countSolvesOf, listChallengeSummaries, listFirstBloods } from './challenge-solves.repo.js';
+import { listChallengeSummaries, listFirstBloods } from './challenge-solves.repo.js';
 import { announceReleaseAt } from './release-announcements.js';
 
 /**
@@ -135,7 +135,9 @@ async function buildListAnswer(ctx: AppContext): Promise<PublicChallengeList> {
 /**
  * New solves change only the solve counts of the challenges they name, and the first blood of a
  * challenge that had none (or whose first blood a late-committed solve precedes); the order stays.
- * Both reads name only the new solves' challenges and ids: O(changes).
+ * The counts every reader sees are the score board's (challenge-views.ts, withCurrentValues, over
+ * every challenge), so they are not counted again here: the kept list's own counts stay those of
+ * its last full build. The first bloods are read for the new solves' ids only: O(changes).
  */
 async function updateListAnswer(ctx: AppContext, kept: PublicChallengeList): Promise<PublicChallengeList> {
   const feed = await readSolvesSince(ctx.database.db, ctx.database.dialect, kept.position);
@@ -144,15 +146,13 @@ async function updateListAnswer(ctx: AppContext, kept: PublicChallengeList): Pro
     // Not a spread: it would serialise the kept answer (a getter) to copy it.
     return listAnswer(kept.all, feed.position, kept.schedule, ctx.clock.now().getTime(), kept.firstBloodIds);
   }
-  const db = ctx.database.db;
   const maybeFirst = feed.solves.filter((s) => (kept.firstBloodIds.get(s.challenge_id) ?? Infinity) > s.id);
-  const [counts, bloods] = await Promise.all([
-    countSolvesOf(db, [...new Set(feed.solves.map((s) => s.challenge_id))]),
-    listFirstBloods(
-      db,
-      maybeFirst.map((s) => s.id),
-    ),
-  ]);
+  if (maybeFirst.length === 0)
+    return listAnswer(kept.all, feed.position, kept.schedule, ctx.clock.now().getTime(), kept.firstBloodIds);
+  const bloods = await listFirstBloods(
+    ctx.database.db,
+    maybeFirst.map((s) => s.id),
+  );
   const firstBloodIds = new Map(kept.firstBloodIds);
   const firstBloods = new Map<number, string>();
   for (const b of bloods) {
@@ -161,15 +161,8 @@ async function updateListAnswer(ctx: AppContext, kept: PublicChallengeList): Pro
     firstBloods.set(b.challenge_id, b.competitor);
   }
   const all = kept.all.map((c) => {
-    const id = Number(c._id);
-    const count = counts.get(id);
-    const blood = firstBloods.get(id);
-    if (count === undefined && blood === undefined) return c;
-    return {
-      ...c,
-      ...(count === undefined ? {} : { user_completions: count }),
-      ...(blood === undefined ? {} : { first_blood: blood }),
-    };
+    const blood = firstBloods.get(Number(c._id));
+    return blood === undefined ? c : { ...c, first_blood: blood };
   });
   return listAnswer(all, feed.position, kept.schedule, ctx.clock.now().getTime(), firstBloodIds);
 }

@@ -5,7 +5,8 @@ import { sendCachedJson } from '../../plugins/cached-json.js';
 import { route } from '../../plugins/route.js';
 import { sessionUser } from '../../plugins/session.js';
 import { wantsLiveBoard } from '../scoreboard/scoreboard.routes.js';
-import { getLeaderboard, getLeaderboardPage, getOwnCompletions } from './leaderboard.service.js';
+import { getLeaderboard, getLeaderboardPage } from './leaderboard.service.js';
+import { getOwnCompletionsAnswer } from './completions-answer.js';
 import { resolveDivisionFilter } from '../divisions/divisions.service.js';
 
 export function registerLeaderboardRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -38,5 +39,8 @@ export function registerLeaderboardRoutes(app: FastifyInstance, ctx: AppContext)
   });
 
   // The body is validated and otherwise ignored: the answer is always the caller's own.
-  route(app, leaderboardApi.getCompletions, 'user', async (request) => getOwnCompletions(ctx, request.user!));
+  // Kept per user and serialised once per change, as user and team info are.
+  route(app, leaderboardApi.getCompletions, 'user', async (request, reply) =>
+    sendCachedJson(request, reply, await getOwnCompletionsAnswer(ctx, request.user!), 'private'),
+  );
 }

@@ -207,6 +207,25 @@ export class ScoreBoard {
     return true;
   }
 
+  /** The users among these ids that the board does not know (accounts made after it was read). */
+  unknownUsers(ids: Iterable<number>): number[] {
+    return [...new Set(ids)].filter((id) => !this.users.has(id));
+  }
+
+  /**
+   * Adds users made after the board was read (a new player has no team, no solve, no row): they
+   * change nothing until their solves are applied. Answers false when one names a team or a
+   * division the board does not know (then the caller builds it again).
+   */
+  learnUsers(users: readonly BoardUser[]): boolean {
+    for (const u of users) {
+      if (u.teamId !== null && !this.teams.has(u.teamId)) return false;
+      if (u.divisionId != null && !this.divisions.has(u.divisionId)) return false;
+    }
+    for (const u of users) if (!this.users.has(u.id)) this.users.set(u.id, u);
+    return true;
+  }
+
   /** A value derived from the board (an answer, a graph), built again only after the board moved. */
   memo<T>(key: string, build: () => T): T {
     const kept = this.derived.get(key);

@@ -1,7 +1,45 @@
 import { isUncountedUser } from '../../db/counted.js';
 import type { Executor } from '../../db/schema.js';
-import type { BoardSnapshot } from './score-board.js';
+import type { BoardSnapshot, BoardUser } from './score-board.js';
 import { scoringFromColumns } from './scoring-columns.js';
+
+const BOARD_USER_COLUMNS = [
+  'id',
+  'username',
+  'is_admin',
+  'role',
+  'competing',
+  'hidden',
+  'banned',
+  'team_id',
+  'division_id',
+] as const;
+
+// The one filter of what counts (db/counted.ts): admins, non-competing staff, hidden and banned
+// users, hidden and banned teams' solves.
+function boardUser(
+  u: Parameters<typeof isUncountedUser>[0] & {
+    id: number;
+    username: string;
+    team_id: number | null;
+    division_id: number | null;
+  },
+): BoardUser {
+  return {
+    id: u.id,
+    name: u.username,
+    excluded: isUncountedUser(u),
+    teamId: u.team_id,
+    divisionId: u.division_id,
+  };
+}
+
+/** These users as the board knows its users (players who signed up after it was read). */
+export async function readBoardUsers(db: Executor, ids: readonly number[]): Promise<BoardUser[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom('users').select(BOARD_USER_COLUMNS).where('id', 'in', ids).execute();
+  return rows.map(boardUser);
+}
 
 /**
  * What the score board is built from, one read of each table: challenges with their scoring, users
@@ -25,20 +63,7 @@ export async function readBoardSnapshot(db: Executor, cutoff: string | null): Pr
         'release_at',
       ])
       .execute(),
-    db
-      .selectFrom('users')
-      .select([
-        'id',
-        'username',
-        'is_admin',
-        'role',
-        'competing',
-        'hidden',
-        'banned',
-        'team_id',
-        'division_id',
-      ])
-      .execute(),
+    db.selectFrom('users').select(BOARD_USER_COLUMNS).execute(),
     db.selectFrom('teams').select(['id', 'name', 'hidden', 'banned', 'leader_id']).execute(),
     db
       .selectFrom('solves')
@@ -68,15 +93,7 @@ export async function readBoardSnapshot(db: Executor, cutoff: string | null): Pr
       scoring: scoringFromColumns(c),
       releaseAt: c.release_at,
     })),
-    // The one filter of what counts (db/counted.ts): admins, non-competing staff, hidden and banned
-    // users, hidden and banned teams' solves.
-    users: users.map((u) => ({
-      id: u.id,
-      name: u.username,
-      excluded: isUncountedUser(u),
-      teamId: u.team_id,
-      divisionId: u.division_id,
-    })),
+    users: users.map(boardUser),
     teams: teams.map((t) => ({
       id: t.id,
       name: t.name,

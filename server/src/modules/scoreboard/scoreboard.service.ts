@@ -14,7 +14,7 @@ import {
 } from '../awards/awards.service.js';
 import { activeFreeze, getFreezeAt, storeFreezeAt } from '../event-state/event-state.service.js';
 import { ScoreBoard } from './score-board.js';
-import { listSolvesForExport, readBoardSnapshot } from './scoreboard.repo.js';
+import { listSolvesForExport, readBoardSnapshot, readBoardUsers } from './scoreboard.repo.js';
 import { releaseHeldFirstBloods } from './first-bloods.repo.js';
 import {
   ctftimeFeed,
@@ -70,6 +70,14 @@ async function updateState(ctx: AppContext, kept: BoardState): Promise<BoardStat
       readAwardFeed(ctx, kept.awards),
     ]);
     if (!feed.consistent || !unlockFeed.consistent || !awardFeed.consistent) return null;
+    // Players who signed up after the board was read ('users-added' drops nothing): read and added.
+    const unknown = kept.board.unknownUsers([
+      ...feed.solves.map((s) => s.user_id),
+      ...unlockFeed.unlocks.map((u) => u.user_id),
+      ...awardFeed.awards.flatMap((a) => (a.user_id === null ? [] : [a.user_id])),
+    ]);
+    if (unknown.length > 0 && !kept.board.learnUsers(await readBoardUsers(ctx.database.db, unknown)))
+      return null;
     if (!kept.board.apply(feed.solves, unlockFeed.unlocks, awardFeed.awards)) return null;
     kept.position = feed.position;
     kept.unlocks = unlockFeed.position;

@@ -135,7 +135,8 @@ export async function findOrCreateUser(
         });
         return userId;
       });
-      ctx.bus.publish('users');
+      // A new player is in no kept answer yet; a new admin changes who the site's admins are.
+      ctx.bus.publish(admin ? 'users' : 'users-added');
       const created = await findUserByIdentity(db, profile.provider, profile.providerUserId);
       if (!created || created.id !== id) throw new Error('user vanished after creation');
       return created;

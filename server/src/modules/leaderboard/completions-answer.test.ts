@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { makeTeam, setTeam } from '../../../test/compete.js';
+import { testDatabaseKinds } from '../../../test/databases.js';
+import { scenario } from '../../../test/fixtures.js';
+
+const COMPLETIONS = '/api/info/get-completions';
+const names = (list: { name: string }[]) => list.map((c) => c.name).sort();
+
+for (const kind of testDatabaseKinds()) {
+  describe(`kept completions answers on ${kind}`, () => {
+    it('a kept answer follows the solver, their team mates and a change of team at the next request', async () => {
+      const t = await scenario({
+        kind,
+        users: ['ann', 'bob', 'cat'],
+        challenges: { c1: 'Simple', c2: 'Easy', c3: 'Medium' },
+      });
+      const { ann, bob, cat } = t.users;
+      const { c1, c2, c3 } = t.challenges;
+      await makeTeam(t, 'Red', [ann.user!.id, bob.user!.id]);
+      const read = async () => {
+        const res = await ann.post(COMPLETIONS, {});
+        expect(res.status).toBe(200);
+        return res;
+      };
+
+      const empty = await read();
+      expect(empty.body).toEqual({ userCompletions: [], teamCompletions: [] });
+      // Kept: the same bytes again, under the same validator.
+      expect((await read()).headers.etag).toBe(empty.headers.etag);
+      expect(empty.headers['cache-control']).toBe('private, no-cache');
+
+      await t.solve(bob, c1); // a team mate's solve
+      let now = (await read()).body;
+      expect(names(now.userCompletions)).toEqual([]);
+      expect(names(now.teamCompletions)).toEqual([c1.name]);
+
+      await t.solve(ann, c2); // her own
+      now = (await read()).body;
+      expect(names(now.userCompletions)).toEqual([c2.name]);
+      expect(names(now.teamCompletions)).toEqual([c1.name, c2.name].sort());
+
+      await t.solve(cat, c3); // someone else's: nothing of hers moves
+      expect((await read()).body).toEqual(now);
+
+      await setTeam(t, ann.user!.id, null); // she leaves the team
+      now = (await read()).body;
+      expect(names(now.userCompletions)).toEqual([c2.name]);
+      expect(now.teamCompletions).toEqual([]);
+    });
+  });
+}
