@@ -7,13 +7,26 @@ const contractClient = fileURLToPath(new URL('../contract/src/client.ts', import
 /** Libraries that only some lazy pages use: uPlot (the leaderboard's graph), DOMPurify (descriptions). */
 const LAZY_ONLY_LIBRARIES = /[\\/]node_modules[\\/](uplot|dompurify)[\\/]/;
 
-export default defineConfig({
+/**
+ * The server's renderer of the first views (`vite build --ssr src/entry-server.tsx`): one
+ * folder outside the served dist/, every package bundled in, so the server loads it with nothing
+ * else installed (server/src/modules/first-view).
+ */
+const SERVER_RENDERER_BUILD = {
+  outDir: 'dist-ssr',
+  emptyOutDir: true,
+  sourcemap: false,
+  copyPublicDir: false,
+} as const;
+
+export default defineConfig(({ isSsrBuild }) => ({
   root: fileURLToPath(new URL('.', import.meta.url)),
   plugins: [react()],
   resolve: {
     alias: [{ find: '@ctf/contract', replacement: contractClient }],
   },
-  build: {
+  ssr: { noExternal: true },
+  build: isSsrBuild ? SERVER_RENDERER_BUILD : {
     outDir: 'dist',
     emptyOutDir: true,
     sourcemap: false,
@@ -51,4 +64,4 @@ export default defineConfig({
     // longer than vitest's 5 s default to render a few hundred rows, so a test only fails on a hang.
     testTimeout: 30_000,
   },
-});
+}));

@@ -49,6 +49,7 @@ import { registerSecurityHeaders } from './plugins/security.js';
 import { registerSessions } from './plugins/session.js';
 import { createSharedState } from './plugins/shared-state/index.js';
 import { registerWebApp } from './plugins/web-app.js';
+import { firstViewPages, loadFirstViewRenderer } from './modules/first-view/first-view.service.js';
 
 export interface BuildOptions {
   clock?: Clock;
@@ -175,7 +176,8 @@ export async function buildApp(
   registerInstanceRoutes(app, ctx);
   registerApiDocsRoutes(app, ctx, routes);
 
-  await registerWebApp(app, config.webDist);
+  const renderer = await loadFirstViewRenderer(config.webDist);
+  await registerWebApp(app, config.webDist, renderer ? firstViewPages(ctx, renderer) : undefined);
 
   return { app, ctx, routes };
 }

@@ -1,0 +1,124 @@
+import type { FastifyRequest } from 'fastify';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { AppContext } from '../../context.js';
+import { CachedJson } from '../../lib/cached-json.js';
+import { sanitizeHtmlNow } from '../../lib/sanitize-html.js';
+import { sessionUser } from '../../plugins/session.js';
+import { getPublicAnnouncements } from '../announcements/announcements.service.js';
+import { activeFreeze } from '../event-state/event-state.service.js';
+import { getLeaderboardPage } from '../leaderboard/leaderboard.service.js';
+import { getSiteInfo } from '../site/site.service.js';
+
+/**
+ * What web/src/entry-server.tsx exports (built by the web build into web/dist-ssr): the app's own
+ * routes and components rendered to HTML from a seed of API answers.
+ */
+export interface FirstViewRenderer {
+  FIRST_VIEW_PAGES: readonly string[];
+  setSanitizer(sanitize: (html: string) => string): void;
+  prepare(): Promise<void>;
+  renderFirstView(url: string, seed: unknown): string;
+}
+
+/** The rows of the board's first page, as the web app asks for them (its PAGE_SIZE). */
+export const FIRST_VIEW_BOARD_ROWS = 50;
+/**
+ * The element of a page's template whose content the first view replaces (web/index.html: the
+ * body's first element, its layout shell inside; the page's stylesheet follows it).
+ */
+const ROOT_START = '<div id="root">';
+const ROOT_END = '</main>\n    </div>';
+/** The seed's element (web/src/app/first-view.ts FIRST_VIEW_DATA_ID). */
+const FIRST_VIEW_DATA_ID = 'first-view-data';
+/** Rendered pages kept, each for one state of its data: a handful per page is plenty. */
+const KEPT_PAGES_MAX = 64;
+
+/**
+ * The renderer from the web build, or null when there is none (the web app not built, or built
+ * before the server renderer existed): every page is then sent as the browser-drawn app.
+ */
+export async function loadFirstViewRenderer(webDist: string): Promise<FirstViewRenderer | null> {
+  const file = path.join(webDist, '..', 'dist-ssr', 'entry-server.js');
+  if (!existsSync(file)) return null;
+  const renderer = (await import(pathToFileURL(file).href)) as FirstViewRenderer;
+  renderer.setSanitizer(sanitizeHtmlNow);
+  await renderer.prepare();
+  return renderer;
+}
+
+/** A rendered page: the HTML, its ETag and compressed copies (made once, on first demand). */
+export interface FirstViewPage {
+  page: CachedJson;
+  /** A signed-in caller's page names them as signed in: never kept by a shared cache. */
+  personal: boolean;
+}
+
+/**
+ * Renders the first views of the pages a visitor or player lands on, from the same cached answers
+ * the API sends (site info, announcements, the board's first page as a visitor sees it), so the
+ * HTML and the API never disagree. A page is rendered once per state of those answers and kept:
+ * the next request for it costs a look-up and a send, as a cached API answer does. Nothing
+ * personal is in it but whether the caller is signed in; what is the caller's own is asked for
+ * by the browser once the page is live.
+ */
+export function firstViewPages(ctx: AppContext, renderer: FirstViewRenderer) {
+  const kept = new Map<string, FirstViewPage>();
+  const pages = new Set(renderer.FIRST_VIEW_PAGES);
+
+  return async function firstView(
+    request: FastifyRequest,
+    route: string,
+    template: string,
+  ): Promise<FirstViewPage | null> {
+    if (!pages.has(route)) return null;
+    const start = template.indexOf(ROOT_START);
+    const end = template.indexOf(ROOT_END);
+    if (start < 0 || end < start) return null;
+    const signedIn = (await sessionUser(ctx, request)) !== null;
+    const siteInfo = await getSiteInfo(ctx);
+    const announcements = await getPublicAnnouncements(ctx);
+    const parts = [
+      `"path":${JSON.stringify(route)}`,
+      `"authenticated":${signedIn}`,
+      `"siteInfo":${siteInfo.json}`,
+      `"announcements":${announcements.json}`,
+    ];
+    const versions = [route, String(signedIn), siteInfo.etag(), announcements.etag()];
+    if (route === '/leaderboard') {
+      // A user page: a visitor is sent to /login by the browser, and an admin during a freeze
+      // sees the live board, which is not the public one: both get the browser-drawn page.
+      if (!signedIn) return null;
+      if ((await activeFreeze(ctx)) !== null && (await sessionUser(ctx, request))?.is_admin === 1) return null;
+      const board = await getLeaderboardPage(ctx, { limit: FIRST_VIEW_BOARD_ROWS, offset: 0 }, null, {
+        live: false,
+      });
+      parts.push(`"leaderboard":{"rows":${board.answer.json},"total":${board.total}}`);
+      versions.push(board.answer.etag(), String(board.total));
+    }
+    const key = versions.join('\n');
+    let page = kept.get(key);
+    if (!page) {
+      const seed = `{${parts.join(',')}}`;
+      const html = renderer.renderFirstView(route, JSON.parse(seed));
+      const body =
+        template.slice(0, start + ROOT_START.length) +
+        html +
+        `</div>\n    <script type="application/json" id="${FIRST_VIEW_DATA_ID}">${escapeForScript(seed)}</script>` +
+        template.slice(end + ROOT_END.length);
+      page = { page: new CachedJson(body), personal: signedIn };
+      if (kept.size >= KEPT_PAGES_MAX) kept.delete(kept.keys().next().value!);
+      kept.set(key, page);
+    }
+    return page;
+  };
+}
+
+/**
+ * JSON inside a script element: `<` can only occur inside its strings, where \u003c reads the
+ * same, so no text in it (a competitor's name) can close the element or open a comment.
+ */
+export function escapeForScript(json: string): string {
+  return json.replace(/</g, '\\u003c');
+}
