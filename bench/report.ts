@@ -1,5 +1,6 @@
 import type { BoardCost } from './board-cost.js';
 import { archiveChecks, archiveSection } from './archive.js';
+import { FIRST_VIEW_MAX_COST } from './first-view.js';
 import { instancesSection } from './instances.js';
 import { SUBMITTING, sliceCount, type LoadResult, type ScenarioName } from './load.js';
 import type { BenchReport, StreamsRun } from './results.js';
@@ -266,6 +267,14 @@ export function formatReport(report: BenchReport): string {
         ratio(sqliteRun, s) >= TARGETS[s],
       );
     }
+    const page = at(sqliteRun, 'first-view')?.requestsPerSec;
+    const json = at(sqliteRun, 'first-view-json')?.requestsPerSec;
+    if (page !== undefined && json !== undefined)
+      check(
+        `SQLite server-rendered leaderboard page within ${FIRST_VIEW_MAX_COST}x of its JSON (JSON req/s / page req/s)`,
+        json / page,
+        json / page <= FIRST_VIEW_MAX_COST,
+      );
     for (const s of ['list', 'leaderboard'] as const) {
       const p99 = at(sqliteRun, s)?.p99 ?? NaN;
       check(`SQLite ${s} p99 < ${TARGETS.p99ListMs} ms`, p99, p99 < TARGETS.p99ListMs, 0);

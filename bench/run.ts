@@ -26,6 +26,7 @@ import type { SeededEvent } from './seed.js';
 import { benchInstances } from './instances.js';
 import { benchArchive } from './archive.js';
 import { StreamsClient } from './streams.js';
+import { FIRST_VIEW_SCENARIOS } from './first-view.js';
 
 export const SCENARIOS: ScenarioName[] = [
   'list',
@@ -38,6 +39,7 @@ export const SCENARIOS: ScenarioName[] = [
   'wrong-flag',
   'regex-submit',
   'mixed',
+  ...FIRST_VIEW_SCENARIOS,
 ];
 
 /** Scenarios measured at the highest connections only, where their targets are (fewer points). */
