@@ -76,7 +76,9 @@ export function firstViewPages(ctx: AppContext, renderer: FirstViewRenderer) {
     const start = template.indexOf(ROOT_START);
     const end = template.indexOf(ROOT_END);
     if (start < 0 || end < start) return null;
-    const signedIn = (await sessionUser(ctx, request)) !== null;
+    const caller = await callerOf(ctx, request);
+    if (caller === undefined) return null;
+    const signedIn = caller !== null;
     const siteInfo = await getSiteInfo(ctx);
     const announcements = await getPublicAnnouncements(ctx);
     const parts = [
@@ -90,7 +92,7 @@ export function firstViewPages(ctx: AppContext, renderer: FirstViewRenderer) {
       // A user page: a visitor is sent to /login by the browser, and an admin during a freeze
       // sees the live board, which is not the public one: both get the browser-drawn page.
       if (!signedIn) return null;
-      if ((await activeFreeze(ctx)) !== null && (await sessionUser(ctx, request))?.is_admin === 1) return null;
+      if ((await activeFreeze(ctx)) !== null && caller?.is_admin === 1) return null;
       const board = await getLeaderboardPage(ctx, { limit: FIRST_VIEW_BOARD_ROWS, offset: 0 }, null, {
         live: false,
       });
@@ -113,6 +115,18 @@ export function firstViewPages(ctx: AppContext, renderer: FirstViewRenderer) {
     }
     return page;
   };
+}
+
+/**
+ * The signed-in caller, null for a visitor, undefined when the request's credentials are refused
+ * (an API token is for the API, not for pages): that page is sent as the browser-drawn app.
+ */
+async function callerOf(ctx: AppContext, request: FastifyRequest) {
+  try {
+    return await sessionUser(ctx, request);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
