@@ -19,8 +19,8 @@ export const FIRST_VIEW_PAGES = ['/', '/leaderboard', '/announcements', '/rules'
  */
 export interface FirstViewSeed {
   path: string;
-  /** GET /api/authenticated's answer (the user pages' guard). */
-  authenticated: boolean;
+  /** GET /api/authenticated's answer (the user pages' guard), on a user page only. */
+  authenticated?: boolean;
   siteInfo: SiteInfo;
   announcements: Announcement[];
   /** The board's first page as a visitor sees it (GET /api/info/leaderboard?limit=50&offset=0). */
@@ -31,7 +31,7 @@ export interface FirstViewSeed {
 export const FIRST_VIEW_DATA_ID = 'first-view-data';
 
 export function seedFirstView(client: QueryClient, seed: FirstViewSeed): void {
-  client.setQueryData(authenticatedQuery.queryKey, seed.authenticated);
+  if (seed.authenticated !== undefined) client.setQueryData(authenticatedQuery.queryKey, seed.authenticated);
   client.setQueryData(siteInfoQuery.queryKey, seed.siteInfo);
   client.setQueryData(announcementsQuery.queryKey, seed.announcements);
   if (seed.leaderboard)

@@ -61,7 +61,7 @@ export interface FirstViewPage {
  * HTML and the API never disagree. A page is rendered once per state of those answers and kept:
  * the next request for it costs a look-up and a send, as a cached API answer does. Nothing
  * personal is in it but whether the caller is signed in; what is the caller's own is asked for
- * by the browser once the page is live.
+ * by the browser once the page is live. Only the leaderboard (a user page) looks the caller up.
  */
 export function firstViewPages(ctx: AppContext, renderer: FirstViewRenderer) {
   const kept = new Map<string, FirstViewPage>();
@@ -76,28 +76,29 @@ export function firstViewPages(ctx: AppContext, renderer: FirstViewRenderer) {
     const start = template.indexOf(ROOT_START);
     const end = template.indexOf(ROOT_END);
     if (start < 0 || end < start) return null;
-    const caller = await callerOf(ctx, request);
-    if (caller === undefined) return null;
-    const signedIn = caller !== null;
     const siteInfo = await getSiteInfo(ctx);
     const announcements = await getPublicAnnouncements(ctx);
     const parts = [
       `"path":${JSON.stringify(route)}`,
-      `"authenticated":${signedIn}`,
       `"siteInfo":${siteInfo.json}`,
       `"announcements":${announcements.json}`,
     ];
-    const versions = [route, String(signedIn), siteInfo.etag(), announcements.etag()];
+    const versions = [route, siteInfo.etag(), announcements.etag()];
+    // The public pages are the same for everyone (no session is looked up); the leaderboard is a
+    // user page, drawn for a signed-in caller only.
+    let personal = false;
     if (route === '/leaderboard') {
-      // A user page: a visitor is sent to /login by the browser, and an admin during a freeze
-      // sees the live board, which is not the public one: both get the browser-drawn page.
-      if (!signedIn) return null;
-      if ((await activeFreeze(ctx)) !== null && caller?.is_admin === 1) return null;
+      const caller = await callerOf(ctx, request);
+      // A visitor is sent to /login by the browser, and an admin during a freeze sees the live
+      // board, which is not the public one: both get the browser-drawn page.
+      if (!caller) return null;
+      if (caller.is_admin === 1 && (await activeFreeze(ctx)) !== null) return null;
       const board = await getLeaderboardPage(ctx, { limit: FIRST_VIEW_BOARD_ROWS, offset: 0 }, null, {
         live: false,
       });
-      parts.push(`"leaderboard":{"rows":${board.answer.json},"total":${board.total}}`);
+      parts.push(`"authenticated":true`, `"leaderboard":{"rows":${board.answer.json},"total":${board.total}}`);
       versions.push(board.answer.etag(), String(board.total));
+      personal = true;
     }
     const key = versions.join('\n');
     let page = kept.get(key);
@@ -109,7 +110,7 @@ export function firstViewPages(ctx: AppContext, renderer: FirstViewRenderer) {
         html +
         `</div>\n    <script type="application/json" id="${FIRST_VIEW_DATA_ID}">${escapeForScript(seed)}</script>` +
         template.slice(end + ROOT_END.length);
-      page = { page: new CachedJson(body), personal: signedIn };
+      page = { page: new CachedJson(body), personal };
       if (kept.size >= KEPT_PAGES_MAX) kept.delete(kept.keys().next().value!);
       kept.set(key, page);
     }
@@ -118,14 +119,14 @@ export function firstViewPages(ctx: AppContext, renderer: FirstViewRenderer) {
 }
 
 /**
- * The signed-in caller, null for a visitor, undefined when the request's credentials are refused
- * (an API token is for the API, not for pages): that page is sent as the browser-drawn app.
+ * The signed-in caller, or null for a visitor and for credentials refused here (an API token is
+ * for the API, not for pages).
  */
 async function callerOf(ctx: AppContext, request: FastifyRequest) {
   try {
     return await sessionUser(ctx, request);
   } catch {
-    return undefined;
+    return null;
   }
 }
 
