@@ -267,11 +267,12 @@ export function formatReport(report: BenchReport): string {
         ratio(sqliteRun, s) >= TARGETS[s],
       );
     }
-    const page = at(sqliteRun, 'first-view')?.requestsPerSec;
-    const json = at(sqliteRun, 'first-view-json')?.requestsPerSec;
-    if (page !== undefined && json !== undefined)
+    // Each against its own interleaved hello baseline: the two are measured minutes apart.
+    const page = at(sqliteRun, 'first-view') && ratio(sqliteRun, 'first-view');
+    const json = at(sqliteRun, 'first-view-json') && ratio(sqliteRun, 'first-view-json');
+    if (page && json)
       check(
-        `SQLite server-rendered leaderboard page within ${FIRST_VIEW_MAX_COST}x of its JSON (JSON req/s / page req/s)`,
+        `SQLite server-rendered leaderboard page @${maxC} within ${FIRST_VIEW_MAX_COST}x of its JSON (ratio to hello: JSON / page)`,
         json / page,
         json / page <= FIRST_VIEW_MAX_COST,
       );
