@@ -130,31 +130,48 @@ performance score (total blocking time above all) falls on a busy machine; acces
 practices do not move. The median of three runs takes out a single unlucky run; a run on a machine
 shared with other heavy work can still fall under the gate, and then says nothing about the page.
 
-## Why CI gates performance at a floor (blocked)
+## The first view from the server
 
-The leaderboard work asked for CI to fail on any page under 95, and the pages measured 95-98 on mobile (the
-leaderboard 95, runs 95, 95, 93) on the machine where that gate was written. On the machine CI now
-runs on (2 virtual CPUs, Debian's Chromium 156.0.8078.108), the same commit (ad60df7, the one that
-recorded those scores), built and measured whole by its own script, makes 74 for the leaderboard
-on mobile (runs 74, 77, 68; 73 dark) and 92 for Rules; CI's own runs of the current build made 76-88
-for the leaderboard and 90-96 for the other mobile pages. Nothing in the pages moved: each task of
-the load takes about twice as long here (the navigation's own setup alone is 250-450 ms once
-multiplied by 4), and the simulated first paint counts every script that the unthrottled load ran
-before it painted. A gate at 95 there failed every run, and CI with it, so nothing could land.
+Until this work the leaderboard scored 74-77 on mobile on this kind of machine (home 86-93,
+Compete 88, the rest 83-93), although Lighthouse's own \`benchmarkIndex\` measured the host at
+1,790-2,550, the high-end desktop range its 4x CPU slowdown is calibrated for: the low score was
+the page's own work on a mid-range phone. Nothing was drawn until about 420 kB of script had been
+compiled and React had rendered the page (largest paint 2.8-3.1 s, total blocking time 580-800 ms).
+What changed (docs/decisions/0019-server-rendered-first-view.md):
 
-What was tried, in the same hour on the same machine: each page's HTML without its preloads (the
-leaderboard 74 against 76: no difference); the front end on Preact instead of React (first-page
-JavaScript 421 to 220 kB before compression; the leaderboard 76 against 76, Compete 80 against
-84-92: no gain); Chromium without its omnibox WebUI, which loads a few hundred files beside every
-new tab (kept: the measured page shares the CPUs with less; no clear change in the scores).
+- Home, the leaderboard, the announcements and the rules are rendered by the server with the app's
+  own components (\`react-dom/server\`, web/dist-ssr) from the same cached answers the API sends,
+  and hydrated in the browser from those answers, carried in the page: the largest paint is the
+  server's HTML (the page's heading), and the browser asks for none of those answers again.
+  "My position" and the navbar's user come after hydration.
+- The score graph is asked for, loaded and drawn once the browser is idle after the first paint;
+  the board's rows have a fixed height (no row measured on mount); the entry script has a budget
+  of its own (90 kB gzipped, 79 kB now) in the bundle check, which prints what each page loads on
+  top of the first page. The JS column above is what each page's scripts weighed as sent.
 
-So CI (.ci/run) runs this script once with LIGHTHOUSE_PERFORMANCE_GATE=60: accessibility and best
-practices still fail CI under 95, and performance fails it under 60, which the leaderboard's graph
-before the leaderboard work (46-55 on mobile) would fail and no build since has come near. The target stays
-95, every row under it is listed above and printed by the script, and \`npm run lighthouse\` on
-its own still fails under 95. Reaching 95 on this machine needs the first page's work cut by about
-half (its 140 kB of compressed JavaScript, React's first render, the graph's drawing); that is the
-open part of the performance target.
+Measured on this machine while it was shared with other work (load average 8-12 on 2 CPUs), in
+focused runs of the same build (\`LIGHTHOUSE_PAGES=/,/leaderboard\`): Home 98 (runs 97, 98, 98;
+\`benchmarkIndex\` 2,238, 1,346, 2,523); the leaderboard 92 (94, 92, 73; \`benchmarkIndex\` 1,676,
+1,984, 705) and 98 (98, 98) a few minutes later, largest paint 2.0-2.1 s, total blocking time 40 ms
+in a run at 98 and 250 ms at 92; in the dark theme 80 (80, 72, 96) and 84, 98 later. A run whose
+\`benchmarkIndex\` falls far under the others (705, 439) ran while something else held the CPUs,
+and its score says nothing about the page: the median of three takes one such run out, not two.
+
+## Why the gate is 90, not 95
+
+CI fails when a player page on mobile has a median performance under 90, and when any
+accessibility or best-practices score is under 95. The target stays 95: every row under it is
+listed above and printed by the script, and \`npm run lighthouse\` on its own fails under 95. The
+remaining time on the leaderboard is the hydration of the page (React and the board, about 140 kB
+of compressed JavaScript compiled and run) and the graph's drawing, which Lighthouse's simulation
+multiplies by 4; on a busy machine those tasks grow with the load, so a single busy run falls
+under 90 while the page, on a quiet machine, scores 95-98. The gate was 60 before this work
+(the leaderboard could not reach more than 77 here, see "What moved the leaderboard" for the
+history); 95 would fail CI on every busy run.
+
+Only the player pages on mobile are measured three times (the gate needs a median); the desktop
+rows and the admin panel run once and are reported, not gated on performance, which keeps the
+whole measurement (after seeding the demo event) to about 4-6 minutes.
 
 ## What moved the leaderboard
 
