@@ -73,9 +73,10 @@ export function firstViewPages(ctx: AppContext, renderer: FirstViewRenderer) {
     template: string,
   ): Promise<FirstViewPage | null> {
     if (!pages.has(route)) return null;
+    const head = template.indexOf('</head>');
     const start = template.indexOf(ROOT_START);
     const end = template.indexOf(ROOT_END);
-    if (start < 0 || end < start) return null;
+    if (head < 0 || start < head || end < start) return null;
     const siteInfo = await getSiteInfo(ctx);
     const announcements = await getPublicAnnouncements(ctx);
     const parts = [
@@ -105,10 +106,14 @@ export function firstViewPages(ctx: AppContext, renderer: FirstViewRenderer) {
     if (!page) {
       const seed = `{${parts.join(',')}}`;
       const html = renderer.renderFirstView(route, JSON.parse(seed));
+      // The seed goes in the head: data, not content (a page's text is its body's, nothing more).
+      const seedElement = `<script type="application/json" id="${FIRST_VIEW_DATA_ID}">${escapeForScript(seed)}</script>`;
       const body =
-        template.slice(0, start + ROOT_START.length) +
+        template.slice(0, head) +
+        seedElement +
+        template.slice(head, start + ROOT_START.length) +
         html +
-        `</div>\n    <script type="application/json" id="${FIRST_VIEW_DATA_ID}">${escapeForScript(seed)}</script>` +
+        '</div>' +
         template.slice(end + ROOT_END.length);
       page = { page: new CachedJson(body), personal };
       if (kept.size >= KEPT_PAGES_MAX) kept.delete(kept.keys().next().value!);

@@ -69,6 +69,8 @@ for (const kind of testDatabaseKinds()) {
       expect(seed.authenticated).toBeUndefined();
       expect(seed.siteInfo).toEqual((await t.visitor().get('/api/info/site')).body);
       expect(seed.announcements).toEqual((await t.visitor().get('/api/info/announcements')).body);
+      // The seed is data in the head, not text of the page's body.
+      expect(html.indexOf('id="first-view-data"')).toBeLessThan(html.indexOf('</head>'));
       // No text in the seed can close its element.
       expect(html.match(/<\/script>/g)).toHaveLength(1);
       expect(renders).toHaveLength(1);
