@@ -39,7 +39,14 @@ describe.runIf(run)('server-rendered first views in Chromium', { timeout: 120_00
     dataDir = mkdtempSync(path.join(tmpdir(), 'ctf-e2e-first-view-'));
     const env = { DATA_DIR: dataDir, SESSION_SECRET: SECRET, LOG_LEVEL: 'silent' };
     const { app, ctx } = await buildApp(loadConfig(env), { logger: false });
-    const event = await seedEvent(ctx, { users: 120, teams: 0, challenges: 8, solves: 600, files: 0, sessions: 4 });
+    const event = await seedEvent(ctx, {
+      users: 120,
+      teams: 0,
+      challenges: 8,
+      solves: 600,
+      files: 0,
+      sessions: 4,
+    });
     await app.close();
     token = event.sessions[0]!.token;
     server = await startServer({ DATA_DIR: dataDir, SESSION_SECRET: SECRET });

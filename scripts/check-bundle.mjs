@@ -138,7 +138,9 @@ for (const r of lazyRows)
 
 const problems = [];
 if (entryGzip > entryBudgetKb * 1000)
-  problems.push(`the entry script is ${kb(entryGzip)} kB of gzipped JavaScript, over its ${entryBudgetKb} kB budget`);
+  problems.push(
+    `the entry script is ${kb(entryGzip)} kB of gzipped JavaScript, over its ${entryBudgetKb} kB budget`,
+  );
 if (total > budgetKb * 1000)
   problems.push(`the first page loads ${kb(total)} kB of gzipped JavaScript, over the ${budgetKb} kB budget`);
 for (const r of rows) {

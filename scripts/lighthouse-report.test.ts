@@ -34,7 +34,9 @@ describe('docs/lighthouse.md', () => {
       report([row('Leaderboard (/leaderboard)', { performance: 76 }), row('Rules (/rules)', {})], 60),
     );
     expect(text).toContain('Under it in this run: Leaderboard (/leaderboard) (mobile, light).');
-    expect(text).toContain('the performance of a player page on mobile under 60 (LIGHTHOUSE_PERFORMANCE_GATE');
+    expect(text).toContain(
+      'the performance of a player page on mobile under 60 (LIGHTHOUSE_PERFORMANCE_GATE',
+    );
     // Each run's benchmarkIndex beside its score, and the page's JavaScript.
     expect(text).toContain('| 140 kB | 76 | 1850 |');
     expect(text).toContain(', and none was.');

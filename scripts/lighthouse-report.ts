@@ -20,10 +20,7 @@ export function limitFor(
 }
 
 /** Each score of `rows` under its limit, as `form-factor theme page: category score`. */
-export function scoresUnder(
-  rows: readonly Row[],
-  limit: (category: Category, row: Row) => number,
-): string[] {
+export function scoresUnder(rows: readonly Row[], limit: (category: Category, row: Row) => number): string[] {
   return rows.flatMap((r) =>
     CATEGORIES.filter((c) => r.scores[c] < limit(c, r)).map(
       (c) => `${r.formFactor} ${r.theme} ${r.page}: ${c} ${r.scores[c]}`,

@@ -227,8 +227,11 @@ try {
         .map((a) => `${a.id} (${a.displayValue ?? a.score})`);
       const metric = (id: string) => lhr.audits[id]?.displayValue ?? '?';
       const benchmarkIndex = Math.round(lhr.environment.benchmarkIndex);
-      const resources = (lhr.audits['resource-summary']?.details as { items?: { resourceType: string; transferSize: number }[] })
-        ?.items;
+      const resources = (
+        lhr.audits['resource-summary']?.details as {
+          items?: { resourceType: string; transferSize: number }[];
+        }
+      )?.items;
       const scriptBytes = resources?.find((item) => item.resourceType === 'script')?.transferSize ?? 0;
       console.log(
         `         run ${i + 1}: performance ${scores.performance}, benchmarkIndex ${benchmarkIndex} (${target.formFactor} ${target.theme} ${target.path.split('?')[0]})`,

@@ -26,32 +26,34 @@ export default defineConfig(({ isSsrBuild }) => ({
     alias: [{ find: '@ctf/contract', replacement: contractClient }],
   },
   ssr: { noExternal: true },
-  build: isSsrBuild ? SERVER_RENDERER_BUILD : {
-    outDir: 'dist',
-    emptyOutDir: true,
-    sourcemap: false,
-    // Read by scripts/route-pages.mjs (each page's HTML preloads its own code), which then removes it.
-    manifest: true,
-    chunkSizeWarningLimit: 600,
-    rolldownOptions: {
-      output: {
-        codeSplitting: {
-          groups: [
-            {
-              // Every module that two chunks or more share goes in one chunk. The site is served
-              // over HTTP/1.1 (six connections): a page whose code came in a dozen small shared
-              // chunks waited for them in rounds, one 150 ms round trip each on a phone. Now the
-              // first page loads three files, and each lazy page one more. The chart library and
-              // the HTML sanitiser stay apart, loaded only with the pages that use them.
-              name: 'shared',
-              minShareCount: 2,
-              test: (id: string) => !LAZY_ONLY_LIBRARIES.test(id),
+  build: isSsrBuild
+    ? SERVER_RENDERER_BUILD
+    : {
+        outDir: 'dist',
+        emptyOutDir: true,
+        sourcemap: false,
+        // Read by scripts/route-pages.mjs (each page's HTML preloads its own code), which then removes it.
+        manifest: true,
+        chunkSizeWarningLimit: 600,
+        rolldownOptions: {
+          output: {
+            codeSplitting: {
+              groups: [
+                {
+                  // Every module that two chunks or more share goes in one chunk. The site is served
+                  // over HTTP/1.1 (six connections): a page whose code came in a dozen small shared
+                  // chunks waited for them in rounds, one 150 ms round trip each on a phone. Now the
+                  // first page loads three files, and each lazy page one more. The chart library and
+                  // the HTML sanitiser stay apart, loaded only with the pages that use them.
+                  name: 'shared',
+                  minShareCount: 2,
+                  test: (id: string) => !LAZY_ONLY_LIBRARIES.test(id),
+                },
+              ],
             },
-          ],
+          },
         },
       },
-    },
-  },
   server: {
     proxy: { '/api': 'http://localhost:3000' },
   },

@@ -97,7 +97,10 @@ export function firstViewPages(ctx: AppContext, renderer: FirstViewRenderer) {
       const board = await getLeaderboardPage(ctx, { limit: FIRST_VIEW_BOARD_ROWS, offset: 0 }, null, {
         live: false,
       });
-      parts.push(`"authenticated":true`, `"leaderboard":{"rows":${board.answer.json},"total":${board.total}}`);
+      parts.push(
+        `"authenticated":true`,
+        `"leaderboard":{"rows":${board.answer.json},"total":${board.total}}`,
+      );
       versions.push(board.answer.etag(), String(board.total));
       personal = true;
     }

@@ -30,7 +30,10 @@ function fakeRenderer() {
 
 const visitorRequest = { headers: {}, cookies: {} } as unknown as FastifyRequest;
 const requestWith = (cookie: string) =>
-  ({ headers: {}, cookies: { ctf_session: cookie.replace(/^ctf_session=/, '') } }) as unknown as FastifyRequest;
+  ({
+    headers: {},
+    cookies: { ctf_session: cookie.replace(/^ctf_session=/, '') },
+  }) as unknown as FastifyRequest;
 const seedOf = (html: string) =>
   JSON.parse(/<script type="application\/json" id="first-view-data">(.*?)<\/script>/s.exec(html)![1]!) as {
     path: string;
@@ -89,7 +92,9 @@ for (const kind of testDatabaseKinds()) {
       const changed = await firstView(visitorRequest, '/announcements', TEMPLATE);
       expect(changed!.page.etag()).not.toBe(first!.page.etag());
       expect(renders).toHaveLength(2);
-      expect(JSON.stringify(seedOf(String(changed!.page.body('identity'))).announcements)).toContain('Wave 2');
+      expect(JSON.stringify(seedOf(String(changed!.page.body('identity'))).announcements)).toContain(
+        'Wave 2',
+      );
     });
 
     it("draws the leaderboard for a signed-in player from the board's first page as a visitor gets it; a visitor gets the plain page", async () => {

@@ -26,8 +26,8 @@ export function FreezeBanner({
         </>
       ) : (
         <>
-          The scoreboard is frozen since <LocalTime iso={freezeAt} format={localeString} />: scores, solve counts and
-          points show the board as it was then, until the organisers reveal it.
+          The scoreboard is frozen since <LocalTime iso={freezeAt} format={localeString} />: scores, solve
+          counts and points show the board as it was then, until the organisers reveal it.
         </>
       )}
     </Alert>
