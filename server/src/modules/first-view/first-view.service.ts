@@ -6,6 +6,7 @@ import type { AppContext } from '../../context.js';
 import { CachedJson } from '../../lib/cached-json.js';
 import { sanitizeHtmlNow } from '../../lib/sanitize-html.js';
 import { sessionUser } from '../../plugins/session.js';
+import type { FirstViewHook } from '../../plugins/web-app.js';
 import { getPublicAnnouncements } from '../announcements/announcements.service.js';
 import { activeFreeze } from '../event-state/event-state.service.js';
 import { getLeaderboardPage } from '../leaderboard/leaderboard.service.js';
@@ -35,17 +36,36 @@ const FIRST_VIEW_DATA_ID = 'first-view-data';
 /** Rendered pages kept, each for one state of its data: a handful per page is plenty. */
 const KEPT_PAGES_MAX = 64;
 
-/**
- * The renderer from the web build, or null when there is none (the web app not built, or built
- * before the server renderer existed): every page is then sent as the browser-drawn app.
- */
-export async function loadFirstViewRenderer(webDist: string): Promise<FirstViewRenderer | null> {
-  const file = path.join(webDist, '..', 'dist-ssr', 'entry-server.js');
-  if (!existsSync(file)) return null;
-  const renderer = (await import(pathToFileURL(file).href)) as FirstViewRenderer;
+/** The renderer's file, which the web build writes beside web/dist. */
+function rendererFile(webDist: string): string {
+  return path.join(webDist, '..', 'dist-ssr', 'entry-server.js');
+}
+
+/** The renderer from the web build, ready to render (its pages' code loaded). */
+export async function loadFirstViewRenderer(webDist: string): Promise<FirstViewRenderer> {
+  const renderer = (await import(pathToFileURL(rendererFile(webDist)).href)) as FirstViewRenderer;
   renderer.setSanitizer(sanitizeHtmlNow);
   await renderer.prepare();
   return renderer;
+}
+
+/**
+ * The web app's first-view hook, or undefined when the web build has no renderer (not built, or
+ * built before it existed): every page is then sent as the browser-drawn app. The renderer (about
+ * 1.4 MB of code) is loaded by the first request for a page, not at start-up; should it fail to
+ * load, pages are sent browser-drawn.
+ */
+export function firstViewHook(ctx: AppContext, webDist: string): FirstViewHook | undefined {
+  if (!existsSync(rendererFile(webDist))) return undefined;
+  let loading: Promise<FirstViewHook | null> | undefined;
+  return async (request, route, template) => {
+    loading ??= loadFirstViewRenderer(webDist).then(
+      (renderer) => firstViewPages(ctx, renderer),
+      () => null,
+    );
+    const firstView = await loading;
+    return firstView ? firstView(request, route, template) : null;
+  };
 }
 
 /** A rendered page: the HTML, its ETag and compressed copies (made once, on first demand). */
@@ -63,7 +83,7 @@ export interface FirstViewPage {
  * personal is in it but whether the caller is signed in; what is the caller's own is asked for
  * by the browser once the page is live. Only the leaderboard (a user page) looks the caller up.
  */
-export function firstViewPages(ctx: AppContext, renderer: FirstViewRenderer) {
+export function firstViewPages(ctx: AppContext, renderer: FirstViewRenderer): FirstViewHook {
   const kept = new Map<string, FirstViewPage>();
   const pages = new Set(renderer.FIRST_VIEW_PAGES);
 
