@@ -1,6 +1,7 @@
 import { useDeferredValue } from 'react';
 import { Button, Card } from 'react-bootstrap';
 import { useNavigate } from 'react-router';
+import { AfterIdle } from '../../../components/AfterIdle';
 import { AwardList } from '../../../components/AwardList';
 import { QueryError } from '../../../components/QueryError';
 import { useCurrentUser } from '../../../lib/auth';
@@ -58,9 +59,15 @@ export function ProfileView() {
       </Card>
       <DivisionPicker user={user} />
       <AwardList awards={user.awards} owner="your" />
-      <ProfileWriteups />
-      <SignInMethods />
-      <ApiTokens role={user.role} />
+      <AfterIdle>
+        <ProfileWriteups />
+      </AfterIdle>
+      <AfterIdle>
+        <SignInMethods />
+      </AfterIdle>
+      <AfterIdle>
+        <ApiTokens role={user.role} />
+      </AfterIdle>
     </>
   );
 }
