@@ -1,9 +1,9 @@
-import { StrictMode, startTransition, useEffect } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import 'bootstrap/dist/css/bootstrap.min.css';
 import './styles.css';
 import { App } from './app/App';
-import { personaliseFirstView, readFirstViewSeed, seedFirstView } from './app/first-view';
+import { personaliseFirstView, readFirstViewSeed, runAfterFirstView, seedFirstView } from './app/first-view';
 import { prefetchForPage } from './app/prefetch';
 import { preloadPage } from './app/router';
 import { createQueryClient } from './lib/query';
@@ -12,30 +12,27 @@ const client = createQueryClient();
 const root = document.getElementById('root')!;
 const seed = readFirstViewSeed();
 
-/** Runs once, after the server's HTML has been hydrated (an effect runs after the commit). */
-function AfterHydration({ run }: { run: () => void }) {
-  useEffect(run, [run]);
-  return null;
-}
-
 if (seed) {
   // The server drew this page's first view (its largest paint) from the answers in the seed: the
   // query cache starts with them, so the hydrating render is the server's and asks for none of
   // them again. What is the caller's own (the navbar's user, "My position", marks) is asked for
   // once the page is live.
   seedFirstView(client, seed);
-  const afterHydration = () => {
+  runAfterFirstView(() => {
     prefetchForPage(client, window.location.pathname);
     personaliseFirstView(client, seed);
-  };
+  });
   void preloadPage(window.location.pathname).then(() => {
     startTransition(() => {
       hydrateRoot(
         root,
         <StrictMode>
           <App client={client} />
-          <AfterHydration run={afterHydration} />
         </StrictMode>,
+        {
+          // A hydration mismatch is a defect (the browser redraws the page): say where it was.
+          onRecoverableError: (error, info) => console.error(error, info.componentStack),
+        },
       );
     });
   });

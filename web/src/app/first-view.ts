@@ -1,4 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import type { Announcement, LeaderboardRow, SiteInfo } from '@ctf/contract';
 import { announcementsQuery } from '../lib/announcements';
 import { authenticatedQuery } from '../lib/auth';
@@ -66,4 +67,25 @@ export function personaliseFirstView(client: QueryClient, seed: FirstViewSeed): 
       ),
     )
     .catch(() => undefined);
+}
+
+/** What runs once the server-rendered page itself is hydrated (set by main.tsx before it hydrates). */
+let afterFirstView: (() => void) | null = null;
+
+export function runAfterFirstView(run: () => void): void {
+  afterFirstView = run;
+}
+
+/**
+ * Called by every page (app/router.tsx): its effect runs once the page is hydrated. The page sits
+ * in the layout's Suspense boundary, which React hydrates after the layout around it, so an effect
+ * of the layout would run first, and an answer that then arrived (the caller's rank, the navbar's
+ * user) would reach the page before its own hydrating render: a mismatch with the server's HTML.
+ */
+export function useAfterFirstView(): void {
+  useEffect(() => {
+    const run = afterFirstView;
+    afterFirstView = null;
+    run?.();
+  }, []);
 }
