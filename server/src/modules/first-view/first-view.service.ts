@@ -33,6 +33,8 @@ const ROOT_START = '<div id="root">';
 const ROOT_END = '</main>\n    </div>';
 /** The seed's element (web/src/app/first-view.ts FIRST_VIEW_DATA_ID). */
 const FIRST_VIEW_DATA_ID = 'first-view-data';
+/** How long after start-up the renderer is loaded when no page has asked for it yet. */
+const WARM_UP_DELAY_MS = 1_000;
 /** Rendered pages kept, each for one state of its data: a handful per page is plenty. */
 const KEPT_PAGES_MAX = 64;
 
@@ -52,18 +54,21 @@ export async function loadFirstViewRenderer(webDist: string): Promise<FirstViewR
 /**
  * The web app's first-view hook, or undefined when the web build has no renderer (not built, or
  * built before it existed): every page is then sent as the browser-drawn app. The renderer (about
- * 1.4 MB of code) is loaded by the first request for a page, not at start-up; should it fail to
- * load, pages are sent browser-drawn.
+ * 1.4 MB of code) is loaded a second after the app is built, or by the first request for a page if
+ * that comes first, not in the way of start-up; should it fail to load, pages are sent browser-drawn.
  */
 export function firstViewHook(ctx: AppContext, webDist: string): FirstViewHook | undefined {
   if (!existsSync(rendererFile(webDist))) return undefined;
   let loading: Promise<FirstViewHook | null> | undefined;
-  return async (request, route, template) => {
-    loading ??= loadFirstViewRenderer(webDist).then(
+  const load = () =>
+    (loading ??= loadFirstViewRenderer(webDist).then(
       (renderer) => firstViewPages(ctx, renderer),
       () => null,
-    );
-    const firstView = await loading;
+    ));
+  // Loaded a moment after start-up too, so the first visitor does not wait for it.
+  setTimeout(() => void load(), WARM_UP_DELAY_MS).unref();
+  return async (request, route, template) => {
+    const firstView = await load();
     return firstView ? firstView(request, route, template) : null;
   };
 }
