@@ -19,3 +19,21 @@ export function firstViewRequest(name: FirstViewScenario, event: SeededEvent): (
   const path = name === 'first-view' ? '/leaderboard' : '/api/info/leaderboard?limit=50&offset=0';
   return () => ({ method: 'GET', path, headers: { ...BROWSER_HEADERS, cookie: cookie() } });
 }
+
+/**
+ * The report's check of the rendered page against its JSON, each by its ratio to its own
+ * interleaved hello baseline (the two are measured minutes apart); null when either was not run.
+ */
+export function firstViewCheck(
+  ratioOf: (scenario: FirstViewScenario) => number,
+  connections: number,
+): [string, number, boolean] | null {
+  const [pageRatio, jsonRatio] = [ratioOf('first-view'), ratioOf('first-view-json')];
+  if (!(pageRatio > 0) || !(jsonRatio > 0)) return null;
+  const cost = jsonRatio / pageRatio;
+  return [
+    `SQLite server-rendered leaderboard page @${connections} within ${FIRST_VIEW_MAX_COST}x of its JSON (ratio to hello: JSON / page)`,
+    cost,
+    cost <= FIRST_VIEW_MAX_COST,
+  ];
+}
