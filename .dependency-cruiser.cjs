@@ -33,7 +33,6 @@ const SERVER_MODULE_ORDER = [
   'site',
   'announcements',
   'event-archive',
-  'first-view',
   'admin',
   'api-docs',
   'events',

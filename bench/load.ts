@@ -1,6 +1,5 @@
 import autocannon from 'autocannon';
 import { readFileSync } from 'node:fs';
-import { firstViewRequest, type FirstViewScenario } from './first-view.js';
 import { regexFlagAnswer, type SeededEvent } from './seed.js';
 
 export type ScenarioName =
@@ -15,8 +14,7 @@ export type ScenarioName =
   | 'submit'
   | 'wrong-flag'
   | 'regex-submit'
-  | 'mixed'
-  | FirstViewScenario;
+  | 'mixed';
 
 /** The scenarios that send correct flags (each acknowledged one must be recorded once). */
 export const SUBMITTING: readonly ScenarioName[] = ['submit', 'regex-submit', 'mixed'];
@@ -161,9 +159,6 @@ export function requestMaker(
     };
   };
   switch (name) {
-    case 'first-view':
-    case 'first-view-json':
-      return firstViewRequest(name, event);
     case 'wrong-flag':
       return wrongFlag;
     case 'regex-submit':

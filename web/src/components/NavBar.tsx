@@ -6,7 +6,6 @@ import { useUnreadAnnouncements } from '../lib/announcements';
 import { callApi } from '../lib/api';
 import { useCurrentUser, useMarkSignedOut } from '../lib/auth';
 import { useSiteInfo } from '../lib/site-info';
-import { useHydrated } from '../lib/hydration';
 import { useAccent, useTheme } from '../lib/theme';
 import { DEFAULT_SITE_NAME } from './page-title';
 
@@ -132,9 +131,7 @@ export function NavBar() {
 /** Light or dark, remembered in this browser (otherwise the system preference decides). */
 function ThemeToggle() {
   const [theme, setTheme] = useTheme();
-  // The server cannot know this browser's theme: a page it rendered is pressed once hydrated.
-  const hydrated = useHydrated();
-  const dark = hydrated && theme === 'dark';
+  const dark = theme === 'dark';
   return (
     <Nav.Item as="li">
       <Nav.Link
