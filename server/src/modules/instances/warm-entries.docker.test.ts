@@ -123,7 +123,9 @@ for (const kind of testDatabaseKinds()) {
       expect(Object.keys(entry.NetworkSettings.Networks).sort()).toEqual(['bridge', network].sort());
 
       // The next sweep makes a warm one again (the taken one is Red's, not counted); Blue's start
-      // takes another.
+      // takes another. A sweep makes nothing while a start is under way, and Red's start may still
+      // be ending after its row says running.
+      await until('Red’s start to end', async () => launchesOf(t.ctx).size === 0);
       await sweepInstances(t.ctx);
       const refilled = warmNamed((await onEngine()).containers.map((c) => c.name));
       expect(refilled).toHaveLength(3);
@@ -198,12 +200,11 @@ for (const kind of testDatabaseKinds()) {
     }, 60_000);
 
     it('a host port another program holds: the start moves to another random port of the range', async () => {
-      const range = [35300, 35301] as const;
-      const box = await setUp({ INSTANCE_WARM_ENTRIES: '0', INSTANCE_PORT_RANGE: `${range[0]}-${range[1]}` });
-      // Another program holds the first port of the range on every address.
-      const holder = net.createServer((s) => s.destroy());
+      // Another program holds the first port of a two-port range on every address; the second is
+      // free. Below the kernel's ephemeral ports, so no client socket of this machine takes them.
+      const { range, holder } = await holdFirstOfFreePair(29300, 29400);
       held.push(holder);
-      await new Promise<void>((r) => holder.listen(range[0], '0.0.0.0', r));
+      const box = await setUp({ INSTANCE_WARM_ENTRIES: '0', INSTANCE_PORT_RANGE: `${range[0]}-${range[1]}` });
       // The random pick lands on the held port first.
       vi.spyOn(Math, 'random').mockReturnValue(0);
       const started = await alice.post('/api/ctf/instance/start', { challenge_id: box.id });
@@ -216,4 +217,28 @@ for (const kind of testDatabaseKinds()) {
       expect(ports.map((p) => p.host_port)).toEqual([range[1]]);
     }, 60_000);
   });
+}
+
+/** Listens on PORT on every address, or rejects (another program holds it). */
+function listenOn(port: number): Promise<net.Server> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer((s) => s.destroy());
+    server.once('error', reject);
+    server.listen(port, '0.0.0.0', () => resolve(server));
+  });
+}
+
+/** The first pair of ports FROM..TO whose both are free, its first held by a listener of ours. */
+async function holdFirstOfFreePair(from: number, to: number) {
+  for (let port = from; port < to; port += 2) {
+    const holder = await listenOn(port).catch(() => null);
+    if (!holder) continue;
+    const probe = await listenOn(port + 1).catch(() => null);
+    if (probe) {
+      await new Promise((r) => probe.close(r));
+      return { range: [port, port + 1] as const, holder };
+    }
+    await new Promise((r) => holder.close(r));
+  }
+  throw new Error(`no two free ports between ${from} and ${to}`);
 }
