@@ -33,6 +33,7 @@ const SERVER_MODULE_ORDER = [
   'site',
   'announcements',
   'event-archive',
+  'first-view',
   'admin',
   'api-docs',
   'events',

@@ -31,6 +31,8 @@ RUN groupadd --system --gid 10001 ctf \
 COPY --from=build /runtime/ ./
 COPY --from=build /app/server/dist/ ./server/dist/
 COPY --from=build /app/web/dist/ ./web/dist/
+# The server's renderer of the pages' first views (web/src/entry-server.tsx, every package bundled in).
+COPY --from=build /app/web/dist-ssr/ ./web/dist-ssr/
 # The set-up checklist's "Add the sample challenges" imports these.
 COPY --from=build /app/docs/sample-challenges/ ./docs/sample-challenges/
 # Every other setting is read from the environment, or from /app/.env when one is mounted there

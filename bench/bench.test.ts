@@ -69,6 +69,8 @@ describe('benchmark harness', () => {
       'wrong-flag',
       'regex-submit',
       'mixed',
+      'first-view',
+      'first-view-json',
     ]);
     for (const r of run.results) {
       expect(r.total, r.scenario).toBeGreaterThan(0);

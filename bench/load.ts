@@ -1,5 +1,6 @@
 import autocannon from 'autocannon';
 import { readFileSync } from 'node:fs';
+import { firstViewRequest, type FirstViewScenario } from './first-view.js';
 import { regexFlagAnswer, type SeededEvent } from './seed.js';
 
 export type ScenarioName =
@@ -14,7 +15,8 @@ export type ScenarioName =
   | 'submit'
   | 'wrong-flag'
   | 'regex-submit'
-  | 'mixed';
+  | 'mixed'
+  | FirstViewScenario;
 
 /** The scenarios that send correct flags (each acknowledged one must be recorded once). */
 export const SUBMITTING: readonly ScenarioName[] = ['submit', 'regex-submit', 'mixed'];
@@ -159,6 +161,9 @@ export function requestMaker(
     };
   };
   switch (name) {
+    case 'first-view':
+    case 'first-view-json':
+      return firstViewRequest(name, event);
     case 'wrong-flag':
       return wrongFlag;
     case 'regex-submit':

@@ -1,5 +1,6 @@
 import type { BoardCost } from './board-cost.js';
 import { archiveChecks, archiveSection } from './archive.js';
+import { firstViewCheck } from './first-view.js';
 import { instancesSection } from './instances.js';
 import { rushChecks, rushSection } from './rush-leg.js';
 import { SUBMITTING, sliceCount, type LoadResult, type ScenarioName } from './load.js';
@@ -272,6 +273,8 @@ export function formatReport(report: BenchReport): string {
         ratio(sqliteRun, s) >= TARGETS[s],
       );
     }
+    const firstView = firstViewCheck((s) => ratio(sqliteRun, s), maxC);
+    if (firstView) check(...firstView);
     for (const s of ['visitor-list', 'leaderboard'] as const) {
       const p99 = at(sqliteRun, s)?.p99 ?? NaN;
       check(`SQLite ${s} p99 < ${TARGETS.p99ListMs} ms`, p99, p99 < TARGETS.p99ListMs, 0);

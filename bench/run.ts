@@ -27,6 +27,7 @@ import { benchInstances } from './instances.js';
 import { benchArchive } from './archive.js';
 import { StreamsClient } from './streams.js';
 import { benchRush, type RushRun } from './rush-leg.js';
+import { FIRST_VIEW_SCENARIOS } from './first-view.js';
 
 export const SCENARIOS: ScenarioName[] = [
   'visitor-list',
@@ -40,6 +41,7 @@ export const SCENARIOS: ScenarioName[] = [
   'wrong-flag',
   'regex-submit',
   'mixed',
+  ...FIRST_VIEW_SCENARIOS,
 ];
 
 /** Scenarios measured at the highest connections only, where their targets are (fewer points). */

@@ -5,15 +5,24 @@
 export const CATEGORIES = ['performance', 'accessibility', 'best-practices'] as const;
 export type Category = (typeof CATEGORIES)[number];
 
-/** The score under which a row fails the run: the performance gate for performance, else the target. */
-export function limitFor(category: Category, gates: { minScore: number; performanceGate: number }): number {
-  return category === 'performance' ? gates.performanceGate : gates.minScore;
+/**
+ * The score under which a row fails the run: the target for accessibility and best practices; for
+ * performance the gate on a gated row (a player page on mobile), and nothing on the others (the
+ * admin panel, the desktop preset), which are reported against the target only.
+ */
+export function limitFor(
+  category: Category,
+  gates: { minScore: number; performanceGate: number },
+  row: Pick<Row, 'gated'>,
+): number {
+  if (category !== 'performance') return gates.minScore;
+  return row.gated ? gates.performanceGate : 0;
 }
 
 /** Each score of `rows` under its limit, as `form-factor theme page: category score`. */
-export function scoresUnder(rows: readonly Row[], limit: (category: Category) => number): string[] {
+export function scoresUnder(rows: readonly Row[], limit: (category: Category, row: Row) => number): string[] {
   return rows.flatMap((r) =>
-    CATEGORIES.filter((c) => r.scores[c] < limit(c)).map(
+    CATEGORIES.filter((c) => r.scores[c] < limit(c, r)).map(
       (c) => `${r.formFactor} ${r.theme} ${r.page}: ${c} ${r.scores[c]}`,
     ),
   );
@@ -26,13 +35,22 @@ export interface Row {
   scores: Record<Category, number>;
   /** The performance score of every run, in the order measured. */
   performanceRuns: number[];
+  /** Lighthouse's benchmarkIndex of every run (how fast this machine ran its CPU benchmark then). */
+  benchmarkIndexes: number[];
+  /** A player page on mobile: its performance fails the run under the gate (the median of its runs). */
+  gated: boolean;
+  /** The page's JavaScript as sent (compressed), in kB: what it costs the phone to fetch. */
+  scriptKb: number;
   metrics: { fcp: string; lcp: string; tbt: string; cls: string };
   failing: string[];
 }
 
 export interface Report {
   rows: Row[];
+  /** Runs of each gated row (the median is kept). */
   runs: number;
+  /** Runs of each other row. */
+  otherRuns: number;
   /** The target for every score. */
   minScore: number;
   /** The performance score under which the run failed (the target, or CI's floor). */
@@ -52,7 +70,7 @@ export function renderReport(o: Report): string {
   const table = o.rows
     .map(
       (r) =>
-        `| ${r.page} | ${r.formFactor} | ${r.theme} | ${r.scores.performance} | ${r.scores.accessibility} | ${r.scores['best-practices']} | ${r.metrics.fcp} | ${r.metrics.lcp} | ${r.metrics.tbt} | ${r.metrics.cls} | ${r.performanceRuns.join(', ')} |`,
+        `| ${r.page} | ${r.formFactor} | ${r.theme} | ${r.scores.performance}${r.gated ? '' : ' (not gated)'} | ${r.scores.accessibility} | ${r.scores['best-practices']} | ${r.metrics.fcp} | ${r.metrics.lcp} | ${r.metrics.tbt} | ${r.metrics.cls} | ${r.scriptKb} kB | ${r.performanceRuns.join(', ')} | ${r.benchmarkIndexes.join(', ')} |`,
     )
     .join('\n');
   const seeded = o.seeded
@@ -61,14 +79,14 @@ export function renderReport(o: Report): string {
     .map((l) => l.replace(/^Added an event under way: /, '').replace(/\.$/, ''))
     .join(' ');
   const under = o.rows.filter((r) => CATEGORIES.some((c) => r.scores[c] < o.minScore));
-  const failed = o.rows.filter((r) => CATEGORIES.some((c) => r.scores[c] < limitFor(c, o)));
+  const failed = o.rows.filter((r) => CATEGORIES.some((c) => r.scores[c] < limitFor(c, o, r)));
   const list = (rows: Row[]) => rows.map((r) => `${r.page} (${r.formFactor}, ${r.theme})`).join('; ');
   const target =
     under.length === 0 ? `Every score of this run reached it.` : `Under it in this run: ${list(under)}.`;
   const gate =
     o.performanceGate === o.minScore
       ? `This run failed when a score was under ${o.minScore}${failed.length ? `, and it did: ${list(failed)}` : ', and none was'}.`
-      : `This run failed when an accessibility or best-practices score was under ${o.minScore} or a performance score under ${o.performanceGate} (LIGHTHOUSE_PERFORMANCE_GATE, as .ci/run sets it)${failed.length ? `, and it did: ${list(failed)}` : ', and none was'}.`;
+      : `This run failed when an accessibility or best-practices score was under ${o.minScore} or the performance of a player page on mobile under ${o.performanceGate} (LIGHTHOUSE_PERFORMANCE_GATE, as .ci/run sets it)${failed.length ? `, and it did: ${list(failed)}` : ', and none was'}.`;
   return `# Lighthouse scores
 
 Recorded by \`npm run lighthouse\` (scripts/lighthouse.ts)${o.ci ? ' in CI (.ci/run)' : ''} on ${new Date().toISOString().slice(0, 10)},
@@ -84,14 +102,19 @@ as bob, a member of the team Packet Pirates (the session cookie is passed in Lig
 \`extraHeaders\`); Home as a visitor; the admin panel as an organiser. "Challenge with hints" is a
 challenge with two hints, bob's first one unlocked.
 
-Each row is the median of ${o.runs} runs by performance; the last column gives every run's performance
-score. "mobile" is Lighthouse's default (a mid-range phone on simulated slow 4G, 150 ms round
+Each player page on mobile is the median of ${o.runs} runs by performance (its performance is gated);
+every other row is ${o.otherRuns === 1 ? 'one run' : `the median of ${o.otherRuns} runs`} (reported, its performance not gated), so the whole
+measurement stays within about ten minutes of CI. "JS" is the page's JavaScript as sent
+(compressed); the last two columns give every run's performance score and Lighthouse's
+\`benchmarkIndex\` of that run (its CPU benchmark on this machine: 1,000-2,000 is the mid to
+high-end desktop range its 4x slowdown is calibrated for; a low figure says the machine was busy
+during that run). "mobile" is Lighthouse's default (a mid-range phone on simulated slow 4G, 150 ms round
 trips, with a 4x slower CPU); "desktop" its desktop preset. "dark" is the page in the site's dark
 theme (the browser asks for a dark colour scheme), measured where the theme changes more than CSS
 colours (the score graph is drawn in the theme's colours) and on Compete.
 
-| page | form factor | theme | performance | accessibility | best practices | FCP | LCP | TBT | CLS | performance of each run |
-| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
+| page | form factor | theme | performance | accessibility | best practices | FCP | LCP | TBT | CLS | JS | performance of each run | benchmarkIndex of each run |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
 ${table}
 
 **The target**: every score of every row at least ${o.minScore}. ${target}
@@ -104,31 +127,58 @@ performance score (total blocking time above all) falls on a busy machine; acces
 practices do not move. The median of three runs takes out a single unlucky run; a run on a machine
 shared with other heavy work can still fall under the gate, and then says nothing about the page.
 
-## Why CI gates performance at a floor (blocked)
+## The first view from the server
 
-The leaderboard work asked for CI to fail on any page under 95, and the pages measured 95-98 on mobile (the
-leaderboard 95, runs 95, 95, 93) on the machine where that gate was written. On the machine CI now
-runs on (2 virtual CPUs, Debian's Chromium 156.0.8078.108), the same commit (ad60df7, the one that
-recorded those scores), built and measured whole by its own script, makes 74 for the leaderboard
-on mobile (runs 74, 77, 68; 73 dark) and 92 for Rules; CI's own runs of the current build made 76-88
-for the leaderboard and 90-96 for the other mobile pages. Nothing in the pages moved: each task of
-the load takes about twice as long here (the navigation's own setup alone is 250-450 ms once
-multiplied by 4), and the simulated first paint counts every script that the unthrottled load ran
-before it painted. A gate at 95 there failed every run, and CI with it, so nothing could land.
+Until this work the leaderboard scored 74-77 on mobile on this kind of machine (home 86-93,
+Compete 88, the rest 83-93), although Lighthouse's own \`benchmarkIndex\` measured the host at
+1,790-2,550, the high-end desktop range its 4x CPU slowdown is calibrated for: the low score was
+the page's own work on a mid-range phone. Nothing was drawn until about 420 kB of script had been
+compiled and React had rendered the page (largest paint 2.8-3.1 s, total blocking time 580-800 ms).
+What changed (docs/decisions/0019-server-rendered-first-view.md):
 
-What was tried, in the same hour on the same machine: each page's HTML without its preloads (the
-leaderboard 74 against 76: no difference); the front end on Preact instead of React (first-page
-JavaScript 421 to 220 kB before compression; the leaderboard 76 against 76, Compete 80 against
-84-92: no gain); Chromium without its omnibox WebUI, which loads a few hundred files beside every
-new tab (kept: the measured page shares the CPUs with less; no clear change in the scores).
+- Home, the leaderboard, the announcements and the rules are rendered by the server with the app's
+  own components (\`react-dom/server\`, web/dist-ssr) from the same cached answers the API sends,
+  and hydrated in the browser from those answers, carried in the page: the largest paint is the
+  server's HTML (the page's heading), and the browser asks for none of those answers again.
+  "My position" and the navbar's user come after hydration.
+- The score graph is asked for, loaded and drawn once the browser is idle after the first paint;
+  the board's rows have a fixed height (no row measured on mount); the entry script has a budget
+  of its own (90 kB gzipped, 79 kB now) in the bundle check, which prints what each page loads on
+  top of the first page. The JS column above is what each page's scripts weighed as sent.
+- Profile (drawn by the browser: it is the player's own) measured 84 (84, 84, 93) in a full run:
+  its sections were drawn in one long task when the user's answer arrived. They are now drawn
+  from it at a transition's priority (\`useDeferredValue\`, in slices), and the parts below the
+  profile (writeups, sign-in methods, API tokens, the stats, practice solves) once the browser is
+  idle, each in a task of its own: 95 (95, 97, 94) in the same hour.
 
-So CI (.ci/run) runs this script once with LIGHTHOUSE_PERFORMANCE_GATE=60: accessibility and best
-practices still fail CI under 95, and performance fails it under 60, which the leaderboard's graph
-before the leaderboard work (46-55 on mobile) would fail and no build since has come near. The target stays
-95, every row under it is listed above and printed by the script, and \`npm run lighthouse\` on
-its own still fails under 95. Reaching 95 on this machine needs the first page's work cut by about
-half (its 140 kB of compressed JavaScript, React's first render, the graph's drawing); that is the
-open part of the performance target.
+Measured here: the full run of 2026-11-28 with this work (load average 1.4-2.7, \`benchmarkIndex\` 2,083-2,864) has
+every player page on mobile at 96-98, the leaderboard 98 (largest paint 1.9 s, total blocking
+time 50-60 ms, layout shift 0). Earlier runs of this work on the machine while other helpers' test
+suites ran (load average 3-16) had medians of 80-98 on the leaderboard; two causes were found and
+fixed: the caller's rank reached the page before its Suspense boundary had hydrated, so React threw
+the server's HTML away and drew the page again (a layout shift of 0.32 in one run in three, now a
+failure of e2e/first-view.test.ts on a 4x slower CPU), and the announcements' dates filled an empty
+line (layout shift 0.06). A run whose \`benchmarkIndex\` falls far under the others (400-900)
+ran while something else held the CPUs, and its score says nothing about the page: the median of
+three takes one such run out, not two. Single runs still fall to 79-83 now and then (79 on the
+leaderboard, 83 on Home in that run), with no console error and a normal \`benchmarkIndex\`; the
+median keeps them out of the gate.
+
+## Why the gate is 90, not 95
+
+CI fails when a player page on mobile has a median performance under 90, and when any
+accessibility or best-practices score is under 95. The target stays 95: every row under it is
+listed above and printed by the script, and \`npm run lighthouse\` on its own fails under 95. The
+remaining time on the leaderboard is the hydration of the page (React and the board, about 140 kB
+of compressed JavaScript compiled and run) and the graph's drawing, which Lighthouse's simulation
+multiplies by 4; on a busy machine those tasks grow with the load, so a single busy run falls
+under 90 while the page, on a quiet machine, scores 95-98. The gate was 60 before this work
+(the leaderboard could not reach more than 77 here, see "What moved the leaderboard" for the
+history); 95 would fail CI on every busy run.
+
+Only the player pages on mobile are measured three times (the gate needs a median); the desktop
+rows and the admin panel run once and are reported, not gated on performance, which keeps the
+whole measurement (after seeding the demo event) to about 4-6 minutes.
 
 ## What moved the leaderboard
 

@@ -49,6 +49,7 @@ import { registerSecurityHeaders } from './plugins/security.js';
 import { registerSessions } from './plugins/session.js';
 import { createSharedState } from './plugins/shared-state/index.js';
 import { registerWebApp } from './plugins/web-app.js';
+import { firstViewHook } from './modules/first-view/first-view.service.js';
 
 export interface BuildOptions {
   clock?: Clock;
@@ -175,7 +176,7 @@ export async function buildApp(
   registerInstanceRoutes(app, ctx);
   registerApiDocsRoutes(app, ctx, routes);
 
-  await registerWebApp(app, config.webDist);
+  await registerWebApp(app, config.webDist, firstViewHook(ctx, config.webDist));
 
   return { app, ctx, routes };
 }

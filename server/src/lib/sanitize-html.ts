@@ -103,3 +103,13 @@ export async function archiveHtml(html: string, localHref: (path: string) => str
     },
   });
 }
+
+/**
+ * sanitizeHtml without the promise, for a caller that cannot wait: the server's renderer of the
+ * first views (modules/first-view), which runs the browser's components, and they sanitise as
+ * they render.
+ */
+export function sanitizeHtmlNow(html: string): string {
+  if (!html.includes('<')) return html;
+  return sanitize(html, OPTIONS);
+}

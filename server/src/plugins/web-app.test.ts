@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CachedJson } from '../lib/cached-json.js';
 import { WEB_ROUTES, pageName, registerWebApp } from './web-app.js';
 
 let dir = '';
@@ -107,6 +108,34 @@ describe('the web app plugin', () => {
     expect(await body('/')).toEqual({ status: 200, html: page('home') });
     expect(await body('/nowhere')).toEqual({ status: 404, html: page('not-found') });
     expect(await body('/compete')).toEqual({ status: 200, html: INDEX });
+    await fresh.close();
+  });
+
+  it("sends a page's first view when the server rendered one: compressed, revalidated by its ETag, private when personal", async () => {
+    const { app } = await appWithDist();
+    await app.close();
+    const rendered = new CachedJson(`<!doctype html><div id="root">${'drawn '.repeat(400)}</div>`);
+    const asked: { route: string; template: string }[] = [];
+    const fresh = Fastify();
+    await registerWebApp(fresh, dir, async (_request, route, template) => {
+      asked.push({ route, template });
+      return route === '/rules' ? { page: rendered, personal: true } : null;
+    });
+    const res = await fresh.inject({ url: '/rules', headers: { 'accept-encoding': 'br' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers['cache-control']).toBe('private, no-cache');
+    expect(brotliDecompressSync(res.rawPayload).toString()).toBe(rendered.json);
+    expect(asked).toEqual([{ route: '/rules', template: INDEX }]);
+    const again = await fresh.inject({
+      url: '/rules',
+      headers: { 'accept-encoding': 'br', 'if-none-match': String(res.headers.etag) },
+    });
+    expect(again.statusCode).toBe(304);
+    // A page the hook leaves alone is the built page, as before.
+    const plain = await fresh.inject({ url: '/login', headers: { 'accept-encoding': 'identity' } });
+    expect(plain.body).toBe(INDEX);
     await fresh.close();
   });
 

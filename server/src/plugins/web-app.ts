@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { acceptedCodings } from '../lib/cached-json.js';
+import { acceptedCodings, type CachedJson } from '../lib/cached-json.js';
 
 /** Every route of docs/product.md §2 that the web app renders, and the announcements page (issue 15). */
 export const WEB_ROUTES = [
@@ -23,13 +23,27 @@ export const WEB_ROUTES = [
 ] as const;
 
 /**
+ * A page's first view rendered by the server (modules/first-view), or null to send the page's
+ * template as it is (the browser draws it). `template` is the route's built page.
+ */
+export type FirstViewHook = (
+  request: FastifyRequest,
+  route: string,
+  template: string,
+) => Promise<{ page: CachedJson; personal: boolean } | null>;
+
+/**
  * Serves the built web app: hashed assets cached for a year (Brotli or gzip copies made at build
  * time when the browser accepts them), for each SPA route its page (index.html preloading that
  * page's code, made by scripts/route-pages.mjs; index.html itself when the build has none), and
  * a 404 with the app (which shows its not-found page) for anything else. Unknown /api paths get
  * a JSON 404.
  */
-export async function registerWebApp(app: FastifyInstance, webDist: string): Promise<void> {
+export async function registerWebApp(
+  app: FastifyInstance,
+  webDist: string,
+  firstView?: FirstViewHook,
+): Promise<void> {
   const indexFile = path.join(webDist, 'index.html');
   const built = existsSync(indexFile);
   const index = built
@@ -76,7 +90,19 @@ export async function registerWebApp(app: FastifyInstance, webDist: string): Pro
     return reply.send(page.html);
   };
 
-  for (const r of WEB_ROUTES) app.get(r, sendPage(pageFor(pageName(r)), 200));
+  for (const r of WEB_ROUTES) {
+    const page = pageFor(pageName(r));
+    const send = sendPage(page, 200);
+    if (!firstView || !built) {
+      app.get(r, send);
+      continue;
+    }
+    app.get(r, async (request, reply) => {
+      const rendered = await firstView(request, r, page.html);
+      if (!rendered) return send(request, reply);
+      return sendRenderedPage(request, reply, rendered.page, rendered.personal);
+    });
+  }
   const notFound = sendPage(pageFor('not-found'), 404);
 
   app.setNotFoundHandler((request, reply) => {
@@ -88,6 +114,26 @@ export async function registerWebApp(app: FastifyInstance, webDist: string): Pro
     }
     return notFound(request, reply);
   });
+}
+
+/**
+ * A first view the server rendered: compressed once per coding, revalidated by its ETag. A
+ * signed-in caller's copy says so (it is their user pages' content), so it stays private.
+ */
+function sendRenderedPage(request: FastifyRequest, reply: FastifyReply, page: CachedJson, personal: boolean) {
+  const coding = page.codingFor(request.headers['accept-encoding']);
+  const etag = page.etag(coding);
+  void reply
+    .header('etag', etag)
+    .header('cache-control', personal ? 'private, no-cache' : 'no-cache')
+    .header('vary', 'Accept-Encoding, Cookie');
+  if (ifNoneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
+  if (coding !== 'identity') void reply.header('content-encoding', coding);
+  return reply.type('text/html; charset=utf-8').send(page.body(coding));
+}
+
+function ifNoneMatch(header: string | undefined, etag: string): boolean {
+  return !!header && header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
 }
 
 /** The name of a route's page module, web/src/app/routes/<name>.tsx: `/` is home, `/` and `_` are `-`. */

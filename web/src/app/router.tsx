@@ -1,6 +1,7 @@
 import { lazy, type ComponentType } from 'react';
 import { Route, Routes } from 'react-router';
 import { Layout } from '../components/Layout';
+import { useAfterFirstView } from './first-view';
 
 type PageModule = { default: ComponentType };
 
@@ -16,6 +17,7 @@ function lazyPage(load: () => Promise<PageModule>) {
   // NOTE: `loaded` is only ever set before the first render (by preloadPage), never after the
   // page has been drawn through Lazy: switching between the two would remount the page.
   function Page() {
+    useAfterFirstView();
     const Loaded = loaded;
     return Loaded ? <Loaded /> : <Lazy />;
   }

@@ -6,6 +6,7 @@ import { useUnreadAnnouncements } from '../lib/announcements';
 import { callApi } from '../lib/api';
 import { useCurrentUser, useMarkSignedOut } from '../lib/auth';
 import { useSiteInfo } from '../lib/site-info';
+import { useHydrated } from '../lib/hydration';
 import { useAccent, useTheme } from '../lib/theme';
 import { DEFAULT_SITE_NAME } from './page-title';
 
@@ -131,7 +132,9 @@ export function NavBar() {
 /** Light or dark, remembered in this browser (otherwise the system preference decides). */
 function ThemeToggle() {
   const [theme, setTheme] = useTheme();
-  const dark = theme === 'dark';
+  // The server cannot know this browser's theme: a page it rendered is pressed once hydrated.
+  const hydrated = useHydrated();
+  const dark = hydrated && theme === 'dark';
   return (
     <Nav.Item as="li">
       <Nav.Link

@@ -1,5 +1,6 @@
 import { Container } from 'react-bootstrap';
 import { useSearchParams } from 'react-router';
+import { AfterIdle } from '../../components/AfterIdle';
 import { RequireUser } from '../../components/Guards';
 import { PracticeSolves } from '../../features/profile/components/PracticeSolves';
 import { ProfileView } from '../../features/profile/components/ProfileView';
@@ -17,8 +18,13 @@ export default function ProfileRoute() {
         {mode !== '1' && (
           <>
             <ProfileView />
-            <StatsWidget />
-            <PracticeSolves />
+            {/* Below the profile: drawn once the browser is idle, each in a task of its own. */}
+            <AfterIdle>
+              <StatsWidget />
+            </AfterIdle>
+            <AfterIdle>
+              <PracticeSolves />
+            </AfterIdle>
           </>
         )}
       </Container>

@@ -2,10 +2,12 @@ import { useEffect } from 'react';
 import { Badge, Card, Container } from 'react-bootstrap';
 import { PageLoading } from '../../../components/PageLoading';
 import { QueryError } from '../../../components/QueryError';
+import { LocalTime } from '../../../components/LocalTime';
 import SafeHtml from '../../../components/SafeHtml';
 import { useAnnouncements, useUnreadAnnouncements } from '../../../lib/announcements';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const formatDate = (date: Date) => dateFormat.format(date);
 
 /** /announcements: pinned first, then newest first; opening the page marks them all read. */
 export function AnnouncementsPage() {
@@ -41,7 +43,7 @@ export function AnnouncementsPage() {
               {a.title}
             </Card.Title>
             <Card.Subtitle className="mb-3 text-body-secondary small">
-              <time dateTime={a.created_at}>{dateFormat.format(new Date(a.created_at))}</time>
+              <LocalTime iso={a.created_at} format={formatDate} />
               {a.updated_at !== a.created_at && ' (edited)'}
             </Card.Subtitle>
             <SafeHtml

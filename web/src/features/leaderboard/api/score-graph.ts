@@ -25,6 +25,7 @@ export function scoreGraphQuery(division = '', top = GRAPH_TOP_DEFAULT) {
   };
 }
 
-export function useScoreGraph(division = '', top = GRAPH_TOP_DEFAULT) {
-  return useQuery({ ...scoreGraphQuery(division, top), refetchInterval: 60_000 });
+/** `enabled: false` holds the request back (the page asks once its first view is painted). */
+export function useScoreGraph(division = '', top = GRAPH_TOP_DEFAULT, enabled = true) {
+  return useQuery({ ...scoreGraphQuery(division, top), refetchInterval: 60_000, enabled });
 }

@@ -1,19 +1,17 @@
 import { LEADERBOARD_SCROLL_HEIGHT_PX, type LeaderboardRow, counted } from '@ctf/contract';
-import {
-  measureElement,
-  observeElementRect,
-  useVirtualizer,
-  type Rect,
-  type Virtualizer,
-} from '@tanstack/react-virtual';
+import { observeElementRect, useVirtualizer, type Rect, type Virtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef } from 'react';
 import { Badge } from 'react-bootstrap';
 import { QueryError } from '../../../components/QueryError';
 import { PAGE_SIZE, useShownPages } from '../api/leaderboard';
 import { badgeFor } from '../ranking';
 
-/** A row's height before it is measured (one line of name, a pill badge, list-group padding). */
-const ROW_ESTIMATE_PX = 49;
+/**
+ * Every row's height (one line of name, a pill badge, list-group padding): fixed, so no row is
+ * measured when it mounts and the server's first view places the rows where the browser does.
+ * A name too long for its line is cut with an ellipsis (its whole text stays in the title).
+ */
+export const ROW_HEIGHT_PX = 49;
 /** Rows kept in the DOM beyond each edge of the view, so a quick scroll shows no blank rows. */
 const OVERSCAN = 8;
 
@@ -27,15 +25,8 @@ function observeRect(instance: Virtualizer<HTMLDivElement, Element>, cb: (rect: 
   );
 }
 
-/** A row that reads 0 px (not laid out) keeps its estimate: else every row would seem to fit. */
-function measureRow(
-  element: Element,
-  entry: ResizeObserverEntry | undefined,
-  instance: Virtualizer<HTMLDivElement, Element>,
-) {
-  const size = measureElement(element, entry, instance);
-  return size > 0 ? size : ROW_ESTIMATE_PX;
-}
+/** Before the scroller is laid out (and on the server): the list at its maximum height. */
+const INITIAL_RECT: Rect = { width: 0, height: LEADERBOARD_SCROLL_HEIGHT_PX };
 
 interface Props {
   /** The search text the rows match ('' for the whole board). */
@@ -60,10 +51,10 @@ export function BoardList({ search, division = '', total, highlight, scrollReque
   const virtualizer = useVirtualizer({
     count: total,
     getScrollElement: () => scroller.current,
-    estimateSize: () => ROW_ESTIMATE_PX,
+    estimateSize: () => ROW_HEIGHT_PX,
+    initialRect: INITIAL_RECT,
     overscan: OVERSCAN,
     observeElementRect: observeRect,
-    measureElement: measureRow,
   });
   const items = virtualizer.getVirtualItems();
   const indexes = [...new Set(items.map((item) => Math.floor(item.index / PAGE_SIZE)))];
@@ -110,13 +101,13 @@ export function BoardList({ search, division = '', total, highlight, scrollReque
               top: 0,
               left: 0,
               width: '100%',
+              height: ROW_HEIGHT_PX,
               transform: `translateY(${item.start}px)`,
             } as const;
             if (!e) {
               return (
                 <li
                   key={item.key}
-                  ref={virtualizer.measureElement}
                   data-index={item.index}
                   className="list-group-item text-body-secondary"
                   style={style}
@@ -134,7 +125,6 @@ export function BoardList({ search, division = '', total, highlight, scrollReque
             return (
               <li
                 key={item.key}
-                ref={virtualizer.measureElement}
                 data-index={item.index}
                 className={`list-group-item d-flex align-items-center gap-3${mine ? ' list-group-item-primary leaderboard-me' : ''}`}
                 style={style}
@@ -146,7 +136,9 @@ export function BoardList({ search, division = '', total, highlight, scrollReque
                 <span className="fw-bold text-nowrap" style={{ minWidth: '2.5em' }}>
                   #{e.rank}
                 </span>
-                <span className="flex-grow-1 text-break">{e.name}</span>
+                <span className="flex-grow-1 text-truncate" title={e.name}>
+                  {e.name}
+                </span>
                 <Badge pill bg={badge.bg} text={badge.text} data-testid="points-badge">
                   {counted(e.points, 'point')}
                 </Badge>

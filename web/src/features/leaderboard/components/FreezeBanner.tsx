@@ -1,4 +1,7 @@
 import { Alert } from 'react-bootstrap';
+import { LocalTime } from '../../../components/LocalTime';
+
+const localeString = (date: Date) => date.toLocaleString();
 
 /**
  * Says that the scoreboard is frozen and since when: to the public, that what they see is the
@@ -14,18 +17,17 @@ export function FreezeBanner({
   now?: number;
 }) {
   if (freezeAt === null || Date.parse(freezeAt) > now) return null;
-  const since = new Date(freezeAt).toLocaleString();
   return (
     <Alert variant={isAdmin ? 'warning' : 'info'} data-testid="freeze-banner">
       {isAdmin ? (
         <>
           Live board (admins only): the scoreboard is frozen for everyone else at{' '}
-          <time dateTime={freezeAt}>{since}</time>.
+          <LocalTime iso={freezeAt} format={localeString} />.
         </>
       ) : (
         <>
-          The scoreboard is frozen since <time dateTime={freezeAt}>{since}</time>: scores, solve counts and
-          points show the board as it was then, until the organisers reveal it.
+          The scoreboard is frozen since <LocalTime iso={freezeAt} format={localeString} />: scores, solve
+          counts and points show the board as it was then, until the organisers reveal it.
         </>
       )}
     </Alert>

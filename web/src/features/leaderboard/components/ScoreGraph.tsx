@@ -1,7 +1,8 @@
-import type { GraphSeries } from '@ctf/contract';
+import { GRAPH_TOP_DEFAULT, type GraphSeries } from '@ctf/contract';
 import { Suspense, lazy, startTransition, useState } from 'react';
 import { Table } from 'react-bootstrap';
 import { QueryError } from '../../../components/QueryError';
+import { useIdleAfterPaint } from '../../../lib/hydration';
 import { useScoreGraph } from '../api/score-graph';
 import { graphColor } from '../graph-data';
 
@@ -20,7 +21,9 @@ const when = (iso: string) => new Date(iso).toLocaleString();
  * first paint, and the table's rows (thousands in a long event) are made only once it is opened.
  */
 export function ScoreGraph({ division = '' }: { division?: string }) {
-  const graph = useScoreGraph(division);
+  // Asked for, loaded and drawn once the browser is idle after the first paint: the board's first
+  // view (the server's HTML) is drawn first; the graph's box holds its size meanwhile.
+  const graph = useScoreGraph(division, GRAPH_TOP_DEFAULT, useIdleAfterPaint());
   if (graph.isError)
     return <QueryError what="the score graph" error={graph.error} onRetry={() => graph.refetch()} />;
   const series = graph.data?.series;

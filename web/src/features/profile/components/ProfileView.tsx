@@ -1,5 +1,7 @@
+import { useDeferredValue } from 'react';
 import { Button, Card } from 'react-bootstrap';
 import { useNavigate } from 'react-router';
+import { AfterIdle } from '../../../components/AfterIdle';
 import { AwardList } from '../../../components/AwardList';
 import { QueryError } from '../../../components/QueryError';
 import { useCurrentUser } from '../../../lib/auth';
@@ -12,12 +14,15 @@ import { ProfileWriteups } from './ProfileWriteups';
 export function ProfileView() {
   const navigate = useNavigate();
   const me = useCurrentUser();
+  // The page's sections are drawn from the answer at a transition's priority, in slices: drawn at
+  // once when it arrives, they were one long task on a phone (the main thread blocked).
+  const user = useDeferredValue(me.data);
 
-  if (me.isPending) return <p role="status">Loading your profile…</p>;
+  if (me.isPending || (me.data !== undefined && user === undefined))
+    return <p role="status">Loading your profile…</p>;
   if (me.isError) {
     return <QueryError what="your profile" error={me.error} onRetry={() => me.refetch()} className="my-3" />;
   }
-  const user = me.data;
   if (!user) return null;
 
   return (
@@ -54,9 +59,15 @@ export function ProfileView() {
       </Card>
       <DivisionPicker user={user} />
       <AwardList awards={user.awards} owner="your" />
-      <ProfileWriteups />
-      <SignInMethods />
-      <ApiTokens role={user.role} />
+      <AfterIdle>
+        <ProfileWriteups />
+      </AfterIdle>
+      <AfterIdle>
+        <SignInMethods />
+      </AfterIdle>
+      <AfterIdle>
+        <ApiTokens role={user.role} />
+      </AfterIdle>
     </>
   );
 }
