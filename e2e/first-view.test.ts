@@ -98,6 +98,45 @@ describe.runIf(run)('server-rendered first views in Chromium', { timeout: 120_00
     }
   });
 
+  it('paints each server-rendered page as it stays: nothing moves when the stylesheet arrives', async () => {
+    // On a slow link the page's HTML is painted before its stylesheet (linked at the end of the
+    // body) arrives: the head must already carry every rule the page's content needs. The
+    // stylesheet and the scripts are held until the HTML has been laid out, then the stylesheet
+    // alone is let through.
+    const context = await browser.newContext({ viewport: { width: 412, height: 823 } });
+    await context.addCookies([{ name: 'ctf_session', value: token, url: server.url }]);
+    for (const p of ['/', '/leaderboard', '/rules', '/announcements']) {
+      const page = await context.newPage();
+      const held: { css: (() => void)[]; js: (() => void)[] } = { css: [], js: [] };
+      await page.route(/\/assets\/.*\.(css|js)$/, (route) => {
+        const kind = route.request().url().endsWith('.css') ? 'css' : 'js';
+        held[kind].push(() => void route.continue());
+      });
+      const layout = () =>
+        page.evaluate(() =>
+          Array.from(document.querySelectorAll('nav, main, main > * > *, main > * > * > *')).map((e) => {
+            const r = e.getBoundingClientRect();
+            return `${e.tagName}.${e.className} ${Math.round(r.top)} ${Math.round(r.left)} ${Math.round(r.width)}x${Math.round(r.height)}`;
+          }),
+        );
+      await page.goto(`${server.url}${p}`, { waitUntil: 'commit' });
+      await page.locator('main h1').waitFor();
+      await expect.poll(() => held.css.length).toBeGreaterThan(0);
+      const before = await layout();
+      const sheet = page.waitForFunction(() =>
+        Array.from(document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')).every(
+          (l) => l.sheet,
+        ),
+      );
+      for (const go of held.css.splice(0)) go();
+      await sheet;
+      expect(await layout(), p).toEqual(before);
+      for (const go of held.js.splice(0)) go();
+      await page.close();
+    }
+    await context.close();
+  });
+
   it('hydrates the leaderboard without a second request for its first page, then adds "My position"', async () => {
     const page = await player.newPage();
     const complaints = complaintsOf(page);

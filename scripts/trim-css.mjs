@@ -16,7 +16,7 @@
  * Usage: node scripts/trim-css.mjs [distDir] (default web/dist).
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -230,6 +230,45 @@ const inShell = (selector) =>
   requiredClasses(selector).every((c) => shellClasses.has(c)) &&
   requiredTags(selector).every((t) => shellTags.has(t));
 
+/**
+ * The trimmed stylesheet as a list of rules in its order, each with what its selectors need (for
+ * each selector, its required classes and element names; null: always applies, as an at-rule
+ * block or a rule without a selector's needs). The server picks from it the rules a server-rendered
+ * page can match and inlines them in that page's head (server/src/modules/first-view): the page
+ * is painted with its own content styled, not only the shell's, before the whole stylesheet
+ * arrives. Rules inside @media and the like are listed one by one inside their block's prelude.
+ */
+function ruleIndex(css, preludes = []) {
+  const rules = [];
+  let i = 0;
+  while (i < css.length) {
+    const open = css.indexOf('{', i);
+    const semi = css.indexOf(';', i);
+    if (open === -1) break;
+    if (semi !== -1 && semi < open) {
+      i = semi + 1;
+      continue;
+    }
+    const end = blockEnd(css, open);
+    const prelude = css.slice(i, open).trim();
+    const body = css.slice(open + 1, end);
+    const wrap = (rule) => preludes.reduceRight((inner, outer) => `${outer}{${inner}}`, rule);
+    if (/^@(media|supports|layer|container)\b/.test(prelude)) {
+      rules.push(...ruleIndex(body, [...preludes, prelude]));
+    } else if (prelude.startsWith('@')) {
+      rules.push({ css: wrap(`${prelude}{${body}}`), needs: null });
+    } else {
+      const needs = splitSelectors(prelude).map((s) => [requiredClasses(s), requiredTags(s)]);
+      rules.push({ css: wrap(`${prelude}{${body}}`), needs });
+    }
+    i = end + 1;
+  }
+  return rules;
+}
+/** Where the server's renderer is built (web/vite.config.ts), which reads the rule index. */
+const rendererDir = path.join(dist, '..', 'dist-ssr');
+const indexRules = [];
+
 let newHtml = html;
 for (const href of cssHrefs) {
   const before = readFileSync(path.join(assets, href), 'utf8');
@@ -243,6 +282,7 @@ for (const href of cssHrefs) {
   );
   const tag = link.exec(newHtml)?.[0].trim();
   if (!tag) throw new Error(`trim-css: no <link> for ${href} in index.html`);
+  indexRules.push(...ruleIndex(after));
   const critical = shellHtml ? trim(after, inShell, false) : '';
   newHtml = newHtml
     .replace(link, critical ? `\n    <style>${critical}</style>` : '')
@@ -253,3 +293,9 @@ for (const href of cssHrefs) {
   );
 }
 writeFileSync(indexPath, newHtml);
+if (existsSync(rendererDir)) {
+  writeFileSync(path.join(rendererDir, 'page-css.json'), JSON.stringify({ rules: indexRules }));
+  console.log(
+    `trim-css: ${indexRules.length} rules indexed for the server-rendered pages (dist-ssr/page-css.json)`,
+  );
+}

@@ -11,6 +11,7 @@ import { getPublicAnnouncements } from '../announcements/announcements.service.j
 import { activeFreeze } from '../event-state/event-state.service.js';
 import { getLeaderboardPage } from '../leaderboard/leaderboard.service.js';
 import { getSiteInfo } from '../site/site.service.js';
+import { loadRuleIndex, pageCss, withHeadStyle, type IndexedRule } from './page-css.js';
 
 /**
  * What web/src/entry-server.tsx exports (built by the web build into web/dist-ssr): the app's own
@@ -43,6 +44,11 @@ function rendererFile(webDist: string): string {
   return path.join(webDist, '..', 'dist-ssr', 'entry-server.js');
 }
 
+/** The stylesheet's rule index, which the web build writes beside the renderer (page-css.ts). */
+function ruleIndexFile(webDist: string): string {
+  return path.join(webDist, '..', 'dist-ssr', 'page-css.json');
+}
+
 /** The renderer from the web build, ready to render (its pages' code loaded). */
 export async function loadFirstViewRenderer(webDist: string): Promise<FirstViewRenderer> {
   const renderer = (await import(pathToFileURL(rendererFile(webDist)).href)) as FirstViewRenderer;
@@ -62,7 +68,7 @@ export function firstViewHook(ctx: AppContext, webDist: string): FirstViewHook |
   let loading: Promise<FirstViewHook | null> | undefined;
   const load = () =>
     (loading ??= loadFirstViewRenderer(webDist).then(
-      (renderer) => firstViewPages(ctx, renderer),
+      (renderer) => firstViewPages(ctx, renderer, loadRuleIndex(ruleIndexFile(webDist))),
       () => null,
     ));
   // Loaded a moment after start-up too, so the first visitor does not wait for it.
@@ -87,8 +93,14 @@ export interface FirstViewPage {
  * the next request for it costs a look-up and a send, as a cached API answer does. Nothing
  * personal is in it but whether the caller is signed in; what is the caller's own is asked for
  * by the browser once the page is live. Only the leaderboard (a user page) looks the caller up.
+ * With the stylesheet's rule index (`rules`), the page's head carries the rules its HTML can
+ * match instead of the shell's (page-css.ts).
  */
-export function firstViewPages(ctx: AppContext, renderer: FirstViewRenderer): FirstViewHook {
+export function firstViewPages(
+  ctx: AppContext,
+  renderer: FirstViewRenderer,
+  rules: readonly IndexedRule[] | null = null,
+): FirstViewHook {
   const kept = new Map<string, FirstViewPage>();
   const pages = new Set(renderer.FIRST_VIEW_PAGES);
 
@@ -136,14 +148,13 @@ export function firstViewPages(ctx: AppContext, renderer: FirstViewRenderer): Fi
       const html = renderer.renderFirstView(route, JSON.parse(seed));
       // The seed goes in the head: data, not content (a page's text is its body's, nothing more).
       const seedElement = `<script type="application/json" id="${FIRST_VIEW_DATA_ID}">${escapeForScript(seed)}</script>`;
-      const body =
-        template.slice(0, head) +
-        seedElement +
+      const rest =
         template.slice(head, start + ROOT_START.length) +
         html +
         '</div>' +
         template.slice(end + ROOT_END.length);
-      page = { page: new CachedJson(body), personal };
+      const body = template.slice(0, head) + seedElement + rest;
+      page = { page: new CachedJson(rules ? withHeadStyle(body, pageCss(rules, rest)) : body), personal };
       if (kept.size >= KEPT_PAGES_MAX) kept.delete(kept.keys().next().value!);
       kept.set(key, page);
     }

@@ -53,6 +53,18 @@ for (const kind of testDatabaseKinds()) {
       await t.close();
     });
 
+    it('carries in the head the stylesheet’s rules that the rendered page can match, and no other', async () => {
+      const { renderer } = fakeRenderer();
+      const rules = [
+        { css: 'main{margin:0}', needs: [[[], ['main']]] as [string[], string[]][] },
+        { css: '.unused{color:red}', needs: [[['unused'], []]] as [string[], string[]][] },
+      ];
+      const rendered = await firstViewPages(t.ctx, renderer, rules)(visitorRequest, '/rules', TEMPLATE);
+      const html = String(rendered!.page.body('identity'));
+      expect(html).toContain('<style>main{margin:0}</style></head>');
+      expect(html).not.toContain('.unused');
+    });
+
     it('renders a page into the template from the answers the API sends, and carries them for hydration', async () => {
       const { renderer, renders } = fakeRenderer();
       const firstView = firstViewPages(t.ctx, renderer);
