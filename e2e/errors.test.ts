@@ -95,6 +95,7 @@ describe.runIf(run)('failed requests and broken pages in Chromium', { timeout: 1
     {
       user: event.users.solo,
       path: '/compete',
+      from: { path: '/rate-challenge', link: 'Compete' },
       api: '/api/ctf/challenges',
       how: 'server',
       what: 'The challenges could not be loaded.',

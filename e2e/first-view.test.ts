@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedEvent } from '../bench/seed.js';
 import { buildApp } from '../server/src/app.js';
 import { loadConfig } from '../server/src/config.js';
+import { createChallenge } from '../server/src/modules/challenges/challenges.service.js';
 import { browserAvailable, launchBrowser } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { localSignIn } from './support/session.js';
@@ -46,6 +47,17 @@ describe.runIf(run)('server-rendered first views in Chromium', { timeout: 120_00
       solves: 600,
       files: 0,
       sessions: 4,
+    });
+    // A description whose preview the server reads as the browser does (entities, blocks, a list).
+    await createChallenge(ctx, {
+      name: 'Tricky preview',
+      description:
+        '<h2>Intro</h2><p>Find the <strong>flag</strong> &amp; &lt;win&gt;&nbsp;now:</p><ul><li>one 🚩</li><li>two</li></ul><pre>x  =  1</pre>',
+      category: 'Web Exploitation',
+      difficulty: 'Easy',
+      written_by: 'club',
+      flag: 'flag{tricky}',
+      files: [],
     });
     await app.close();
     token = event.sessions[0]!.token;
@@ -105,7 +117,7 @@ describe.runIf(run)('server-rendered first views in Chromium', { timeout: 120_00
     // alone is let through.
     const context = await browser.newContext({ viewport: { width: 412, height: 823 } });
     await context.addCookies([{ name: 'ctf_session', value: token, url: server.url }]);
-    for (const p of ['/', '/leaderboard', '/rules', '/announcements']) {
+    for (const p of ['/', '/leaderboard', '/compete', '/rules', '/announcements']) {
       const page = await context.newPage();
       const held: { css: (() => void)[]; js: (() => void)[] } = { css: [], js: [] };
       await page.route(/\/assets\/.*\.(css|js)$/, (route) => {
@@ -153,6 +165,44 @@ describe.runIf(run)('server-rendered first views in Chromium', { timeout: 120_00
     await expect.poll(() => page.getByTestId('position-note').count()).toBe(1);
     expect(complaints).toEqual([]);
     await page.close();
+  });
+
+  it("draws Compete's cards in its HTML and hydrates them on a slow phone without a mismatch or a request for what it carried", async () => {
+    const res = await fetch(`${server.url}/compete`, { headers: { cookie: `ctf_session=${token}` } });
+    expect(res.headers.get('cache-control')).toBe('private, no-cache');
+    const html = await res.text();
+    expect(html).toContain('<h1>Compete</h1>');
+    // The cards the player's default filters show (those their record says are not solved yet).
+    const drawn = html.match(/data-testid="challenge-card"/g)?.length ?? 0;
+    expect(drawn).toBeGreaterThan(0);
+    expect(html).toContain('Intro Find the flag &amp; &lt;win&gt;');
+    // A visitor is not drawn a user page: the browser sends them to /login.
+    expect(await (await fetch(`${server.url}/compete`)).text()).not.toContain('first-view-data');
+
+    const context = await browser.newContext({ viewport: { width: 412, height: 823 } });
+    await context.addCookies([{ name: 'ctf_session', value: token, url: server.url }]);
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    const complaints = complaintsOf(page);
+    const asked: string[] = [];
+    page.on('request', (r) => {
+      const url = new URL(r.url());
+      if (url.pathname.startsWith('/api/')) asked.push(url.pathname);
+    });
+    await page.goto(`${server.url}/compete`);
+    // The same cards once live (their marks were the server's too); then the filters work.
+    const cards = page.getByTestId('challenge-card');
+    await page.getByRole('list', { name: 'Challenges' }).waitFor();
+    const before = await cards.count();
+    expect(before).toBe(drawn);
+    await page.getByLabel('Search').fill('Tricky');
+    await expect.poll(() => cards.count()).toBeLessThan(before);
+    expect(await cards.first().innerText()).toContain('Find the flag & <win>');
+    expect(complaints).toEqual([]);
+    expect(asked).not.toContain('/api/ctf/challenges');
+    expect(asked).not.toContain('/api/user/info');
+    await context.close();
   });
 
   it('hydrates home, rules and announcements in the dark theme without a mismatch; the theme button then says so', async () => {

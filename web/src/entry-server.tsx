@@ -6,6 +6,7 @@ import { FIRST_VIEW_PAGES, seedFirstView, type FirstViewSeed } from './app/first
 import { AppRoutes, preloadPage } from './app/router';
 import { createQueryClient } from './lib/query';
 import { setServerSanitizer } from './lib/sanitize';
+import { setServerVisibleText } from './features/challenges/filter';
 
 /**
  * The server's renderer of a page's first view (built by `vite build --ssr` into web/dist-ssr,
@@ -18,6 +19,11 @@ export { FIRST_VIEW_PAGES, type FirstViewSeed };
 /** The server's sanitiser (the one HTML policy) stands in for DOMPurify, which needs a DOM. */
 export function setSanitizer(sanitize: (html: string) => string): void {
   setServerSanitizer(sanitize);
+}
+
+/** The server's reading of stored HTML's visible text (a card's preview) stands in for DOMParser. */
+export function setVisibleText(visibleText: (html: string) => string): void {
+  setServerVisibleText(visibleText);
 }
 
 /** Loads the code of every first-view page, once, before the first render. */

@@ -3,6 +3,34 @@
 export const MAX_TEAM_SIZE = 4;
 export const CHALLENGE_PAGE_SIZE = 20;
 export const DESCRIPTION_PREVIEW_LENGTH = 100;
+/**
+ * A card's description preview is the description's visible text: without these elements' text,
+ * with a space after each of the block elements (the web's DOMParser and the server's renderer
+ * read the HTML alike with these lists).
+ */
+export const PREVIEW_NO_TEXT_ELEMENTS = ['script', 'style', 'noscript', 'template'] as const;
+export const PREVIEW_BLOCK_ELEMENTS = [
+  'p',
+  'div',
+  'br',
+  'li',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'tr',
+  'td',
+  'th',
+  'pre',
+  'blockquote',
+  'section',
+  'article',
+  'ul',
+  'ol',
+  'table',
+] as const;
 
 export const CATEGORIES = [
   'Web Exploitation',

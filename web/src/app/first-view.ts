@@ -1,16 +1,18 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import type { Announcement, LeaderboardRow, SiteInfo } from '@ctf/contract';
+import type { Announcement, LeaderboardRow, PublicChallenge, SiteInfo, User } from '@ctf/contract';
 import { announcementsQuery } from '../lib/announcements';
-import { authenticatedQuery } from '../lib/auth';
+import { authenticatedQuery, currentUserQuery } from '../lib/auth';
 import { siteInfoQuery } from '../lib/site-info';
+import { challengeListQuery } from '../features/challenges/api/challenge-list';
+import { completionsQuery } from '../features/challenges/api/completions';
 import { fetchMyRank, leaderboardPageQuery } from '../features/leaderboard/api/leaderboard';
 
 /**
  * The pages whose first view the server renders (server/src/modules/first-view): what a visitor or
  * player lands on. Every other page is drawn by the browser as before.
  */
-export const FIRST_VIEW_PAGES = ['/', '/leaderboard', '/announcements', '/rules'] as const;
+export const FIRST_VIEW_PAGES = ['/', '/leaderboard', '/compete', '/announcements', '/rules'] as const;
 
 /**
  * The answers the server rendered a first view from: the same cached answers its API sends (and
@@ -26,6 +28,12 @@ export interface FirstViewSeed {
   announcements: Announcement[];
   /** The board's first page as a visitor sees it (GET /api/info/leaderboard?limit=50&offset=0). */
   leaderboard?: { rows: LeaderboardRow[]; total: number };
+  /** On Compete: the released challenges (GET /api/ctf/challenges, the same for everyone) ... */
+  challenges?: PublicChallenge[];
+  /** ... and the caller's own answers its cards are marked from: GET /api/user/info ... */
+  user?: User;
+  /** ... and, for a team member, POST /api/info/get-completions. */
+  completions?: Awaited<ReturnType<typeof completionsQuery.queryFn>>;
 }
 
 /** The element that carries the seed in a server-rendered page (JSON, never run as a script). */
@@ -37,6 +45,10 @@ export function seedFirstView(client: QueryClient, seed: FirstViewSeed): void {
   client.setQueryData(announcementsQuery.queryKey, seed.announcements);
   if (seed.leaderboard)
     client.setQueryData(leaderboardPageQuery('', 0).queryKey, { ...seed.leaderboard, callerRank: null });
+  if (seed.challenges)
+    client.setQueryData(challengeListQuery.queryKey, { kind: 'list', challenges: seed.challenges });
+  if (seed.user) client.setQueryData(currentUserQuery.queryKey, seed.user);
+  if (seed.completions) client.setQueryData(completionsQuery.queryKey, seed.completions);
 }
 
 /** The seed a server-rendered page carries, or null when the browser draws the page itself. */

@@ -4,13 +4,17 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AppContext } from '../../context.js';
 import { CachedJson } from '../../lib/cached-json.js';
+import { visibleText } from '../../lib/html-text.js';
 import { sanitizeHtmlNow } from '../../lib/sanitize-html.js';
 import { sessionUser } from '../../plugins/session.js';
 import type { FirstViewHook } from '../../plugins/web-app.js';
 import { getPublicAnnouncements } from '../announcements/announcements.service.js';
 import { activeFreeze } from '../event-state/event-state.service.js';
 import { getLeaderboardPage } from '../leaderboard/leaderboard.service.js';
+import { getPublicChallengeList } from '../challenges/challenges.service.js';
+import { getOwnCompletionsAnswer } from '../leaderboard/completions-answer.js';
 import { getSiteInfo } from '../site/site.service.js';
+import { getUserInfoAnswer } from '../users/users.service.js';
 import { loadRuleIndex, pageCss, withHeadStyle, type IndexedRule } from './page-css.js';
 
 /**
@@ -20,6 +24,7 @@ import { loadRuleIndex, pageCss, withHeadStyle, type IndexedRule } from './page-
 export interface FirstViewRenderer {
   FIRST_VIEW_PAGES: readonly string[];
   setSanitizer(sanitize: (html: string) => string): void;
+  setVisibleText(visibleText: (html: string) => string): void;
   prepare(): Promise<void>;
   renderFirstView(url: string, seed: unknown): string;
 }
@@ -53,6 +58,7 @@ function ruleIndexFile(webDist: string): string {
 export async function loadFirstViewRenderer(webDist: string): Promise<FirstViewRenderer> {
   const renderer = (await import(pathToFileURL(rendererFile(webDist)).href)) as FirstViewRenderer;
   renderer.setSanitizer(sanitizeHtmlNow);
+  renderer.setVisibleText(visibleText);
   await renderer.prepare();
   return renderer;
 }
@@ -60,7 +66,7 @@ export async function loadFirstViewRenderer(webDist: string): Promise<FirstViewR
 /**
  * The web app's first-view hook, or undefined when the web build has no renderer (not built, or
  * built before it existed): every page is then sent as the browser-drawn app. The renderer (about
- * 1.4 MB of code) is loaded a second after the app is built, or by the first request for a page if
+ * 0.76 MB of code) is loaded a second after the app is built, or by the first request for a page if
  * that comes first, not in the way of start-up; should it fail to load, pages are sent browser-drawn.
  */
 export function firstViewHook(ctx: AppContext, webDist: string): FirstViewHook | undefined {
@@ -88,11 +94,14 @@ export interface FirstViewPage {
 
 /**
  * Renders the first views of the pages a visitor or player lands on, from the same cached answers
- * the API sends (site info, announcements, the board's first page as a visitor sees it), so the
- * HTML and the API never disagree. A page is rendered once per state of those answers and kept:
- * the next request for it costs a look-up and a send, as a cached API answer does. Nothing
- * personal is in it but whether the caller is signed in; what is the caller's own is asked for
- * by the browser once the page is live. Only the leaderboard (a user page) looks the caller up.
+ * the API sends (site info, announcements, the board's first page as a visitor sees it, the
+ * challenge list), so the HTML and the API never disagree. A page is rendered once per state of
+ * those answers and kept: the next request for it costs a look-up and a send, as a cached API
+ * answer does. The public pages and the leaderboard carry nothing personal but whether the caller
+ * is signed in; what is the caller's own is asked for by the browser once the page is live.
+ * Compete is the exception: its cards are marked from the caller's own answers (their record and
+ * their team's completions, each kept per player by the API), which it carries. Only the user
+ * pages (the leaderboard, Compete) look the caller up.
  * With the stylesheet's rule index (`rules`), the page's head carries the rules its HTML can
  * match instead of the shell's (page-css.ts).
  */
@@ -139,6 +148,25 @@ export function firstViewPages(
         `"leaderboard":{"rows":${board.answer.json},"total":${board.total}}`,
       );
       versions.push(board.answer.etag(), String(board.total));
+      personal = true;
+    }
+    if (route === '/compete') {
+      // A user page drawn from the list everyone gets and the caller's own answers its cards are
+      // marked from (solved, the team's, locked by prerequisites), so nothing on it changes once
+      // it is live. Kept per state of those answers: at an event's start most players share one.
+      const caller = await callerOf(ctx, request);
+      if (!caller) return null;
+      // While the site is closed the browser draws the page (it says so from the site info).
+      const list = await getPublicChallengeList(ctx).catch(() => null);
+      if (!list) return null;
+      const user = await getUserInfoAnswer(ctx, caller);
+      const completions = caller.team_id === null ? null : await getOwnCompletionsAnswer(ctx, caller);
+      parts.push(`"authenticated":true`, `"challenges":${list.answer.json}`, `"user":${user.json}`);
+      versions.push(list.answer.etag(), user.etag());
+      if (completions) {
+        parts.push(`"completions":${completions.json}`);
+        versions.push(completions.etag());
+      }
       personal = true;
     }
     const key = versions.join('\n');

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.js';
+import { addChallenge, makeTeam, openSite } from '../../../test/compete.js';
 import { testDatabaseKinds } from '../../../test/databases.js';
 import { escapeForScript, firstViewPages, type FirstViewRenderer } from './first-view.service.js';
 
@@ -17,8 +18,9 @@ const TEMPLATE = [
 function fakeRenderer() {
   const renders: { url: string; seed: unknown }[] = [];
   const renderer: FirstViewRenderer = {
-    FIRST_VIEW_PAGES: ['/', '/leaderboard', '/announcements', '/rules'],
+    FIRST_VIEW_PAGES: ['/', '/leaderboard', '/compete', '/announcements', '/rules'],
     setSanitizer: () => undefined,
+    setVisibleText: () => undefined,
     prepare: async () => undefined,
     renderFirstView(url, seed) {
       renders.push({ url, seed });
@@ -120,6 +122,38 @@ for (const kind of testDatabaseKinds()) {
       expect(seed.authenticated).toBe(true);
       const api = await t.visitor().get('/api/info/leaderboard?limit=50&offset=0');
       expect(seed.leaderboard).toEqual({ rows: api.body, total: Number(api.headers['x-total-count']) });
+    });
+
+    it("draws Compete for a signed-in player from the list everyone gets and the player's own answers; a closed site and a visitor get the plain page", async () => {
+      const { renderer, renders } = fakeRenderer();
+      const firstView = firstViewPages(t.ctx, renderer);
+      const player = await t.login('alice');
+      const mate = await t.login('bob');
+      await makeTeam(t, 'Red', [player.user!.id, mate.user!.id]);
+      const box = await addChallenge(t, { name: 'Box', flag: 'flag{box}' });
+      // The site is closed: the browser draws the page, which says so.
+      await openSite(t, false);
+      expect(await firstView(requestWith(player.cookie!), '/compete', TEMPLATE)).toBeNull();
+      await openSite(t);
+      expect(await firstView(visitorRequest, '/compete', TEMPLATE)).toBeNull();
+      await mate.post('/api/ctf/submit-flag', { challenge_id: String(box.id), flag: 'flag{box}' });
+
+      const rendered = await firstView(requestWith(player.cookie!), '/compete', TEMPLATE);
+      expect(rendered!.personal).toBe(true);
+      const seed = seedOf(String(rendered!.page.body('identity'))) as Record<string, unknown>;
+      expect(seed.authenticated).toBe(true);
+      // The same answers the API sends: the list to everyone, the record and completions to the player.
+      expect(seed.challenges).toEqual((await t.visitor().get('/api/ctf/challenges')).body);
+      expect(seed.user).toEqual((await player.get('/api/user/info')).body);
+      expect(seed.completions).toEqual((await player.post('/api/info/get-completions', {})).body);
+      expect(JSON.stringify(seed.completions)).toContain(String(box.id));
+      // Kept per state of those answers: asked again, nothing is drawn again; a solve draws anew.
+      await firstView(requestWith(player.cookie!), '/compete', TEMPLATE);
+      expect(renders.filter((r) => r.url === '/compete')).toHaveLength(1);
+      await player.post('/api/ctf/submit-flag', { challenge_id: String(box.id), flag: 'flag{box}' });
+      const after = await firstView(requestWith(player.cookie!), '/compete', TEMPLATE);
+      expect(after!.page).not.toBe(rendered!.page);
+      expect(renders.filter((r) => r.url === '/compete')).toHaveLength(2);
     });
 
     it('leaves every other page, a template it cannot place the view in, and a user page asked with refused credentials to the browser', async () => {

@@ -1,6 +1,8 @@
 import {
   CHALLENGE_PAGE_SIZE,
   DESCRIPTION_PREVIEW_LENGTH,
+  PREVIEW_BLOCK_ELEMENTS,
+  PREVIEW_NO_TEXT_ELEMENTS,
   UI_TEXT,
   type PublicChallenge,
 } from '@ctf/contract';
@@ -104,9 +106,28 @@ export function paginate<T>(items: readonly T[], page: number, pageSize = CHALLE
   return { items: items.slice(start, start + pageSize), page: current, pageCount };
 }
 
-const NO_TEXT = 'script, style, noscript, template';
-const BLOCKS =
-  'p, div, br, li, h1, h2, h3, h4, h5, h6, tr, td, th, pre, blockquote, section, article, ul, ol, table';
+const NO_TEXT = PREVIEW_NO_TEXT_ELEMENTS.join(', ');
+const BLOCKS = PREVIEW_BLOCK_ELEMENTS.join(', ');
+
+/** Set by the server's renderer (web/src/entry-server.tsx): there is no DOMParser there. */
+let serverVisibleText: ((html: string) => string) | undefined;
+
+/**
+ * The server renders Compete's first view with its own reading of the HTML, by the same lists
+ * (server/src/lib/html-text.ts); the browser keeps DOMParser for what it draws itself.
+ */
+export function setServerVisibleText(visibleText: (html: string) => string): void {
+  serverVisibleText = visibleText;
+}
+
+/** The HTML's visible text, blocks followed by a space, whitespace as it is. */
+function visibleText(html: string): string {
+  if (serverVisibleText) return serverVisibleText(html);
+  const doc = new DOMParser().parseFromString(html, 'text/html');
+  doc.body.querySelectorAll(NO_TEXT).forEach((el) => el.remove());
+  doc.body.querySelectorAll(BLOCKS).forEach((el) => el.after(doc.createTextNode(' ')));
+  return doc.body.textContent ?? '';
+}
 
 /**
  * The card's description: the HTML's visible text only (an inert parse: no script runs, nothing
@@ -114,10 +135,7 @@ const BLOCKS =
  * characters.
  */
 export function descriptionPreview(html: string): string {
-  const doc = new DOMParser().parseFromString(html, 'text/html');
-  doc.body.querySelectorAll(NO_TEXT).forEach((el) => el.remove());
-  doc.body.querySelectorAll(BLOCKS).forEach((el) => el.after(doc.createTextNode(' ')));
-  const text = (doc.body.textContent ?? '').replace(/\s+/g, ' ').trim();
+  const text = visibleText(html).replace(/\s+/g, ' ').trim();
   const chars = Array.from(text);
   if (chars.length <= DESCRIPTION_PREVIEW_LENGTH) return text;
   return `${chars.slice(0, DESCRIPTION_PREVIEW_LENGTH).join('').trimEnd()}...`;
