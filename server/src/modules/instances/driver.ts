@@ -113,6 +113,12 @@ export class EngineTimeoutError extends InstanceStartError {
 }
 
 /**
+ * How many times a start, or the making of a warm entry point, moves to other random host ports
+ * of the range when the engine finds one held by another program.
+ */
+export const PORT_ATTEMPTS = 4;
+
+/**
  * A start the engine refused because a host port is held by another program on the host ("port
  * is already allocated", "address already in use"): the launcher moves it to other ports.
  */

@@ -37,6 +37,9 @@ export async function settled<T extends unknown[]>(calls: { [K in keyof T]: Prom
 
 const PORT_TAKEN = /port is already allocated|address already in use/i;
 
+/** Whether an engine call failed because a host port is held by another program. */
+export const isPortTaken = (err: unknown) => PORT_TAKEN.test(engineMessage(err));
+
 /** A failed start as the launcher reads it: a host port held by another program, or why not. */
 export function startError(err: unknown, ports: readonly { hostPort: number }[]): InstanceStartError {
   const message = err instanceof InstanceStartError ? err.message : engineMessage(err);

@@ -1,7 +1,13 @@
 import type { InstanceDefinition } from '@ctf/contract';
 import type { AppContext } from '../../context.js';
 import { DomainError } from '../../lib/errors.js';
-import { InstanceStartError, PortTakenError, type InstanceDriver, type InstanceSpec } from './driver.js';
+import {
+  InstanceStartError,
+  PORT_ATTEMPTS,
+  PortTakenError,
+  type InstanceDriver,
+  type InstanceSpec,
+} from './driver.js';
 import { findInstanceById, listUsedPorts, setContainer, setFailed, setRunning } from './instances.repo.js';
 import { imageAllowed } from './policy.js';
 import { adoptPorts, movePorts, type StoredPort } from './ports.js';
@@ -39,9 +45,6 @@ export function launchInstance(ctx: AppContext, plan: LaunchPlan): void {
   const run = launch(ctx, plan).finally(() => launching.delete(plan.instanceId));
   launching.set(plan.instanceId, run);
 }
-
-/** How many times a start moves to other host ports when the engine finds one held. */
-export const PORT_ATTEMPTS = 4;
 
 async function launch(ctx: AppContext, plan: LaunchPlan): Promise<void> {
   const db = ctx.database.db;

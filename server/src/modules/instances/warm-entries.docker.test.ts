@@ -82,7 +82,7 @@ for (const kind of testDatabaseKinds()) {
     const warmNamed = (names: string[]) => names.filter((n) => /-w[0-9a-f]{12}(-entry)?$/.test(n));
 
     it('a start takes a warm entry point; the janitor makes another; stop and the setting at 0 leave nothing', async () => {
-      const box = await setUp({ INSTANCE_WARM_ENTRIES: '2', INSTANCE_PORT_RANGE: '35200-35299' });
+      const box = await setUp({ INSTANCE_WARM_ENTRIES: '2', INSTANCE_PORT_RANGE: '29200-29299' });
       await sweepInstances(t.ctx);
       const before = await onEngine();
       const warm = before.containers.filter((c) => c.labels['ctf.warm']);
@@ -157,7 +157,7 @@ for (const kind of testDatabaseKinds()) {
     }, 120_000);
 
     it('a start that fails behind a warm entry point takes it down: its port is never another team’s', async () => {
-      await setUp({ INSTANCE_WARM_ENTRIES: '1', INSTANCE_PORT_RANGE: '35400-35499' });
+      await setUp({ INSTANCE_WARM_ENTRIES: '1', INSTANCE_PORT_RANGE: '29400-29499' });
       const broken = await addChallenge(t, {
         name: 'Broken',
         flag: 'flag{broken}',
@@ -202,8 +202,8 @@ for (const kind of testDatabaseKinds()) {
     it('a host port another program holds: the start moves to another random port of the range', async () => {
       // Another program holds the first port of a two-port range on every address; the second is
       // free. Below the kernel's ephemeral ports, so no client socket of this machine takes them.
-      const { range, holder } = await holdFirstOfFreePair(29300, 29400);
-      held.push(holder);
+      const { range, holders } = await holdFreeRun(29300, 29400, 2, 1);
+      held.push(...holders);
       const box = await setUp({ INSTANCE_WARM_ENTRIES: '0', INSTANCE_PORT_RANGE: `${range[0]}-${range[1]}` });
       // The random pick lands on the held port first.
       vi.spyOn(Math, 'random').mockReturnValue(0);
@@ -215,6 +215,20 @@ for (const kind of testDatabaseKinds()) {
       expect((await readService('127.0.0.1', range[1])).trim()).toMatch(/^flag\{warm_[0-9a-f]{16}\}$/);
       const ports = await t.ctx.database.db.selectFrom('instance_ports').select('host_port').execute();
       expect(ports.map((p) => p.host_port)).toEqual([range[1]]);
+    }, 60_000);
+
+    it('a warm entry point whose host port another program holds goes to another port of the range in the same sweep', async () => {
+      // Three of four ports held: the sweep's random picks may meet them, but never twice the same.
+      const { range, holders } = await holdFreeRun(29500, 29600, 4, 3);
+      held.push(...holders);
+      await setUp({ INSTANCE_WARM_ENTRIES: '1', INSTANCE_PORT_RANGE: `${range[0]}-${range[1]}` });
+      await sweepInstances(t.ctx);
+      const warm = (await onEngine()).containers.filter((c) => warmNamed([c.name]).length === 1);
+      expect(warm).toHaveLength(1);
+      expect(JSON.parse(warm[0]!.labels['ctf.ports']!)).toEqual([
+        { port: 1337, protocol: 'tcp', hostPort: range[1] },
+      ]);
+      expect(warm[0]!.state).toBe('running');
     }, 60_000);
   });
 }
@@ -228,17 +242,21 @@ function listenOn(port: number): Promise<net.Server> {
   });
 }
 
-/** The first pair of ports FROM..TO whose both are free, its first held by a listener of ours. */
-async function holdFirstOfFreePair(from: number, to: number) {
-  for (let port = from; port < to; port += 2) {
-    const holder = await listenOn(port).catch(() => null);
-    if (!holder) continue;
-    const probe = await listenOn(port + 1).catch(() => null);
-    if (probe) {
-      await new Promise((r) => probe.close(r));
-      return { range: [port, port + 1] as const, holder };
+/**
+ * The first LENGTH consecutive ports of FROM..TO that are all free, the first HOLD of them held by
+ * listeners of ours (the others closed again): the range and the listeners.
+ */
+async function holdFreeRun(from: number, to: number, length: number, hold: number) {
+  for (let port = from; port + length - 1 <= to; port += length) {
+    const servers: net.Server[] = [];
+    for (let p = port; p < port + length; p++) {
+      const server = await listenOn(p).catch(() => null);
+      if (!server) break;
+      servers.push(server);
     }
-    await new Promise((r) => holder.close(r));
+    const free = servers.length === length;
+    for (const server of free ? servers.slice(hold) : servers) await new Promise((r) => server.close(r));
+    if (free) return { range: [port, port + length - 1] as const, holders: servers.slice(0, hold) };
   }
-  throw new Error(`no two free ports between ${from} and ${to}`);
+  throw new Error(`no ${length} free ports in a row between ${from} and ${to}`);
 }

@@ -2,7 +2,8 @@ import { createHash, randomBytes, randomInt } from 'node:crypto';
 import type Docker from 'dockerode';
 import type { InstanceConfig } from '../../config.js';
 import { ENTRY_ALIAS, entryNameOf, entryOptions, networkOptions } from './container-options.js';
-import { LABELS, type WarmEntry, type WarmWant } from './driver.js';
+import { LABELS, PORT_ATTEMPTS, type WarmEntry, type WarmWant } from './driver.js';
+import { isPortTaken } from './engine-calls.js';
 
 /**
  * Warm entry points (docs/decisions/0018-instance-containment.md): per shape of instance (its
@@ -186,40 +187,48 @@ function pickPort(e: EngineAccess, held: Set<number>): number | null {
   return port;
 }
 
-/** One warm entry point: its network, then the entry point on it and on the default bridge. */
+/**
+ * One warm entry point: its network, then the entry point on it and on the default bridge. A host
+ * port held by another program sends it to other random ports of the range (PORT_ATTEMPTS in all,
+ * then another pick at the next sweep); each refused port stays in `held`, never picked again.
+ */
 async function makeWarm(e: EngineAccess, docker: Docker, want: WarmWant, held: Set<number>): Promise<void> {
-  const ports: WarmEntry['ports'] = [];
-  for (const p of want.ports) {
-    const hostPort = pickPort(e, held);
-    if (hostPort === null) return;
-    ports.push({
-      port: p.port,
-      protocol: p.protocol,
-      hostPort,
-      ...(p.protocol === 'http' ? { token: randomBytes(24).toString('base64url') } : {}),
-    });
-  }
-  const network = `${warmPrefix(e)}${randomBytes(6).toString('hex')}`;
-  const labels = { [LABELS.site]: e.config.site, [WARM_LABEL]: want.key };
-  const entryName = entryNameOf(network);
-  try {
-    await e.bounded(docker.createNetwork(networkOptions(network, labels)));
-    const entry = await e.createEntry(
-      docker,
-      entryOptions(
-        { ports, egress: want.egress, denyHosts: want.denyHosts },
-        entryName,
-        { ...labels, [NETWORK_LABEL]: network, [PORTS_LABEL]: JSON.stringify(ports) },
-        e.config.entryImage,
-      ),
-    );
-    await e.bounded(
-      docker.getNetwork(network).connect({ Container: entry.id, EndpointConfig: { Aliases: [ENTRY_ALIAS] } }),
-    );
-    await e.bounded(entry.start());
-  } catch (err) {
-    await removeWarm(e, docker, entryName, network).catch(() => {});
-    // A host port held by another program: another pick at the next sweep.
-    if (!/port is already allocated|address already in use/i.test(String((err as Error)?.message))) throw err;
+  for (let attempt = 1; attempt <= PORT_ATTEMPTS; attempt++) {
+    const ports: WarmEntry['ports'] = [];
+    for (const p of want.ports) {
+      const hostPort = pickPort(e, held);
+      if (hostPort === null) return;
+      ports.push({
+        port: p.port,
+        protocol: p.protocol,
+        hostPort,
+        ...(p.protocol === 'http' ? { token: randomBytes(24).toString('base64url') } : {}),
+      });
+    }
+    const network = `${warmPrefix(e)}${randomBytes(6).toString('hex')}`;
+    const labels = { [LABELS.site]: e.config.site, [WARM_LABEL]: want.key };
+    const entryName = entryNameOf(network);
+    try {
+      await e.bounded(docker.createNetwork(networkOptions(network, labels)));
+      const entry = await e.createEntry(
+        docker,
+        entryOptions(
+          { ports, egress: want.egress, denyHosts: want.denyHosts },
+          entryName,
+          { ...labels, [NETWORK_LABEL]: network, [PORTS_LABEL]: JSON.stringify(ports) },
+          e.config.entryImage,
+        ),
+      );
+      await e.bounded(
+        docker
+          .getNetwork(network)
+          .connect({ Container: entry.id, EndpointConfig: { Aliases: [ENTRY_ALIAS] } }),
+      );
+      await e.bounded(entry.start());
+      return;
+    } catch (err) {
+      await removeWarm(e, docker, entryName, network).catch(() => {});
+      if (!isPortTaken(err)) throw err;
+    }
   }
 }
