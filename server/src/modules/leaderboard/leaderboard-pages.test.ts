@@ -218,8 +218,8 @@ for (const kind of testDatabaseKinds()) {
           id: i + 1,
           name: `player-${i}`,
           points: 1000 - i,
-          last_solve_at: '2025-10-15T01:00:00.000Z',
         })),
+        { placeOf: () => -1 },
       );
       const slice = pages.slice(0, 100, '');
       expect(slice.answer.codingFor('br, gzip')).toBe('br');

@@ -7,8 +7,14 @@ export interface CompetitorRow {
   id: number;
   name: string;
   points: number;
-  /** The competitor's division's name (null: none), only while the site has divisions (issue 19). */
-  division?: string | null;
+}
+
+/** What the pages ask of the board they show, beside its rows. */
+export interface BoardLookups<R extends CompetitorRow = CompetitorRow> {
+  /** A competitor's 0-based place in the rows, or -1 when it is not among them. */
+  placeOf(kind: CompetitorRow['kind'], id: number): number;
+  /** A row's division's name (null: none), only while the site has divisions (issue 19). */
+  divisionOf?: (row: R) => string | null;
 }
 
 /** How many distinct slices one board version keeps (search texts are the caller's to choose). */
@@ -26,15 +32,21 @@ export interface BoardSlice {
  * (issue 19: each division has its own BoardPages, so its slice cache, ranks and totals are its
  * own; the division is part of the key that finds the pages). Everything here is derived from the ranked rows on
  * first demand and dropped with the version, so a correct flag costs nothing more than before:
- * the board's update stays O(changes), and only readers of pages pay, once per version, for the
- * lowercase names (search) and the rank index ("where am I").
+ * the board's update stays O(changes), and readers of pages pay only for what they read: the
+ * slices asked for, once per version, a caller's rank by a binary search on the ranking ("where
+ * am I"), and, for a search, the lowercase names once per version.
+ *
+ * NOTE: `rows` may be the board's own ranking, which moves in place at the next change: a page or
+ * a rank is read from it synchronously, and each slice is kept only for this version.
  */
-export class BoardPages {
+export class BoardPages<R extends CompetitorRow = CompetitorRow> {
   private lowerNames: string[] | null = null;
-  private ranks: Map<string, number> | null = null;
   private readonly slices = new Map<string, BoardSlice>();
 
-  constructor(private readonly rows: readonly CompetitorRow[]) {}
+  constructor(
+    private readonly rows: readonly R[],
+    private readonly lookups: BoardLookups<R>,
+  ) {}
 
   get size(): number {
     return this.rows.length;
@@ -45,18 +57,12 @@ export class BoardPages {
    * board, else themselves (a user whose team is gone scores alone); null when off the board.
    */
   rankOf(user: { id: number; team_id: number | null }): number | null {
-    if (!this.ranks) {
-      this.ranks = new Map();
-      for (let i = 0; i < this.rows.length; i++) {
-        const r = this.rows[i]!;
-        this.ranks.set(`${r.kind}:${r.id}`, i + 1);
-      }
-    }
     if (user.team_id !== null) {
-      const team = this.ranks.get(`team:${user.team_id}`);
-      if (team !== undefined) return team;
+      const team = this.lookups.placeOf('team', user.team_id);
+      if (team >= 0) return team + 1;
     }
-    return this.ranks.get(`user:${user.id}`) ?? null;
+    const own = this.lookups.placeOf('user', user.id);
+    return own >= 0 ? own + 1 : null;
   }
 
   /** Rows [offset, offset + limit) of the board, or of the competitors whose name holds `search`. */
@@ -75,7 +81,7 @@ export class BoardPages {
   private plain(offset: number, limit: number): BoardSlice {
     const out: LeaderboardRow[] = [];
     const end = Math.min(this.rows.length, offset + limit);
-    for (let i = offset; i < end; i++) out.push(rowAt(this.rows, i));
+    for (let i = offset; i < end; i++) out.push(this.rowAt(i));
     return { answer: new CachedJson(JSON.stringify(out)), total: this.rows.length };
   }
 
@@ -86,16 +92,17 @@ export class BoardPages {
     let matches = 0;
     for (let i = 0; i < this.lowerNames.length; i++) {
       if (!this.lowerNames[i]!.includes(needle)) continue;
-      if (matches >= offset && out.length < limit) out.push(rowAt(this.rows, i));
+      if (matches >= offset && out.length < limit) out.push(this.rowAt(i));
       matches++;
     }
     return { answer: new CachedJson(JSON.stringify(out)), total: matches };
   }
-}
 
-function rowAt(rows: readonly CompetitorRow[], i: number): LeaderboardRow {
-  const r = rows[i]!;
-  return r.division === undefined
-    ? { name: r.name, points: r.points, rank: i + 1 }
-    : { name: r.name, points: r.points, division: r.division, rank: i + 1 };
+  private rowAt(i: number): LeaderboardRow {
+    const r = this.rows[i]!;
+    const divisionOf = this.lookups.divisionOf;
+    return divisionOf === undefined
+      ? { name: r.name, points: r.points, rank: i + 1 }
+      : { name: r.name, points: r.points, division: divisionOf(r), rank: i + 1 };
+  }
 }
