@@ -27,6 +27,13 @@ export interface BoardSlice {
   total: number;
 }
 
+/** A page of the board as it was built: the rows it showed and their points then. */
+interface ShownSlice {
+  answer: CachedJson;
+  rows: readonly CompetitorRow[];
+  points: number[];
+}
+
 /**
  * The pages of one board version (issue 20), of the whole board or of one division's competitors
  * (issue 19: each division has its own BoardPages, so its slice cache, ranks and totals are its
@@ -36,17 +43,28 @@ export interface BoardSlice {
  * slices asked for, once per version, a caller's rank by a binary search on the ranking ("where
  * am I"), and, for a search, the lowercase names once per version.
  *
+ * A page (a slice by offset) is served again, same bytes and ETag, in the versions after while its
+ * rows stand: the same competitors, in the same places, with the same points. At the start of an
+ * event, when every correct flag makes a version, the first page stays while new players land
+ * below it, and is serialised and compressed once instead of at every flag.
+ *
  * NOTE: `rows` may be the board's own ranking, which moves in place at the next change: a page or
- * a rank is read from it synchronously, and each slice is kept only for this version.
+ * a rank is read from it synchronously.
  */
 export class BoardPages<R extends CompetitorRow = CompetitorRow> {
   private lowerNames: string[] | null = null;
   private readonly slices = new Map<string, BoardSlice>();
+  /** The pages built from this board, by key, shared with its later versions' pages. */
+  private readonly shown: Map<string, ShownSlice>;
 
   constructor(
     private readonly rows: readonly R[],
     private readonly lookups: BoardLookups<R>,
-  ) {}
+    /** The same board's pages of the version before, whose pages may still stand. */
+    previous?: BoardPages<R>,
+  ) {
+    this.shown = previous?.shown ?? new Map();
+  }
 
   get size(): number {
     return this.rows.length;
@@ -70,7 +88,7 @@ export class BoardPages<R extends CompetitorRow = CompetitorRow> {
     const key = `${offset}:${limit}:${search}`;
     let slice = this.slices.get(key);
     if (!slice) {
-      slice = search === '' ? this.plain(offset, limit) : this.searched(offset, limit, search);
+      slice = search === '' ? this.plain(key, offset, limit) : this.searched(offset, limit, search);
       // NOTE: bounded, oldest first: the keys are the callers' to choose (any search text).
       if (this.slices.size >= SLICES_PER_VERSION) this.slices.delete(this.slices.keys().next().value!);
       this.slices.set(key, slice);
@@ -78,11 +96,32 @@ export class BoardPages<R extends CompetitorRow = CompetitorRow> {
     return slice;
   }
 
-  private plain(offset: number, limit: number): BoardSlice {
-    const out: LeaderboardRow[] = [];
+  private plain(key: string, offset: number, limit: number): BoardSlice {
     const end = Math.min(this.rows.length, offset + limit);
+    const kept = this.shown.get(key);
+    if (kept && this.stands(kept, offset, end)) return { answer: kept.answer, total: this.rows.length };
+    const out: LeaderboardRow[] = [];
     for (let i = offset; i < end; i++) out.push(this.rowAt(i));
-    return { answer: new CachedJson(JSON.stringify(out)), total: this.rows.length };
+    const answer = new CachedJson(JSON.stringify(out));
+    const rows = this.rows.slice(offset, end);
+    // NOTE: bounded like the slices: the offsets and limits are the callers' to choose.
+    if (!kept && this.shown.size >= SLICES_PER_VERSION) this.shown.delete(this.shown.keys().next().value!);
+    this.shown.set(key, { answer, rows, points: rows.map((r) => r.points) });
+    return { answer, total: this.rows.length };
+  }
+
+  /**
+   * Whether a page built before shows what rows [offset, end) show now. A competitor's name and
+   * division do not change for a board's life (a rename or a move rebuilds the board), so the same
+   * competitors in the same places with the same points are the same bytes.
+   */
+  private stands(kept: ShownSlice, offset: number, end: number): boolean {
+    if (kept.rows.length !== end - offset) return false;
+    for (let i = 0; i < kept.rows.length; i++) {
+      const row = this.rows[offset + i]!;
+      if (row !== kept.rows[i] || row.points !== kept.points[i]) return false;
+    }
+    return true;
   }
 
   private searched(offset: number, limit: number, search: string): BoardSlice {

@@ -47,7 +47,8 @@ export async function getLeaderboard(
 ): Promise<LeaderboardAnswer> {
   const { board, frozenAt } = await getScoreView(ctx, options);
   const division = options.division;
-  return board.memo(division === undefined ? 'leaderboard' : `leaderboard:d${division}`, () => {
+  const key = division === undefined ? 'leaderboard' : `leaderboard:d${division}`;
+  return board.memo<LeaderboardAnswer>(key, (previous) => {
     const version = board.version;
     // The board's own ranking (it moves in place at the next change) or this version's division's.
     const ranked = rankedOf(board, division);
@@ -62,17 +63,21 @@ export async function getLeaderboard(
         return (answer ??= new CachedJson(JSON.stringify(this.entries)));
       },
       frozenAt,
-      pages: new BoardPages(ranked, {
-        placeOf: (kind, id) => {
-          const comp = board.competitor(kind, id);
-          if (comp === undefined) return -1;
-          // NOTE: a binary search holds while the board is at this version; a reader that kept
-          // these pages over a change (its rows no longer in order by their scores) scans.
-          return board.version === version ? board.placeOf(comp, ranked) : ranked.indexOf(comp);
+      pages: new BoardPages(
+        ranked,
+        {
+          placeOf: (kind, id) => {
+            const comp = board.competitor(kind, id);
+            if (comp === undefined) return -1;
+            // NOTE: a binary search holds while the board is at this version; a reader that kept
+            // these pages over a change (its rows no longer in order by their scores) scans.
+            return board.version === version ? board.placeOf(comp, ranked) : ranked.indexOf(comp);
+          },
+          // With divisions each row names its division; without, the rows are the board's.
+          divisionOf: board.divisions.size === 0 ? undefined : (row) => divisionName(board, row),
         },
-        // With divisions each row names its division; without, the rows are the board's.
-        divisionOf: board.divisions.size === 0 ? undefined : (row) => divisionName(board, row),
-      }),
+        previous?.pages,
+      ),
     };
   });
 }

@@ -235,11 +235,14 @@ export class ScoreBoard {
     return true;
   }
 
-  /** A value derived from the board (an answer, a graph), built again only after the board moved. */
-  memo<T>(key: string, build: () => T): T {
+  /**
+   * A value derived from the board (an answer, a graph), built again only after the board moved
+   * (`build` is handed the value of the version before, if any, to take what still holds).
+   */
+  memo<T>(key: string, build: (previous: T | undefined) => T): T {
     const kept = this.derived.get(key);
     if (kept && kept.version === this.version) return kept.value as T;
-    const value = build();
+    const value = build(kept?.value as T | undefined);
     this.derived.set(key, { version: this.version, value });
     return value;
   }
