@@ -53,6 +53,8 @@ describe('a new answer compressed fast first', () => {
       // Different bytes: the fast ones larger.
       expect(fast[0]!.body.length).toBeGreaterThan(good[0]!.body.length);
       expect(answer.representation(coding).etag).toBe(answer.etag(coding));
+      // A caller holding the fast bytes revalidates with their tag: the same content, still valid.
+      expect(answer.representation(coding).validators).toContain(fast[0]!.etag);
     },
   );
 

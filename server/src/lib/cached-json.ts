@@ -23,6 +23,11 @@ type Tier = 'fast' | 'good';
 /** One representation of an answer: its strong ETag, and its bytes, made on demand. */
 export interface Representation {
   etag: string;
+  /**
+   * The tags a caller may hold for this content in this coding: this one, and (compressed) the
+   * other compression's, whose bytes decode to the same JSON. A revalidation with either is a 304.
+   */
+  validators: readonly string[];
   body(): string | Buffer;
 }
 
@@ -63,14 +68,18 @@ export class CachedJson {
   /**
    * What a caller in this coding gets now: its first FAST_SENDS bodies fast-compressed, then well
    * compressed (each with its own ETag: different bytes). A revalidation (304) sends no body and
-   * counts for nothing.
+   * counts for nothing; one with the fast ETag after the switch is still a 304 (same content).
    */
   representation(coding: ContentCoding): Representation {
-    if (coding === 'identity') return { etag: `"${this.hash}"`, body: () => this.json };
+    if (coding === 'identity') {
+      const etag = `"${this.hash}"`;
+      return { etag, validators: [etag], body: () => this.json };
+    }
     const tier: Tier =
       this.bodies.has(coding) || (this.fastSends.get(coding) ?? 0) >= FAST_SENDS ? 'good' : 'fast';
     return {
       etag: this.tagOf(coding, tier),
+      validators: [this.tagOf(coding, 'good'), this.tagOf(coding, 'fast')],
       body: () => {
         if (tier === 'fast') this.fastSends.set(coding, (this.fastSends.get(coding) ?? 0) + 1);
         return this.compressed(coding, tier);
