@@ -39,10 +39,12 @@ COPY --from=build /app/docs/sample-challenges/ ./docs/sample-challenges/
 # (the environment wins); see .env.example.
 # NODE_ENV=production (with HOST=0.0.0.0) keeps the local trial sign-in off in the image: the first
 # admin comes from an OAuth sign-in named in ADMINS (docs/deploy.md).
+# MALLOC_ARENA_MAX=2: as `npm start` runs the server (e2e/support/server.ts, SERVER_ENV).
 ENV HOST=0.0.0.0 \
     PORT=3000 \
     DATA_DIR=/data \
-    NODE_ENV=production
+    NODE_ENV=production \
+    MALLOC_ARENA_MAX=2
 VOLUME /data
 EXPOSE 3000
 USER ctf

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SERVER_ENTRY, SERVER_NODE_FLAGS } from '../e2e/support/server.js';
+import { SERVER_ENTRY, SERVER_ENV, SERVER_NODE_FLAGS } from '../e2e/support/server.js';
 import { formatReport } from './report.js';
 import { SCENARIOS, runBench } from './run.js';
 import { challengeMatcher } from '../server/src/modules/challenges/flags.js';
@@ -12,12 +12,17 @@ import { TINY_EVENT, regexFlagAnswer, regexFlagPatterns } from './seed.js';
  * `npm run bench` cannot rot unnoticed. No timing is asserted here.
  */
 describe('benchmark harness', () => {
-  it('measures the server as `npm start` runs it: the same entry and Node flags', () => {
+  it('measures the server as `npm start` runs it: the same entry, Node flags and environment', () => {
     const root = path.resolve(import.meta.dirname, '..');
     const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
       scripts: { start: string };
     };
-    const command = ['node', ...SERVER_NODE_FLAGS, path.relative(root, SERVER_ENTRY)].join(' ');
+    const command = [
+      ...Object.entries(SERVER_ENV).map(([k, v]) => `${k}=${v}`),
+      'node',
+      ...SERVER_NODE_FLAGS,
+      path.relative(root, SERVER_ENTRY),
+    ].join(' ');
     expect(pkg.scripts.start).toBe(`npm run build && ${command}`);
   });
 

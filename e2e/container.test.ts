@@ -8,7 +8,7 @@ import { FakeOAuthProvider } from '../server/test/fake-oauth-provider.js';
 import { ComposeStack, REPO_ROOT as root, findCompose, inspect } from './support/compose.js';
 import { HttpClient, within } from './support/http.js';
 import { oauthClient } from './support/oauth-http.js';
-import { SERVER_ENTRY, SERVER_NODE_FLAGS, freePort } from './support/server.js';
+import { SERVER_ENTRY, SERVER_ENV, SERVER_NODE_FLAGS, freePort } from './support/server.js';
 
 /**
  * The container image (Dockerfile) and the compose files, as an organiser uses them. compose.yaml:
@@ -35,10 +35,13 @@ const NOT_PASSED = [
 ];
 
 describe('container files', () => {
-  it('runs the server as `npm start` does: the same entry and Node flags', () => {
+  it('runs the server as `npm start` does: the same entry, Node flags and environment', () => {
     const cmd = /^CMD (\[.*\])$/m.exec(read('Dockerfile'));
     expect(cmd).not.toBeNull();
     expect(JSON.parse(cmd![1]!)).toEqual(['node', ...SERVER_NODE_FLAGS, path.relative(root, SERVER_ENTRY)]);
+    const vars = Object.entries(SERVER_ENV).map(([k, v]) => `${k}=${v}`);
+    const env = /^ENV ((?:.*\\\n)*.*)$/m.exec(read('Dockerfile'))![1]!.split(/\s+\\?\s*/);
+    for (const v of vars) expect(env).toContain(v);
   });
 
   it('builds on the same default base image in the Dockerfile and compose.yaml', () => {

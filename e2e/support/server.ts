@@ -20,6 +20,14 @@ export const SERVER_ENTRY = path.join(root, 'server/dist/server.js');
  */
 export const SERVER_NODE_FLAGS = ['--max-semi-space-size=8', '--heap-growing-percent=25'];
 
+/**
+ * The environment `npm start` and the image give the process, beside the site's settings: glibc's
+ * malloc limited to two arenas. By default each thread that allocates (the SQLite checkpointer's
+ * worker, libuv's pool) may get an arena of its own, kept and fragmented for the process's life: in
+ * the start-of-event rush, ~12 MB of peak RSS (bench/NOTES.md, issue 40), at no measurable cost.
+ */
+export const SERVER_ENV = { MALLOC_ARENA_MAX: '2' } as const;
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
@@ -53,6 +61,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_ENTRY], {
     env: {
       PATH: process.env.PATH ?? '',
+      ...SERVER_ENV,
       PORT: String(port),
       HOST: '127.0.0.1',
       PUBLIC_URL: url,

@@ -1,5 +1,6 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { CachedJson, MIN_COMPRESSED_BYTES, acceptedCodings } from './cached-json.js';
+import { CachedJson, FAST_SENDS, MIN_COMPRESSED_BYTES, acceptedCodings } from './cached-json.js';
 
 describe('Accept-Encoding negotiation', () => {
   it('reads the codings a caller accepts, honouring q=0 and *', () => {
@@ -22,5 +23,49 @@ describe('Accept-Encoding negotiation', () => {
     expect(large.codingFor(undefined)).toBe('identity');
     expect(large.body('br')).toBe(large.body('br'));
     expect(large.etag('br')).not.toBe(large.etag());
+  });
+});
+
+describe('a new answer compressed fast first', () => {
+  const json = JSON.stringify(
+    Array.from({ length: 400 }, (_, i) => ({ name: `player-${i}`, points: 1000 - i })),
+  );
+  const decoded = (coding: 'br' | 'gzip', body: string | Buffer) =>
+    (coding === 'br' ? brotliDecompressSync(body as Buffer) : gunzipSync(body as Buffer)).toString('utf8');
+
+  it.each(['br', 'gzip'] as const)(
+    'sends its first %s bodies fast, with their own ETag, then the well-compressed ones',
+    (coding) => {
+      const answer = new CachedJson(json);
+      const sent: { etag: string; body: string | Buffer }[] = [];
+      for (let i = 0; i < FAST_SENDS + 2; i++) {
+        const r = answer.representation(coding);
+        sent.push({ etag: r.etag, body: r.body() });
+      }
+      const fast = sent.slice(0, FAST_SENDS);
+      const good = sent.slice(FAST_SENDS);
+      for (const s of sent) expect(decoded(coding, s.body)).toBe(json);
+      expect(new Set(fast.map((s) => s.etag))).toEqual(
+        new Set([`${answer.etag(coding).slice(0, -1)}-fast"`]),
+      );
+      for (const s of good) expect(s.etag).toBe(answer.etag(coding));
+      expect(good[0]!.body).toBe(answer.body(coding));
+      // Different bytes: the fast ones larger.
+      expect(fast[0]!.body.length).toBeGreaterThan(good[0]!.body.length);
+      expect(answer.representation(coding).etag).toBe(answer.etag(coding));
+      // A caller holding the fast bytes revalidates with their tag: the same content, still valid.
+      expect(answer.representation(coding).validators).toContain(fast[0]!.etag);
+    },
+  );
+
+  it('counts only bodies sent: revalidations (no body) leave an answer fast', () => {
+    const answer = new CachedJson(json);
+    for (let i = 0; i < 10; i++) answer.representation('br');
+    expect(answer.representation('br').etag).toMatch(/-br-fast"$/);
+    // An answer already compressed well (asked for its bytes) sends those from then on.
+    answer.body('br');
+    expect(answer.representation('br').etag).toBe(answer.etag('br'));
+    expect(answer.representation('identity')).toMatchObject({ etag: answer.etag() });
+    expect(answer.representation('identity').body()).toBe(json);
   });
 });

@@ -9,14 +9,39 @@ export type ContentCoding = 'br' | 'gzip' | 'identity';
 export const MIN_COMPRESSED_BYTES = 1024;
 
 /**
- * A JSON answer serialised once and shared by every caller, compressed at most once per coding
- * (on first demand), each representation with its own strong ETag (RFC 9110 §8.8.3: different
- * bytes, different tag). The leaderboard of a large event is ~100 kB of JSON and ~10 kB in
+ * How many bodies in a coding an answer sends fast-compressed before it is compressed well. A shared
+ * answer that a correct flag replaces (the challenge list, the board's first page) is sent once
+ * or twice in its life while an event starts, so it is not worth the slow, tight compression: the
+ * list of the bench's event is 3.5 kB in Brotli quality 2 (~0.15 ms) and 3.2 kB in quality 5
+ * (~0.5 ms). An answer that stays is sent thousands of times, and compressed well at its third send.
+ */
+export const FAST_SENDS = 2;
+
+type Compressed = Exclude<ContentCoding, 'identity'>;
+type Tier = 'fast' | 'good';
+
+/** One representation of an answer: its strong ETag, and its bytes, made on demand. */
+export interface Representation {
+  etag: string;
+  /**
+   * The tags a caller may hold for this content in this coding: this one, and (compressed) the
+   * other compression's, whose bytes decode to the same JSON. A revalidation with either is a 304.
+   */
+  validators: readonly string[];
+  body(): string | Buffer;
+}
+
+/**
+ * A JSON answer serialised once and shared by every caller, compressed on first demand at most
+ * twice per coding (fast for its first FAST_SENDS bodies, then well), each representation with its
+ * own strong ETag (RFC 9110 §8.8.3: different bytes, different tag). The leaderboard of a large event is ~100 kB of JSON and ~10 kB in
  * Brotli, which is what every browser asks for.
  */
 export class CachedJson {
   private readonly hash: string;
-  private readonly bodies = new Map<Exclude<ContentCoding, 'identity'>, Buffer>();
+  private readonly bodies = new Map<Compressed, Buffer>();
+  private readonly fastBodies = new Map<Compressed, Buffer>();
+  private readonly fastSends = new Map<Compressed, number>();
 
   constructor(readonly json: string) {
     this.hash = sha256(json);
@@ -30,38 +55,50 @@ export class CachedJson {
     return new CachedJson(JSON.stringify(schema.parse(value)));
   }
 
-  /** The strong validator of the representation in this coding. */
+  /** The strong validator of the representation in this coding (well compressed). */
   etag(coding: ContentCoding = 'identity'): string {
-    return coding === 'identity' ? `"${this.hash}"` : `"${this.hash}-${coding}"`;
+    return coding === 'identity' ? `"${this.hash}"` : this.tagOf(coding, 'good');
   }
 
-  /** The representation in this coding: the JSON text itself, or compressed bytes. */
+  /** The representation in this coding: the JSON text itself, or compressed bytes (well). */
   body(coding: ContentCoding): string | Buffer {
-    if (coding === 'identity') return this.json;
-    let body = this.bodies.get(coding);
+    return coding === 'identity' ? this.json : this.compressed(coding, 'good');
+  }
+
+  /**
+   * What a caller in this coding gets now: its first FAST_SENDS bodies fast-compressed, then well
+   * compressed (each with its own ETag: different bytes). A revalidation (304) sends no body and
+   * counts for nothing; one with the fast ETag after the switch is still a 304 (same content).
+   */
+  representation(coding: ContentCoding): Representation {
+    if (coding === 'identity') {
+      const etag = `"${this.hash}"`;
+      return { etag, validators: [etag], body: () => this.json };
+    }
+    const tier: Tier =
+      this.bodies.has(coding) || (this.fastSends.get(coding) ?? 0) >= FAST_SENDS ? 'good' : 'fast';
+    return {
+      etag: this.tagOf(coding, tier),
+      validators: [this.tagOf(coding, 'good'), this.tagOf(coding, 'fast')],
+      body: () => {
+        if (tier === 'fast') this.fastSends.set(coding, (this.fastSends.get(coding) ?? 0) + 1);
+        return this.compressed(coding, tier);
+      },
+    };
+  }
+
+  private tagOf(coding: Compressed, tier: Tier): string {
+    return tier === 'good' ? `"${this.hash}-${coding}"` : `"${this.hash}-${coding}-fast"`;
+  }
+
+  private compressed(coding: Compressed, tier: Tier): Buffer {
+    const kept = tier === 'good' ? this.bodies : this.fastBodies;
+    let body = kept.get(coding);
     if (!body) {
-      const raw = Buffer.from(this.json, 'utf8');
-      // zlib's output chunk, 16 kB by default, is allocated whole for every answer and left to the
-      // garbage collector, which counts it late (external memory): per-player answers of a few kB,
-      // compressed by the thousand when an event starts, raised peak RSS by tens of MB. A chunk
-      // half the input's size holds any of them (JSON compresses 4-10x); a larger answer takes more.
-      const chunkSize = Math.min(16 * 1024, Math.max(1024, raw.length >> 1));
-      const compressed =
-        coding === 'br'
-          ? brotliCompressSync(raw, {
-              chunkSize,
-              params: {
-                // Quality 5: within 1% of the best size for JSON at a tenth of the time (~1.5 ms per 100 kB).
-                [constants.BROTLI_PARAM_QUALITY]: 5,
-                [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-                [constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
-              },
-            })
-          : gzipSync(raw, { level: 6, chunkSize });
-      // NOTE: zlib hands back a view of its 16 kB output chunk; kept per user, those add up (tens
-      // of MB for a thousand players), so keep an exact copy instead.
-      body = Buffer.from(compressed);
-      this.bodies.set(coding, body);
+      body = compress(this.json, coding, tier);
+      kept.set(coding, body);
+      // The fast bytes are not sent again once the good ones are made.
+      if (tier === 'good') this.fastBodies.delete(coding);
     }
     return body;
   }
@@ -74,6 +111,31 @@ export class CachedJson {
     if (accepted.has('gzip')) return 'gzip';
     return 'identity';
   }
+}
+
+function compress(json: string, coding: Compressed, tier: Tier): Buffer {
+  const raw = Buffer.from(json, 'utf8');
+  // zlib's output chunk, 16 kB by default, is allocated whole for every answer and left to the
+  // garbage collector, which counts it late (external memory): per-player answers of a few kB,
+  // compressed by the thousand when an event starts, raised peak RSS by tens of MB. A chunk
+  // half the input's size holds any of them (JSON compresses 4-10x); a larger answer takes more.
+  const chunkSize = Math.min(16 * 1024, Math.max(1024, raw.length >> 1));
+  const compressed =
+    coding === 'br'
+      ? brotliCompressSync(raw, {
+          chunkSize,
+          params: {
+            // Quality 5: within 1% of the best size for JSON at a tenth of the time (~1.5 ms per
+            // 100 kB); quality 2, ~10% larger, at a third of that again (FAST_SENDS).
+            [constants.BROTLI_PARAM_QUALITY]: tier === 'good' ? 5 : 2,
+            [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+            [constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
+          },
+        })
+      : gzipSync(raw, { level: tier === 'good' ? 6 : 1, chunkSize });
+  // NOTE: zlib hands back a view of its 16 kB output chunk; kept per user, those add up (tens
+  // of MB for a thousand players), so keep an exact copy instead.
+  return Buffer.from(compressed);
 }
 
 /** How many distinct Accept-Encoding values are remembered (browsers send a handful between them). */

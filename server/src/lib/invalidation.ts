@@ -14,7 +14,6 @@ export const ALL_TOPICS = [
   'ratings',
   'teams',
   'users',
-  'users-added',
   'site',
   'files',
   'sessions',
@@ -27,9 +26,9 @@ export type Topic = (typeof ALL_TOPICS)[number];
 // changed (a correct flag), which a cache may apply without reading everything again.
 // 'unlocks-added': a competitor unlocked a hint (its cost leaves its score), applied the same way.
 // 'awards-added': an admin gave an award (issue 31), applied the same way; 'awards': one was deleted.
-// 'users-added': a player's account was made and nothing else changed. Nothing kept can hold it
-// yet (no session, no solve, no team, on no board), so no per-user cache, board or list drops
-// anything: a start-of-event rush of sign-ins costs the others nothing. A new admin is 'users'.
+// A new player's account publishes nothing: nothing kept can hold it yet (no session, no solve, no
+// team, on no board), so a start-of-event rush of sign-ins costs the others nothing (not even the
+// SQLite bus's row an event). A new admin is 'users'.
 // 'live-events': rows were added to the live event log (modules/events); every process sends them.
 // 'live-events-withdrawn': rows were removed from it (a deleted announcement, a hidden or banned
 // competitor's first blood); every process drops them from its replay window.

@@ -12,8 +12,9 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
 
 /**
  * Sends a pre-serialised answer (no per-request serialisation), compressed when the caller
- * accepts it, or 304 with no body when the caller already holds these exact bytes. no-cache:
- * browsers keep it but revalidate every time, so a solve shows on the next read.
+ * accepts it (fast for an answer's first few bodies, well after: CachedJson), or 304 with no
+ * body when the caller already holds this content in this coding. no-cache: browsers keep it but
+ * revalidate every time, so a solve shows on the next read.
  */
 export function sendCachedJson(
   request: FastifyRequest,
@@ -22,11 +23,11 @@ export function sendCachedJson(
   audience: 'public' | 'private' = 'public',
 ): FastifyReply {
   const coding = cached.codingFor(request.headers['accept-encoding']);
-  const etag = cached.etag(coding);
+  const { etag, validators, body } = cached.representation(coding);
   // A caller's own answer (user or team info) must never sit in a shared cache.
   const cacheControl = audience === 'private' ? 'private, no-cache' : 'no-cache';
   void reply.header('etag', etag).header('cache-control', cacheControl).header('vary', 'Accept-Encoding');
-  if (matches(request.headers['if-none-match'], etag)) return reply.code(304).send();
+  if (validators.some((tag) => matches(request.headers['if-none-match'], tag))) return reply.code(304).send();
   if (coding !== 'identity') void reply.header('content-encoding', coding);
-  return reply.type('application/json; charset=utf-8').send(cached.body(coding));
+  return reply.type('application/json; charset=utf-8').send(body());
 }

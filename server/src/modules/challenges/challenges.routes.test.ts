@@ -1,6 +1,7 @@
 import { MESSAGES } from '@ctf/contract';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FAST_SENDS } from '../../lib/cached-json.js';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.js';
 import { addChallenge, addFileRow, openSite } from '../../../test/compete.js';
 import { testDatabaseKinds } from '../../../test/databases.js';
@@ -150,6 +151,17 @@ for (const kind of testDatabaseKinds()) {
         expect(same.statusCode).toBe(304);
         expect(same.rawPayload.length).toBe(0);
         expect((await get({ 'if-none-match': String(br.headers.etag) })).statusCode).toBe(200);
+
+        // The first bodies are compressed fast, then well (another tag): a caller holding the
+        // fast bytes still revalidates to a 304, under the new tag.
+        const bodies = [br];
+        for (let i = 0; i < FAST_SENDS; i++) bodies.push(await get({ 'accept-encoding': 'br' }));
+        const last = bodies.at(-1)!;
+        expect(last.headers.etag).not.toBe(br.headers.etag);
+        expect(brotliDecompressSync(last.rawPayload).toString('utf8')).toBe(json);
+        const held = await get({ 'accept-encoding': 'br', 'if-none-match': String(br.headers.etag) });
+        expect(held.statusCode).toBe(304);
+        expect(held.headers.etag).toBe(last.headers.etag);
       });
 
       it('is refused with the site message even to a caller holding the last ETag', async () => {

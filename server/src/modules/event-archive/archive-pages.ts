@@ -59,7 +59,9 @@ export function* scoreboardPage(
 ): Generator<string> {
   const path = division ? division.page : 'scoreboard.html';
   const title = division ? `Scoreboard: ${division.name}` : 'Scoreboard';
-  const ranked = division ? data.board.rankedIn(division.id) : data.board.ranked;
+  // NOTE: a copy: the board's ranking moves in place at a correct flag, and the page is written
+  // in chunks across awaits (an archive may be taken during the event).
+  const ranked = [...(division ? data.board.rankedIn(division.id) : data.board.ranked)];
   const withDivision = !division && data.divisions.length > 0;
   yield pageStart(frame(data, title, path));
   yield `<h1>${esc(title)}</h1>\n${frozenNote(data)}${divisionLinks(data, path)}`;

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseKinds } from '../../../test/databases.js';
 import { startedEvent } from '../../../test/fixtures.js';
 import { BoardPages, SLICES_PER_VERSION } from './leaderboard-pages.js';
+import { getScoreView } from '../scoreboard/scoreboard.service.js';
 import { getLeaderboard, getLeaderboardPage } from './leaderboard.service.js';
 
 const BOARD = '/api/info/leaderboard';
@@ -218,8 +219,8 @@ for (const kind of testDatabaseKinds()) {
           id: i + 1,
           name: `player-${i}`,
           points: 1000 - i,
-          last_solve_at: '2025-10-15T01:00:00.000Z',
         })),
+        { placeOf: () => -1 },
       );
       const slice = pages.slice(0, 100, '');
       expect(slice.answer.codingFor('br, gzip')).toBe('br');
@@ -243,6 +244,42 @@ for (const kind of testDatabaseKinds()) {
       for (let i = 1; i <= SLICES_PER_VERSION; i++) pages.slice(0, 1, `q-${i}`);
       // The oldest was dropped to make room: built again, a new object.
       expect(pages.slice(0, 1, 'q-0')).not.toBe(first);
+    });
+
+    it('serves a page again, same bytes and ETag, after solves that leave its rows where they were', async () => {
+      const top = `${BOARD}?limit=2&offset=0`;
+      const first = await t.users.hal.get(top);
+      const etag = String(first.headers.etag);
+      const before = await getLeaderboardPage(t.ctx, { limit: 2, offset: 0 }, null);
+      // hal's solve moves hal (and the board's version), below the top two: the same page.
+      const version = (await getScoreView(t.ctx, { live: false })).board.version;
+      await t.solve(t.users.hal, t.challenges.easy);
+      expect((await getScoreView(t.ctx, { live: false })).board.version).toBeGreaterThan(version);
+      const after = await getLeaderboardPage(t.ctx, { limit: 2, offset: 0 }, null);
+      expect(after.answer).toBe(before.answer);
+      const again = await t.users.hal.get(top, { 'if-none-match': etag });
+      expect(again.status).toBe(304);
+      expect(again.headers[RANK]).toBe('7');
+      // A page whose rows moved is made again: hal (150) passed gus (100).
+      expect((await t.visitor().get(`${BOARD}?limit=2&offset=6`)).body).toEqual([
+        { name: 'hal', points: 150, rank: 7 },
+        { name: 'gus', points: 100, rank: 8 },
+      ]);
+      // A solve that changes the top's points, or brings a new row into it, changes the page.
+      await t.solve(t.users.fay, t.challenges.extreme);
+      await t.solve(t.users.fay, t.challenges.hard);
+      const changed = await t.users.hal.get(top, { 'if-none-match': etag });
+      expect(changed.status).toBe(200);
+      expect(changed.body).toEqual([
+        { name: 'fay', points: 900, rank: 1 },
+        { name: 'Red Team', points: 700, rank: 2 },
+      ]);
+      // The same rows in the same places, one with new points (a tie: fay reached 900 first).
+      await t.solve(t.users.ann, t.challenges.medium);
+      expect((await t.visitor().get(top)).body).toEqual([
+        { name: 'fay', points: 900, rank: 1 },
+        { name: 'Red Team', points: 900, rank: 2 },
+      ]);
     });
   });
 }

@@ -12,19 +12,26 @@ import { CachedJson } from '../../lib/cached-json.js';
 import { DomainError } from '../../lib/errors.js';
 import { listTeamCompletions } from '../teams/teams.views.js';
 import { listCompletionsOfUser } from '../users/users.service.js';
+import type { Competitor } from '../scoreboard/score-board.js';
 import { getScoreView } from '../scoreboard/scoreboard.service.js';
-import { leaderboardEntries, rankedOf, withBoardPoints } from '../scoreboard/scoreboard.views.js';
+import {
+  divisionName,
+  leaderboardEntries,
+  rankedOf,
+  withBoardPoints,
+} from '../scoreboard/scoreboard.views.js';
 import { BoardPages } from './leaderboard-pages.js';
 
 /** The leaderboard, serialised once per change of its board and shared by every caller. */
 export interface LeaderboardAnswer {
-  entries: LeaderboardEntry[];
+  /** The whole board's entries, built on first demand. */
+  readonly entries: LeaderboardEntry[];
   /** The whole board's answer, serialised on first demand (a page reader never needs it). */
   readonly answer: CachedJson;
   /** The freeze time when this is the public board of a freeze; null when live. */
   frozenAt: string | null;
   /** This version's pages, search and ranks, each built on first demand. */
-  pages: BoardPages;
+  pages: BoardPages<Competitor>;
 }
 
 /**
@@ -40,27 +47,36 @@ export async function getLeaderboard(
 ): Promise<LeaderboardAnswer> {
   const { board, frozenAt } = await getScoreView(ctx, options);
   const division = options.division;
-  return board.memo(division === undefined ? 'leaderboard' : `leaderboard:d${division}`, () => {
-    const entries = leaderboardEntries(board, division);
+  const key = division === undefined ? 'leaderboard' : `leaderboard:d${division}`;
+  return board.memo<LeaderboardAnswer>(key, (previous) => {
+    const version = board.version;
+    // The board's own ranking (it moves in place at the next change) or this version's division's.
     const ranked = rankedOf(board, division);
+    let entries: LeaderboardEntry[] | undefined;
     let answer: CachedJson | undefined;
     return {
-      entries,
+      // Built on first demand: a page reader (the web) never needs the whole board.
+      get entries() {
+        return (entries ??= leaderboardEntries(board, division));
+      },
       get answer() {
-        return (answer ??= new CachedJson(JSON.stringify(entries)));
+        return (answer ??= new CachedJson(JSON.stringify(this.entries)));
       },
       frozenAt,
-      // With divisions each row carries its entry's division; without, the rows are the board's.
       pages: new BoardPages(
-        board.divisions.size === 0
-          ? [...ranked]
-          : ranked.map((c, i) => ({
-              kind: c.kind,
-              id: c.id,
-              name: c.name,
-              points: c.points,
-              division: entries[i]!.division,
-            })),
+        ranked,
+        {
+          placeOf: (kind, id) => {
+            const comp = board.competitor(kind, id);
+            if (comp === undefined) return -1;
+            // NOTE: a binary search holds while the board is at this version; a reader that kept
+            // these pages over a change (its rows no longer in order by their scores) scans.
+            return board.version === version ? board.placeOf(comp, ranked) : ranked.indexOf(comp);
+          },
+          // With divisions each row names its division; without, the rows are the board's.
+          divisionOf: board.divisions.size === 0 ? undefined : (row) => divisionName(board, row),
+        },
+        previous?.pages,
       ),
     };
   });

@@ -274,3 +274,40 @@ describe('the score board against the reference model (property)', () => {
     );
   });
 });
+
+describe('the score board kept up to date one change at a time (property)', () => {
+  it('moves each changed row to its place (the rows between shift), as a board built at once ranks them', () => {
+    fc.assert(
+      fc.property(eventArb, (e) => {
+        const full: BoardSnapshot = {
+          challenges: e.challenges,
+          users: e.users,
+          teams: e.teams,
+          solves: e.solves,
+          unlocks: e.unlocks,
+          awards: e.awards,
+        };
+        // One solve, unlock or award per apply, as correct flags arrive: each moves a row or a few
+        // (a dynamic challenge's solvers), up or down (costs, negative awards), on or off the board.
+        const steps = [
+          ...e.solves.map((s) => ({ solves: [s], unlocks: [], awards: [] })),
+          ...e.unlocks.map((u) => ({ solves: [], unlocks: [u], awards: [] })),
+          ...e.awards.map((a) => ({ solves: [], unlocks: [], awards: [a] })),
+        ].sort((a, b) => (a.solves.length - b.solves.length) * ((e.cut % 3) - 1));
+        const board = new ScoreBoard({ ...full, solves: [], unlocks: [], awards: [] }, null);
+        const applied: BoardSnapshot = { ...full, solves: [], unlocks: [], awards: [] };
+        for (const step of steps) {
+          expect(board.apply(step.solves, step.unlocks, step.awards)).toBe(true);
+          applied.solves = [...applied.solves, ...step.solves];
+          applied.unlocks = [...applied.unlocks, ...step.unlocks];
+          applied.awards = [...(applied.awards ?? []), ...step.awards];
+          const names = (b: ScoreBoard) => b.ranked.map((c) => `${c.kind}${c.id}:${c.points}`);
+          expect(names(board)).toEqual(names(new ScoreBoard(applied, null)));
+          board.ranked.forEach((c, i) => expect(board.placeOf(c)).toBe(i));
+        }
+        checkBoard(board, full, null);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});

@@ -1,4 +1,5 @@
-import { challengeValue, compareCompetitors } from '@ctf/contract';
+import { challengeValue } from '@ctf/contract';
+import { placeIn, Ranking } from './ranking.js';
 import type {
   BoardAward,
   BoardChallenge,
@@ -37,8 +38,6 @@ type Key = string;
 const teamKey = (id: number): Key => `t${id}`;
 const userKey = (id: number): Key => `u${id}`;
 
-const byRank = (a: Competitor, b: Competitor) => compareCompetitors(a, b);
-
 export class ScoreBoard {
   readonly challenges = new Map<number, BoardChallenge>();
   readonly counts = new Map<number, number>();
@@ -62,8 +61,8 @@ export class ScoreBoard {
   private readonly competitors = new Map<Key, Competitor>();
   /** The competitors credited with each challenge: the rows a change of its value moves. */
   private readonly creditedBy = new Map<number, Set<Key>>();
-  /** Competitors with points above 0, in leaderboard order. */
-  private rankedRows: Competitor[] = [];
+  /** Competitors with points above 0, in leaderboard order (moved in place at each change). */
+  private readonly ranking: Ranking;
   /** Moves at every change, so answers derived from the board are rebuilt only when it moved. */
   version = 0;
   private readonly derived = new Map<string, { version: number; value: unknown }>();
@@ -91,12 +90,28 @@ export class ScoreBoard {
     for (const a of snapshot.awards ?? []) if (before(a)) this.recordAward(a);
     for (const c of snapshot.challenges) this.values.set(c.id, this.valueOf(c.id));
     for (const comp of this.competitors.values()) this.total(comp);
-    this.rankedRows = [...this.competitors.values()].filter((c) => c.points > 0).sort(byRank);
+    this.ranking = new Ranking(this.competitors.values());
   }
 
-  /** Competitors with points above 0, in leaderboard order. */
+  /**
+   * Competitors with points above 0, in leaderboard order. NOTE: the rows move in place at the
+   * next change (ranking.ts): read them synchronously, or copy them to keep them across an await.
+   */
   get ranked(): readonly Competitor[] {
-    return this.rankedRows;
+    return this.ranking.all;
+  }
+
+  /**
+   * A ranked competitor's 0-based place in `rows` (the board's, or one division's, in leaderboard
+   * order as of this version), or -1: a binary search, not a scan.
+   */
+  placeOf(comp: Competitor, rows: readonly Competitor[] = this.ranking.all): number {
+    return placeIn(rows, comp);
+  }
+
+  /** The competitor with these ids, when the board has one (ranked or not). */
+  competitor(kind: 'team' | 'user', id: number): Competitor | undefined {
+    return this.competitors.get(kind === 'team' ? teamKey(id) : userKey(id));
   }
 
   /** The competitor a user scores for, when they score at all (their team, or themselves). */
@@ -113,7 +128,7 @@ export class ScoreBoard {
    */
   rankedIn(divisionId: number): readonly Competitor[] {
     return this.memo(`ranked:d${divisionId}`, () =>
-      this.rankedRows.filter((c) => c.divisionId === divisionId),
+      this.ranking.all.filter((c) => c.divisionId === divisionId),
     );
   }
 
@@ -192,16 +207,10 @@ export class ScoreBoard {
       for (const key of this.creditedBy.get(id) ?? []) touched.add(key);
     }
     if (touched.size === 0 && counted.size === 0) return true;
-    const moved: Competitor[] = [];
-    for (const key of touched) {
-      const comp = this.competitors.get(key)!;
-      this.total(comp);
-      moved.push(comp);
-    }
-    const kept = this.rankedRows.filter((c) => !touched.has(this.keyOf(c)));
-    this.rankedRows = insertRanked(
-      kept,
-      moved.filter((c) => c.points > 0),
+    // Only the moved rows shift (ranking.ts): O(what changed), not a pass over the board.
+    this.ranking.update(
+      [...touched].map((key) => this.competitors.get(key)!),
+      (comp) => this.total(comp),
     );
     this.version += 1;
     return true;
@@ -226,11 +235,14 @@ export class ScoreBoard {
     return true;
   }
 
-  /** A value derived from the board (an answer, a graph), built again only after the board moved. */
-  memo<T>(key: string, build: () => T): T {
+  /**
+   * A value derived from the board (an answer, a graph), built again only after the board moved
+   * (`build` is handed the value of the version before, if any, to take what still holds).
+   */
+  memo<T>(key: string, build: (previous: T | undefined) => T): T {
     const kept = this.derived.get(key);
     if (kept && kept.version === this.version) return kept.value as T;
-    const value = build();
+    const value = build(kept?.value as T | undefined);
     this.derived.set(key, { version: this.version, value });
     return value;
   }
@@ -359,31 +371,4 @@ export class ScoreBoard {
     comp.points = comp.credits.size === 0 && comp.awards.size === 0 ? 0 : points + comp.bonus - comp.costs;
     comp.lastSolveAt = last;
   }
-
-  private keyOf(c: Competitor): Key {
-    return c.kind === 'team' ? teamKey(c.id) : userKey(c.id);
-  }
-}
-
-/**
- * The few changed rows put in rank order among the kept ones, which are in rank order already:
- * a binary search each instead of sorting thousands of rows again at every correct flag.
- */
-function insertRanked(ranked: Competitor[], rows: Competitor[]): Competitor[] {
-  const out: Competitor[] = [];
-  let from = 0;
-  for (const row of [...rows].sort(byRank)) {
-    let lo = from;
-    let hi = ranked.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (byRank(ranked[mid]!, row) < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    for (let i = from; i < lo; i++) out.push(ranked[i]!);
-    out.push(row);
-    from = lo;
-  }
-  for (let i = from; i < ranked.length; i++) out.push(ranked[i]!);
-  return out;
 }

@@ -70,7 +70,7 @@ async function updateState(ctx: AppContext, kept: BoardState): Promise<BoardStat
       readAwardFeed(ctx, kept.awards),
     ]);
     if (!feed.consistent || !unlockFeed.consistent || !awardFeed.consistent) return null;
-    // Players who signed up after the board was read ('users-added' drops nothing): read and added.
+    // Players who signed up after the board was read (a new player publishes nothing): read and added.
     const unknown = kept.board.unknownUsers([
       ...feed.solves.map((s) => s.user_id),
       ...unlockFeed.unlocks.map((u) => u.user_id),

@@ -23,11 +23,12 @@ export function leaderboardEntries(
 ): { name: string; points: number; division?: string | null }[] {
   const ranked = rankedOf(board, divisionId);
   if (board.divisions.size === 0) return ranked.map((c) => ({ name: c.name, points: c.points }));
-  return ranked.map((c) => ({
-    name: c.name,
-    points: c.points,
-    division: c.divisionId === null ? null : (board.divisions.get(c.divisionId) ?? null),
-  }));
+  return ranked.map((c) => ({ name: c.name, points: c.points, division: divisionName(board, c) }));
+}
+
+/** A competitor's division's name as the leaderboard names it (null: none). */
+export function divisionName(board: ScoreBoard, c: Pick<Competitor, 'divisionId'>): string | null {
+  return c.divisionId === null ? null : (board.divisions.get(c.divisionId) ?? null);
 }
 
 /** A competitor's credits, oldest first (time, then solve id). */

@@ -135,8 +135,9 @@ export async function findOrCreateUser(
         });
         return userId;
       });
-      // A new player is in no kept answer yet; a new admin changes who the site's admins are.
-      ctx.bus.publish(admin ? 'users' : 'users-added');
+      // NOTE: a new player is in no kept answer yet, so nothing is told (the board learns them at
+      // their first solve, ScoreBoard.learnUsers); a new admin changes who the site's admins are.
+      if (admin) ctx.bus.publish('users');
       const created = await findUserByIdentity(db, profile.provider, profile.providerUserId);
       if (!created || created.id !== id) throw new Error('user vanished after creation');
       return created;
