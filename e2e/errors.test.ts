@@ -188,7 +188,8 @@ describe.runIf(run)('failed requests and broken pages in Chromium', { timeout: 1
       const heal = await breakApi(page, c.api, c.how);
       await page.goto(`${server.url}${c.from?.path ?? c.path}`);
       if (c.from) {
-        await page.getByRole('link', { name: c.from.link, exact: true }).click();
+        // The navbar's link (a page may name another page in its text too).
+        await page.locator('#main-nav').getByRole('link', { name: c.from.link, exact: true }).click();
         await page.waitForURL((url) => url.pathname === c.path);
       }
       if (c.before) await c.before(page);
