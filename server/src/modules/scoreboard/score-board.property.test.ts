@@ -226,18 +226,24 @@ function checkBoard(board: ScoreBoard, snapshot: BoardSnapshot, cutoff: string |
   }
 }
 
+/** The whole generated event as the board's snapshot. */
+function snapshotOf(e: {
+  challenges: BoardSnapshot['challenges'];
+  users: BoardSnapshot['users'];
+  teams: BoardSnapshot['teams'];
+  solves: BoardSnapshot['solves'];
+  unlocks: BoardSnapshot['unlocks'];
+  awards: BoardSnapshot['awards'];
+}): BoardSnapshot {
+  const { challenges, users, teams, solves, unlocks, awards } = e;
+  return { challenges, users, teams, solves, unlocks, awards };
+}
+
 describe('the score board against the reference model (property)', () => {
   it('agrees built at once, kept up to date batch by batch, after removals and rescoring, live and frozen', () => {
     fc.assert(
       fc.property(eventArb, (e) => {
-        const full: BoardSnapshot = {
-          challenges: e.challenges,
-          users: e.users,
-          teams: e.teams,
-          solves: e.solves,
-          unlocks: e.unlocks,
-          awards: e.awards,
-        };
+        const full = snapshotOf(e);
         for (const cutoff of [null, at(e.cut)]) {
           // Built from scratch.
           checkBoard(new ScoreBoard(full, cutoff), full, cutoff);
@@ -279,14 +285,7 @@ describe('the score board kept up to date one change at a time (property)', () =
   it('moves each changed row to its place (the rows between shift), as a board built at once ranks them', () => {
     fc.assert(
       fc.property(eventArb, (e) => {
-        const full: BoardSnapshot = {
-          challenges: e.challenges,
-          users: e.users,
-          teams: e.teams,
-          solves: e.solves,
-          unlocks: e.unlocks,
-          awards: e.awards,
-        };
+        const full = snapshotOf(e);
         // One solve, unlock or award per apply, as correct flags arrive: each moves a row or a few
         // (a dynamic challenge's solvers), up or down (costs, negative awards), on or off the board.
         const steps = [
