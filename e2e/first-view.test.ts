@@ -25,6 +25,25 @@ function complaintsOf(page: Page): string[] {
 }
 
 /**
+ * A signed-in player's page on a mid-range phone (4x slower CPU, a phone's viewport), with its
+ * complaints (a hydration mismatch is one) and the API paths it asks for.
+ */
+async function slowPhone(browser: Browser, serverUrl: string, token: string) {
+  const context = await browser.newContext({ viewport: { width: 412, height: 823 } });
+  await context.addCookies([{ name: 'ctf_session', value: token, url: serverUrl }]);
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  const complaints = complaintsOf(page);
+  const asked: string[] = [];
+  page.on('request', (r) => {
+    const url = new URL(r.url());
+    if (url.pathname.startsWith('/api/')) asked.push(url.pathname);
+  });
+  return { context, page, complaints, asked };
+}
+
+/**
  * On a slow link a page's HTML is painted before its stylesheet (linked at the end of the body)
  * arrives: the head must already carry every rule the page's content needs. The stylesheet and the
  * scripts are held until the HTML has been laid out, then the stylesheet alone is let through, and
@@ -182,17 +201,7 @@ describe.runIf(run)('server-rendered first views in Chromium', { timeout: 120_00
     // A visitor is not drawn a user page: the browser sends them to /login.
     expect(await (await fetch(`${server.url}/compete`)).text()).not.toContain('first-view-data');
 
-    const context = await browser.newContext({ viewport: { width: 412, height: 823 } });
-    await context.addCookies([{ name: 'ctf_session', value: token, url: server.url }]);
-    const page = await context.newPage();
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
-    const complaints = complaintsOf(page);
-    const asked: string[] = [];
-    page.on('request', (r) => {
-      const url = new URL(r.url());
-      if (url.pathname.startsWith('/api/')) asked.push(url.pathname);
-    });
+    const { context, page, complaints, asked } = await slowPhone(browser, server.url, token);
     await page.goto(`${server.url}/compete`);
     // The same cards once live (their marks were the server's too); then the filters work.
     const cards = page.getByTestId('challenge-card');
@@ -369,16 +378,7 @@ describe.runIf(run)('the challenge page rendered by the server, in Chromium', { 
   });
 
   it('hydrates on a slow phone without a mismatch or a request for what it carried; a hint, a flag and the instance panel then work', async () => {
-    const context = await playerContext();
-    const page = await context.newPage();
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
-    const complaints = complaintsOf(page);
-    const asked: string[] = [];
-    page.on('request', (r) => {
-      const url = new URL(r.url());
-      if (url.pathname.startsWith('/api/')) asked.push(url.pathname);
-    });
+    const { context, page, complaints, asked } = await slowPhone(browser, server.url, token);
     page.on('dialog', (d) => void d.accept());
 
     await page.goto(`${server.url}/challenge?id=${hinted}`);

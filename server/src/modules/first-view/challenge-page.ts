@@ -51,7 +51,12 @@ export async function challengePageAnswers(
     if (!instance.ok && instance.status !== 404 && instance.status !== 503) return null;
     const result = instance.ok
       ? `{"ok":true,"status":200,"data":${instance.json.json}}`
-      : JSON.stringify({ ok: false, status: instance.status, message: instance.message, code: instance.code });
+      : JSON.stringify({
+          ok: false,
+          status: instance.status,
+          message: instance.message,
+          code: instance.code,
+        });
     seed.push(`"instance":${result}`);
     versions.push(result);
   }
@@ -81,7 +86,10 @@ type Answer<S extends z.ZodType> =
  * A service's answer as its route sends it (its response schema drops what the contract does not
  * declare), or the refusal the route would answer. Any other failure is thrown.
  */
-async function answerOrRefusal<S extends z.ZodType>(schema: S, answer: Promise<z.input<S>>): Promise<Answer<S>> {
+async function answerOrRefusal<S extends z.ZodType>(
+  schema: S,
+  answer: Promise<z.input<S>>,
+): Promise<Answer<S>> {
   try {
     const sent = schema.parse(await answer) as z.output<S>;
     return { ok: true, answer: sent, json: new CachedJson(JSON.stringify(sent)) };

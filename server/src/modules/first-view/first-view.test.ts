@@ -47,6 +47,9 @@ const seedOf = (html: string) =>
     siteInfo: unknown;
     announcements: unknown;
     leaderboard?: { rows: unknown[]; total: number };
+    user?: { username: string };
+    completions?: unknown;
+    challenge?: { id: string; detail: unknown };
   };
 
 for (const kind of testDatabaseKinds()) {
@@ -182,7 +185,7 @@ for (const kind of testDatabaseKinds()) {
       const rendered = await ask(player.cookie!);
       expect(rendered!.personal).toBe(true);
       const html = String(rendered!.page.body('identity'));
-      const seed = seedOf(html) as Record<string, unknown> & { challenge: { id: string; detail: unknown } };
+      const seed = seedOf(html);
       expect(seed.path).toBe('/challenge');
       expect(seed.authenticated).toBe(true);
       // Rendered at the challenge's own address, from the answers the API gives this player.
@@ -205,7 +208,7 @@ for (const kind of testDatabaseKinds()) {
       // A teammate's page is their own: their record, not the player's.
       const mates = String((await ask(mate.cookie!))!.page.body('identity'));
       expect(mates).not.toBe(html);
-      expect((seedOf(mates) as { user: { username: string } }).user.username).toBe('bob');
+      expect(seedOf(mates).user!.username).toBe('bob');
       expect(renders).toHaveLength(2);
 
       // A hint unlocked, then a solve: each gives a new page, drawn from the new answers.
@@ -217,7 +220,7 @@ for (const kind of testDatabaseKinds()) {
       await player.post('/api/ctf/submit-flag', { challenge_id: String(box.id), flag: detail.team_flag });
       const solved = await ask(player.cookie!);
       expect(solved!.page).not.toBe(unlocked!.page);
-      expect(JSON.stringify((seedOf(String(solved!.page.body('identity'))) as { user: unknown }).user)).toContain(
+      expect(JSON.stringify(seedOf(String(solved!.page.body('identity'))).user)).toContain(
         `"id":"${box.id}"`,
       );
       expect(renders).toHaveLength(4);
@@ -237,7 +240,13 @@ for (const kind of testDatabaseKinds()) {
       const behind = await addChallenge(t, { name: 'Behind', prerequisites: [open.id] });
       const asPlayer = (url: string) => firstView(requestWith(player.cookie!, url), '/challenge', TEMPLATE);
 
-      expect(await firstView({ ...visitorRequest, url: challengePage(open.id) } as FastifyRequest, '/challenge', TEMPLATE)).toBeNull();
+      expect(
+        await firstView(
+          { ...visitorRequest, url: challengePage(open.id) } as FastifyRequest,
+          '/challenge',
+          TEMPLATE,
+        ),
+      ).toBeNull();
       const withToken = {
         url: challengePage(open.id),
         headers: { authorization: 'Bearer ctf_pat_not-a-token' },

@@ -112,9 +112,7 @@ export function ChallengePage() {
           {byClock && (solved || teamDone === true) && writeupsOpenAt(byClock.writeups, new Date()) && (
             <YourWriteup challengeId={id} settings={byClock.writeups} />
           )}
-          {byClock && Date.parse(byClock.eventEnd) <= Date.now() && (
-            <PublishedWriteups challengeId={id} />
-          )}
+          {byClock && Date.parse(byClock.eventEnd) <= Date.now() && <PublishedWriteups challengeId={id} />}
           {solved && (
             <section aria-labelledby="rating-heading" className="my-4">
               <h2 id="rating-heading" className="h4">
