@@ -2,8 +2,11 @@
  * What a server-rendered first view costs the server, page by page (docs/decisions/0019): an event
  * of 300 competitors and 30 challenges on SQLite, 200 signed-in players. For Compete, which is
  * drawn per player from their own record, the first load of each of 180 players (their record
- * and completions built, the page rendered) and a load again unchanged (the kept page); the
- * renderer alone on one seed for every page.
+ * and completions built, the page rendered) and a load again unchanged (the kept page); the same
+ * for a challenge's page, drawn per player from their own answer for it (built at every load, as
+ * the API builds it), beside that answer's own cost (the service the API route calls); the
+ * renderer alone on one seed for every page. The event is running (a challenge's page is drawn
+ * only while no writeup panel can show).
  *
  * Usage: npm run build, then npx tsx bench/first-view-render.ts
  */
@@ -13,7 +16,10 @@ import path from 'node:path';
 import type { FastifyRequest } from 'fastify';
 import { buildApp } from '../server/src/app.js';
 import { loadConfig } from '../server/src/config.js';
-import { getPublicChallengeList } from '../server/src/modules/challenges/challenges.service.js';
+import {
+  getChallengeDetail,
+  getPublicChallengeList,
+} from '../server/src/modules/challenges/challenges.service.js';
 import {
   firstViewPages,
   loadFirstViewRenderer,
@@ -27,6 +33,8 @@ const env = {
   DATA_DIR: dataDir,
   SESSION_SECRET: 'bench-first-view-render-secret-0123456789',
   LOG_LEVEL: 'silent',
+  EVENT_START: new Date(Date.now() - 86_400_000).toISOString(),
+  EVENT_END: new Date(Date.now() + 7 * 86_400_000).toISOString(),
 };
 const { app, ctx } = await buildApp(loadConfig(env), { logger: false });
 try {
@@ -55,6 +63,32 @@ try {
     `/compete: first load of a player ${first.toFixed(2)} ms, again unchanged ${again.toFixed(3)} ms`,
   );
 
+  const challengeTemplate = readFileSync(path.join(web, 'pages', 'challenge.html'), 'utf8');
+  const challengeId = event.challengeIds[0]!;
+  const onChallengePage = (i: number) =>
+    ({ ...players[i]!, url: `/challenge?id=${challengeId}` }) as unknown as FastifyRequest;
+  for (let i = 0; i < 20; i++) await firstView(onChallengePage(i), '/challenge', challengeTemplate);
+  started = performance.now();
+  for (let i = 20; i < 200; i++) await firstView(onChallengePage(i), '/challenge', challengeTemplate);
+  const firstChallenge = (performance.now() - started) / 180;
+  started = performance.now();
+  for (let i = 0; i < 1000; i++)
+    await firstView(onChallengePage(199 - (i % 10)), '/challenge', challengeTemplate);
+  const againChallenge = (performance.now() - started) / 1000;
+  const callers = await Promise.all(
+    event.sessions
+      .slice(190, 200)
+      .map((s) =>
+        ctx.database.db.selectFrom('users').selectAll().where('id', '=', s.userId).executeTakeFirstOrThrow(),
+      ),
+  );
+  started = performance.now();
+  for (let i = 0; i < 1000; i++) await getChallengeDetail(ctx, callers[i % 10]!, challengeId);
+  const answer = (performance.now() - started) / 1000;
+  console.log(
+    `/challenge: first load of a player ${firstChallenge.toFixed(2)} ms, again unchanged ${againChallenge.toFixed(3)} ms (its answer alone ${answer.toFixed(3)} ms)`,
+  );
+
   const seed = {
     siteInfo: JSON.parse((await getSiteInfo(ctx)).json) as unknown,
     announcements: [],
@@ -72,10 +106,16 @@ try {
     },
   };
   for (const page of renderer.FIRST_VIEW_PAGES) {
-    const pageSeed = { ...seed, path: page, leaderboard: { rows: [], total: 0 } };
-    for (let i = 0; i < 20; i++) renderer.renderFirstView(page, pageSeed);
+    const pageSeed = {
+      ...seed,
+      path: page,
+      leaderboard: { rows: [], total: 0 },
+      challenge: { id: String(challengeId), detail: await getChallengeDetail(ctx, callers[0]!, challengeId) },
+    };
+    const url = page === '/challenge' ? `${page}?id=${challengeId}` : page;
+    for (let i = 0; i < 20; i++) renderer.renderFirstView(url, pageSeed);
     started = performance.now();
-    for (let i = 0; i < 100; i++) renderer.renderFirstView(page, pageSeed);
+    for (let i = 0; i < 100; i++) renderer.renderFirstView(url, pageSeed);
     console.log(`${page}: the renderer alone ${((performance.now() - started) / 100).toFixed(2)} ms`);
   }
 } finally {

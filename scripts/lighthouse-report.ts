@@ -136,12 +136,14 @@ the page's own work on a mid-range phone. Nothing was drawn until about 420 kB o
 compiled and React had rendered the page (largest paint 2.8-3.1 s, total blocking time 580-800 ms).
 What changed (docs/decisions/0019-server-rendered-first-view.md):
 
-- Home, the leaderboard, Compete, the announcements and the rules are rendered by the server with the app's
+- Home, the leaderboard, Compete, a challenge's page (during the event), the announcements and the rules are
+  rendered by the server with the app's
   own components (\`react-dom/server\`, web/dist-ssr) from the same cached answers the API sends,
   and hydrated in the browser from those answers, carried in the page: the largest paint is the
   server's HTML (the page's heading), and the browser asks for none of those answers again.
   "My position" and the navbar's user come after hydration (on Compete, whose cards are marked
-  from the player's own record, those answers are carried too). Each page's head inlines the
+  from the player's own record, and on a challenge's page, drawn from the player's own answer for
+  it, those answers are carried too). Each page's head inlines the
   stylesheet's rules its HTML can match.
 - The score graph is asked for, loaded and drawn once the browser is idle after the first paint;
   the board's rows have a fixed height (no row measured on mount); the entry script has a budget

@@ -1,18 +1,36 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import type { Announcement, LeaderboardRow, PublicChallenge, SiteInfo, User } from '@ctf/contract';
+import type {
+  Announcement,
+  ChallengeDetail,
+  InstanceState,
+  LeaderboardRow,
+  PublicChallenge,
+  SiteInfo,
+  User,
+} from '@ctf/contract';
+import type { ApiResult } from '../lib/api';
 import { announcementsQuery } from '../lib/announcements';
+import { queryKeys } from '../lib/query';
 import { authenticatedQuery, currentUserQuery } from '../lib/auth';
 import { siteInfoQuery } from '../lib/site-info';
 import { challengeListQuery } from '../features/challenges/api/challenge-list';
 import { completionsQuery } from '../features/challenges/api/completions';
+import { instanceKey, instanceViewOf } from '../features/challenges/api/instance';
 import { fetchMyRank, leaderboardPageQuery } from '../features/leaderboard/api/leaderboard';
 
 /**
  * The pages whose first view the server renders (server/src/modules/first-view): what a visitor or
  * player lands on. Every other page is drawn by the browser as before.
  */
-export const FIRST_VIEW_PAGES = ['/', '/leaderboard', '/compete', '/announcements', '/rules'] as const;
+export const FIRST_VIEW_PAGES = [
+  '/',
+  '/leaderboard',
+  '/compete',
+  '/challenge',
+  '/announcements',
+  '/rules',
+] as const;
 
 /**
  * The answers the server rendered a first view from: the same cached answers its API sends (and
@@ -30,7 +48,16 @@ export interface FirstViewSeed {
   leaderboard?: { rows: LeaderboardRow[]; total: number };
   /** On Compete: the released challenges (GET /api/ctf/challenges, the same for everyone) ... */
   challenges?: PublicChallenge[];
-  /** ... and the caller's own answers its cards are marked from: GET /api/user/info ... */
+  /**
+   * On the challenge page: the caller's own answers for the challenge of the page's `id`, as
+   * the page asks for them: POST /api/ctf/challenge and, for a challenge with a container,
+   * GET /api/ctf/instance (its answer or refusal: none yet, a failed start).
+   */
+  challenge?: { id: string; detail: ChallengeDetail; instance?: ApiResult<InstanceState> };
+  /**
+   * On Compete and the challenge page, the caller's own answers their marks are drawn from:
+   * GET /api/user/info ...
+   */
   user?: User;
   /** ... and, for a team member, POST /api/info/get-completions. */
   completions?: Awaited<ReturnType<typeof completionsQuery.queryFn>>;
@@ -49,6 +76,11 @@ export function seedFirstView(client: QueryClient, seed: FirstViewSeed): void {
     client.setQueryData(challengeListQuery.queryKey, { kind: 'list', challenges: seed.challenges });
   if (seed.user) client.setQueryData(currentUserQuery.queryKey, seed.user);
   if (seed.completions) client.setQueryData(completionsQuery.queryKey, seed.completions);
+  if (seed.challenge) {
+    const { id, detail, instance } = seed.challenge;
+    client.setQueryData(queryKeys.challenge(id), detail);
+    if (instance) client.setQueryData(instanceKey(id), instanceViewOf(instance));
+  }
 }
 
 /** The seed a server-rendered page carries, or null when the browser draws the page itself. */
@@ -57,7 +89,11 @@ export function readFirstViewSeed(): FirstViewSeed | null {
   if (!text) return null;
   try {
     const seed = JSON.parse(text) as FirstViewSeed;
-    return seed.path === (window.location.pathname.replace(/\/+$/, '') || '/') ? seed : null;
+    if (seed.path !== (window.location.pathname.replace(/\/+$/, '') || '/')) return null;
+    // The challenge page's answers are for the challenge its address names (ChallengePage's id).
+    if (seed.challenge && seed.challenge.id !== new URLSearchParams(window.location.search).get('id')?.trim())
+      return null;
+    return seed;
   } catch {
     return null;
   }

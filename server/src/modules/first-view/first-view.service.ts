@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AppContext } from '../../context.js';
+import type { UserRow } from '../../db/schema.js';
 import { CachedJson } from '../../lib/cached-json.js';
 import { visibleText } from '../../lib/html-text.js';
 import { sanitizeHtmlNow } from '../../lib/sanitize-html.js';
@@ -15,6 +16,7 @@ import { getPublicChallengeList } from '../challenges/challenges.service.js';
 import { getOwnCompletionsAnswer } from '../leaderboard/completions-answer.js';
 import { getSiteInfo } from '../site/site.service.js';
 import { getUserInfoAnswer } from '../users/users.service.js';
+import { challengePageAnswers, type SeedPart } from './challenge-page.js';
 import { loadRuleIndex, pageCss, withHeadStyle, type IndexedRule } from './page-css.js';
 
 /**
@@ -43,6 +45,8 @@ const FIRST_VIEW_DATA_ID = 'first-view-data';
 const WARM_UP_DELAY_MS = 1_000;
 /** Rendered pages kept, each for one state of its data: a handful per page is plenty. */
 const KEPT_PAGES_MAX = 64;
+/** Rendered challenge pages kept (each a player's own, for one state of their answers). */
+const KEPT_CHALLENGE_PAGES_MAX = 64;
 
 /** The renderer's file, which the web build writes beside web/dist. */
 function rendererFile(webDist: string): string {
@@ -99,9 +103,11 @@ export interface FirstViewPage {
  * those answers and kept: the next request for it costs a look-up and a send, as a cached API
  * answer does. The public pages and the leaderboard carry nothing personal but whether the caller
  * is signed in; what is the caller's own is asked for by the browser once the page is live.
- * Compete is the exception: its cards are marked from the caller's own answers (their record and
- * their team's completions, each kept per player by the API), which it carries. Only the user
- * pages (the leaderboard, Compete) look the caller up.
+ * Compete and the challenge page are the exceptions: Compete's cards are marked from the caller's
+ * own answers (their record and their team's completions, each kept per player by the API), and
+ * the challenge page is drawn from the caller's own answer for it (built at each request, as the
+ * API does) and those two; they carry them. Only the user pages (the leaderboard, Compete, the
+ * challenge page) look the caller up.
  * With the stylesheet's rule index (`rules`), the page's head carries the rules its HTML can
  * match instead of the shell's (page-css.ts).
  */
@@ -110,7 +116,8 @@ export function firstViewPages(
   renderer: FirstViewRenderer,
   rules: readonly IndexedRule[] | null = null,
 ): FirstViewHook {
-  const kept = new Map<string, FirstViewPage>();
+  const keptPages = new KeptPages(KEPT_PAGES_MAX);
+  const keptChallengePages = new KeptPages(KEPT_CHALLENGE_PAGES_MAX);
   const pages = new Set(renderer.FIRST_VIEW_PAGES);
 
   return async function firstView(
@@ -131,6 +138,12 @@ export function firstViewPages(
       `"announcements":${announcements.json}`,
     ];
     const versions = [route, siteInfo.etag(), announcements.etag()];
+    const add = (part: SeedPart) => {
+      parts.push(...part.parts);
+      versions.push(...part.versions);
+    };
+    // What the page is rendered at: its path, and on the challenge page the challenge's id.
+    let url = route;
     // The public pages are the same for everyone (no session is looked up); the leaderboard is a
     // user page, drawn for a signed-in caller only.
     let personal = false;
@@ -159,21 +172,34 @@ export function firstViewPages(
       // While the site is closed the browser draws the page (it says so from the site info).
       const list = await getPublicChallengeList(ctx).catch(() => null);
       if (!list) return null;
-      const user = await getUserInfoAnswer(ctx, caller);
-      const completions = caller.team_id === null ? null : await getOwnCompletionsAnswer(ctx, caller);
-      parts.push(`"authenticated":true`, `"challenges":${list.answer.json}`, `"user":${user.json}`);
-      versions.push(list.answer.etag(), user.etag());
-      if (completions) {
-        parts.push(`"completions":${completions.json}`);
-        versions.push(completions.etag());
-      }
+      parts.push(`"authenticated":true`, `"challenges":${list.answer.json}`);
+      versions.push(list.answer.etag());
+      add(await callerRecordAnswers(ctx, caller));
       personal = true;
     }
+    if (route === '/challenge') {
+      // A user page drawn from the caller's own answer for the challenge (built at each request,
+      // as the API builds it) and their record (solved, rated) and team completions (the team's
+      // mark), so nothing on it changes once it is live. Kept per state of those answers.
+      const caller = await callerOf(ctx, request);
+      if (!caller) return null;
+      const search = new URL(request.url, 'http://page').searchParams;
+      const challenge = await challengePageAnswers(ctx, caller, search, siteInfo.json);
+      if (!challenge) return null;
+      url = challenge.url;
+      parts.push(`"authenticated":true`);
+      add(challenge);
+      add(await callerRecordAnswers(ctx, caller));
+      personal = true;
+    }
+    // One player's challenge pages (one per challenge and state of their answers) have their own
+    // room, so browsing them does not push the pages everyone shares out of theirs.
+    const kept = route === '/challenge' ? keptChallengePages : keptPages;
     const key = versions.join('\n');
     let page = kept.get(key);
     if (!page) {
       const seed = `{${parts.join(',')}}`;
-      const html = renderer.renderFirstView(route, JSON.parse(seed));
+      const html = renderer.renderFirstView(url, JSON.parse(seed));
       // The seed goes in the head: data, not content (a page's text is its body's, nothing more).
       const seedElement = `<script type="application/json" id="${FIRST_VIEW_DATA_ID}">${escapeForScript(seed)}</script>`;
       const rest =
@@ -183,11 +209,41 @@ export function firstViewPages(
         template.slice(end + ROOT_END.length);
       const body = template.slice(0, head) + seedElement + rest;
       page = { page: new CachedJson(rules ? withHeadStyle(body, pageCss(rules, rest)) : body), personal };
-      if (kept.size >= KEPT_PAGES_MAX) kept.delete(kept.keys().next().value!);
-      kept.set(key, page);
+      kept.keep(key, page);
     }
     return page;
   };
+}
+
+/**
+ * The caller's own answers a user page marks its content from and the navbar names them by: their
+ * record (GET /api/user/info) and, for a team member, the team's completions
+ * (POST /api/info/get-completions), the same answers the API keeps per player.
+ */
+async function callerRecordAnswers(ctx: AppContext, caller: UserRow): Promise<SeedPart> {
+  const user = await getUserInfoAnswer(ctx, caller);
+  const completions = caller.team_id === null ? null : await getOwnCompletionsAnswer(ctx, caller);
+  const part = { parts: [`"user":${user.json}`], versions: [user.etag()] };
+  if (completions) {
+    part.parts.push(`"completions":${completions.json}`);
+    part.versions.push(completions.etag());
+  }
+  return part;
+}
+
+/** Rendered pages, at most `max`: the one kept longest goes first. */
+class KeptPages {
+  private readonly pages = new Map<string, FirstViewPage>();
+  constructor(private readonly max: number) {}
+
+  get(key: string): FirstViewPage | undefined {
+    return this.pages.get(key);
+  }
+
+  keep(key: string, page: FirstViewPage): void {
+    if (this.pages.size >= this.max) this.pages.delete(this.pages.keys().next().value!);
+    this.pages.set(key, page);
+  }
 }
 
 /**

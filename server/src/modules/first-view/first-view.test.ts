@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../test/build-test-app.js';
+import { buildTestApp, TEST_EVENT_WINDOW, type TestApp } from '../../../test/build-test-app.js';
 import { addChallenge, makeTeam, openSite } from '../../../test/compete.js';
 import { testDatabaseKinds } from '../../../test/databases.js';
 import { escapeForScript, firstViewPages, type FirstViewRenderer } from './first-view.service.js';
@@ -18,7 +18,7 @@ const TEMPLATE = [
 function fakeRenderer() {
   const renders: { url: string; seed: unknown }[] = [];
   const renderer: FirstViewRenderer = {
-    FIRST_VIEW_PAGES: ['/', '/leaderboard', '/compete', '/announcements', '/rules'],
+    FIRST_VIEW_PAGES: ['/', '/leaderboard', '/compete', '/challenge', '/announcements', '/rules'],
     setSanitizer: () => undefined,
     setVisibleText: () => undefined,
     prepare: async () => undefined,
@@ -31,11 +31,15 @@ function fakeRenderer() {
 }
 
 const visitorRequest = { headers: {}, cookies: {} } as unknown as FastifyRequest;
-const requestWith = (cookie: string) =>
+const requestWith = (cookie: string, url = '/') =>
   ({
+    url,
     headers: {},
     cookies: { ctf_session: cookie.replace(/^ctf_session=/, '') },
   }) as unknown as FastifyRequest;
+const challengePage = (id: number | string) => `/challenge?id=${id}`;
+/** The test clock inside the test app's event window (it is over at the clock's own time). */
+const duringTheEvent = (t: TestApp) => t.clock.set(Date.parse(TEST_EVENT_WINDOW.start) + 86_400_000);
 const seedOf = (html: string) =>
   JSON.parse(/<script type="application\/json" id="first-view-data">(.*?)<\/script>/s.exec(html)![1]!) as {
     path: string;
@@ -43,6 +47,9 @@ const seedOf = (html: string) =>
     siteInfo: unknown;
     announcements: unknown;
     leaderboard?: { rows: unknown[]; total: number };
+    user?: { username: string };
+    completions?: unknown;
+    challenge?: { id: string; detail: unknown };
   };
 
 for (const kind of testDatabaseKinds()) {
@@ -154,6 +161,114 @@ for (const kind of testDatabaseKinds()) {
       const after = await firstView(requestWith(player.cookie!), '/compete', TEMPLATE);
       expect(after!.page).not.toBe(rendered!.page);
       expect(renders.filter((r) => r.url === '/compete')).toHaveLength(2);
+    });
+
+    it("draws the challenge page for a signed-in player from the API's own answers for them, kept per state of those answers", async () => {
+      const { renderer, renders } = fakeRenderer();
+      const firstView = firstViewPages(t.ctx, renderer);
+      duringTheEvent(t);
+      await openSite(t);
+      const player = await t.login('alice');
+      const mate = await t.login('bob');
+      await makeTeam(t, 'Red', [player.user!.id, mate.user!.id]);
+      const box = await addChallenge(t, {
+        name: 'Hinted box',
+        description: '<p>Read the <em>source</em>.</p>',
+        flag: 'flag{hinted-box-secret}',
+        per_team: true,
+        per_team_on_page: true,
+        hints: [{ title: 'Nudge', content: 'Look closer', cost: 0 }],
+      });
+      const ask = (cookie: string) =>
+        firstView(requestWith(cookie, ` ${challengePage(box.id)}&x=1`.trim()), '/challenge', TEMPLATE);
+
+      const rendered = await ask(player.cookie!);
+      expect(rendered!.personal).toBe(true);
+      const html = String(rendered!.page.body('identity'));
+      const seed = seedOf(html);
+      expect(seed.path).toBe('/challenge');
+      expect(seed.authenticated).toBe(true);
+      // Rendered at the challenge's own address, from the answers the API gives this player.
+      expect(renders.at(-1)!.url).toBe(challengePage(box.id));
+      const detail = (await player.post('/api/ctf/challenge', { challenge_id: String(box.id) })).body;
+      expect(seed.challenge).toEqual({ id: String(box.id), detail });
+      expect(html).toContain('Hinted box');
+      expect(html).toContain('Read the \\u003cem>source\\u003c/em>.');
+      expect(seed.user).toEqual((await player.get('/api/user/info')).body);
+      expect(seed.completions).toEqual((await player.post('/api/info/get-completions', {})).body);
+      // The player's own per-team flag is theirs (sent private); the challenge's flag never is.
+      expect(html).toContain(detail.team_flag);
+      expect(html).not.toContain('flag{hinted-box-secret}');
+
+      // Asked again with nothing changed: the kept page, not drawn again.
+      const again = await ask(player.cookie!);
+      expect(again!.page).toBe(rendered!.page);
+      expect(renders).toHaveLength(1);
+
+      // A teammate's page is their own: their record, not the player's.
+      const mates = String((await ask(mate.cookie!))!.page.body('identity'));
+      expect(mates).not.toBe(html);
+      expect(seedOf(mates).user!.username).toBe('bob');
+      expect(renders).toHaveLength(2);
+
+      // A hint unlocked, then a solve: each gives a new page, drawn from the new answers.
+      const hintId = (detail.hints as { _id: string }[])[0]!._id;
+      await player.post('/api/ctf/unlock-hint', { hint_id: hintId });
+      const unlocked = await ask(player.cookie!);
+      expect(unlocked!.page).not.toBe(rendered!.page);
+      expect(JSON.stringify(seedOf(String(unlocked!.page.body('identity'))))).toContain('Look closer');
+      await player.post('/api/ctf/submit-flag', { challenge_id: String(box.id), flag: detail.team_flag });
+      const solved = await ask(player.cookie!);
+      expect(solved!.page).not.toBe(unlocked!.page);
+      expect(JSON.stringify(seedOf(String(solved!.page.body('identity'))).user)).toContain(
+        `"id":"${box.id}"`,
+      );
+      expect(renders).toHaveLength(4);
+    });
+
+    it('leaves the challenge page to the browser for a visitor, a token, and whatever the API refuses or locks', async () => {
+      const { renderer, renders } = fakeRenderer();
+      const firstView = firstViewPages(t.ctx, renderer);
+      duringTheEvent(t);
+      await openSite(t);
+      const player = await t.login('alice');
+      const open = await addChallenge(t, { name: 'Open' });
+      const later = await addChallenge(t, {
+        name: 'Later',
+        release_at: new Date(t.clock.now().getTime() + 60_000).toISOString(),
+      });
+      const behind = await addChallenge(t, { name: 'Behind', prerequisites: [open.id] });
+      const asPlayer = (url: string) => firstView(requestWith(player.cookie!, url), '/challenge', TEMPLATE);
+
+      expect(
+        await firstView(
+          { ...visitorRequest, url: challengePage(open.id) } as FastifyRequest,
+          '/challenge',
+          TEMPLATE,
+        ),
+      ).toBeNull();
+      const withToken = {
+        url: challengePage(open.id),
+        headers: { authorization: 'Bearer ctf_pat_not-a-token' },
+        cookies: {},
+      } as unknown as FastifyRequest;
+      expect(await firstView(withToken, '/challenge', TEMPLATE)).toBeNull();
+      // No id, an id the API does not take, an unknown challenge, one not released yet, one locked
+      // behind its prerequisites.
+      for (const url of ['/challenge', challengePage('abc'), challengePage('07'), challengePage(99999)])
+        expect(await asPlayer(url), url).toBeNull();
+      expect(await asPlayer(challengePage(later.id))).toBeNull();
+      expect(await asPlayer(challengePage(behind.id))).toBeNull();
+      // The site closed.
+      await openSite(t, false);
+      expect(await asPlayer(challengePage(open.id))).toBeNull();
+      await openSite(t);
+      // The event over: the page may show the published writeups, which the reader's clock decides.
+      t.clock.set(Date.parse(TEST_EVENT_WINDOW.end) + 1);
+      expect(await asPlayer(challengePage(open.id))).toBeNull();
+      expect(renders).toHaveLength(0);
+      duringTheEvent(t);
+      expect(await asPlayer(challengePage(open.id))).not.toBeNull();
     });
 
     it('leaves every other page, a template it cannot place the view in, and a user page asked with refused credentials to the browser', async () => {

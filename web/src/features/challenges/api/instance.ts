@@ -1,6 +1,6 @@
 import { instancesApi, type InstanceState } from '@ctf/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, callApi, request } from '../../../lib/api';
+import { ApiError, callApi, request, type ApiResult } from '../../../lib/api';
 
 /** What the challenge page knows of the team's instance of one challenge. */
 export type InstanceView =
@@ -14,7 +14,14 @@ export const instanceKey = (challengeId: string) => ['instance', challengeId] as
 /** GET /api/ctf/instance: 404 means none; 503 a failed start. */
 async function fetchInstance(challengeId: string): Promise<InstanceView> {
   const path = `${instancesApi.getInstance.path}?challenge_id=${encodeURIComponent(challengeId)}`;
-  const r = await request<InstanceState>(path, { method: 'GET', credentials: 'include' });
+  return instanceViewOf(await request<InstanceState>(path, { method: 'GET', credentials: 'include' }));
+}
+
+/**
+ * What GET /api/ctf/instance's answer says of the instance: fetched, or carried by a page the
+ * server rendered (app/first-view.ts).
+ */
+export function instanceViewOf(r: ApiResult<InstanceState>): InstanceView {
   if (r.ok) return { kind: 'live', state: r.data };
   if (r.status === 404) return { kind: 'none' };
   if (r.status === 503) return { kind: 'failed', message: r.message || 'The instance could not start.' };

@@ -17,6 +17,7 @@ import { InstancePanel } from './InstancePanel';
 import { PublishedWriteups } from './PublishedWriteups';
 import { SolutionPanel } from './SolutionPanel';
 import { YourWriteup } from './YourWriteup';
+import { useHydrated } from '../../../lib/hydration';
 import { useSiteInfo } from '../../../lib/site-info';
 import { writeupsOpenAt } from '@ctf/contract';
 
@@ -30,6 +31,10 @@ export function ChallengePage() {
   const completions = useCompletions(onTeam);
   const refresh = useRefreshAfterScore();
   const site = useSiteInfo();
+  // The writeup panels are decided by the reader's clock, which the server's rendering cannot
+  // know: a page it rendered (only while neither may show) draws them once hydrated.
+  const hydrated = useHydrated();
+  const byClock = hydrated ? site.data : undefined;
   const [ratingMessage, setRatingMessage] = useState<RatingOutcome | null>(null);
 
   const solved = useMemo(() => !!me.data?.completions.some((c) => c.id === id), [me.data, id]);
@@ -104,12 +109,10 @@ export function ChallengePage() {
           {detail.data.solution_html !== undefined && (
             <SolutionPanel html={detail.data.solution_html} files={detail.data.solution_files ?? []} />
           )}
-          {site.data && (solved || teamDone === true) && writeupsOpenAt(site.data.writeups, new Date()) && (
-            <YourWriteup challengeId={id} settings={site.data.writeups} />
+          {byClock && (solved || teamDone === true) && writeupsOpenAt(byClock.writeups, new Date()) && (
+            <YourWriteup challengeId={id} settings={byClock.writeups} />
           )}
-          {site.data && Date.parse(site.data.eventEnd) <= Date.now() && (
-            <PublishedWriteups challengeId={id} />
-          )}
+          {byClock && Date.parse(byClock.eventEnd) <= Date.now() && <PublishedWriteups challengeId={id} />}
           {solved && (
             <section aria-labelledby="rating-heading" className="my-4">
               <h2 id="rating-heading" className="h4">

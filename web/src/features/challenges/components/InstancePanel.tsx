@@ -1,6 +1,7 @@
 import { instanceAddress, type InstanceState } from '@ctf/contract';
 import { useEffect, useState } from 'react';
 import { Alert, Button, Card, Spinner } from 'react-bootstrap';
+import { useHydrated } from '../../../lib/hydration';
 import { useInstance, useInstanceAction } from '../api/instance';
 
 /** "12:05" left until `expiresAt` (ISO), from `now` (ms); "0:00" once it has passed. */
@@ -12,13 +13,18 @@ export function timeLeft(expiresAt: string, now: number): string {
   return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${sec}` : `${m}:${sec}`;
 }
 
+/**
+ * The time left by the reader's clock. A page the server rendered shows it once hydrated (the
+ * server's clock is not the reader's); until then a no-break space holds the line's height.
+ */
 function Countdown({ expiresAt }: { expiresAt: string }) {
+  const hydrated = useHydrated();
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(timer);
   }, []);
-  return <span data-testid="instance-time-left">{timeLeft(expiresAt, now)}</span>;
+  return <span data-testid="instance-time-left">{hydrated ? timeLeft(expiresAt, now) : '\u00a0'}</span>;
 }
 
 function Addresses({ state }: { state: InstanceState }) {
