@@ -1,10 +1,11 @@
 import SQLite from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, sql, type SqliteDatabase, type Transaction } from 'kysely';
 import type { Config } from '../config.js';
 import type { Database, DB } from './schema.js';
 import { startCheckpointer } from './sqlite-checkpointer.js';
+import { PlannedOnceSqliteDialect } from './sqlite-dialect.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -67,7 +68,7 @@ export async function connectDatabase(database: Config['database']): Promise<Dat
   const checkpointer = await startCheckpointer(database.file, () => {
     if (sqlite.open) sqlite.pragma('wal_autocheckpoint = 1000');
   });
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = new Kysely<Database>({ dialect: new PlannedOnceSqliteDialect({ database: withStatementCache(sqlite) }) });
   return {
     db,
     dialect: 'sqlite',
