@@ -1,4 +1,4 @@
-import { expressionBuilder, type ExpressionBuilder } from 'kysely';
+import { expressionBuilder, sql, type ExpressionBuilder } from 'kysely';
 import type { Role } from '@ctf/contract';
 import type { Database } from './schema.js';
 
@@ -9,16 +9,23 @@ const sub = expressionBuilder<Database, never>();
  * The users whose solves and unlocks never count: admins, monitors and authors an admin has not
  * marked as competing (staff hold answers, so they do not play by default), hidden and banned
  * competitors. `isUncountedUser` below is the same rule for the board built in memory.
+ *
+ * Its constants are written into the query text (literals, not bound values): the partial index
+ * users_uncounted_idx (migration 0021) holds exactly these users under the same condition, and
+ * the query planner reads the set from it only when the query's condition is the index's.
  */
 const UNCOUNTED_USERS = sub
   .selectFrom('users')
   .select('users.id')
   .where((u) =>
     u.or([
-      u('users.is_admin', '=', 1),
-      u.and([u('users.role', 'in', ['monitor', 'author']), u('users.competing', '=', 0)]),
-      u('users.hidden', '=', 1),
-      u('users.banned', '=', 1),
+      u('users.is_admin', '=', u.lit(1)),
+      u.and([
+        u('users.role', 'in', [sql.lit<Role>('monitor'), sql.lit<Role>('author')]),
+        u('users.competing', '=', u.lit(0)),
+      ]),
+      u('users.hidden', '=', u.lit(1)),
+      u('users.banned', '=', u.lit(1)),
     ]),
   );
 
@@ -38,11 +45,11 @@ export function isUncountedUser(u: {
   );
 }
 
-/** The hidden and banned teams: what is credited to them never counts. */
+/** The hidden and banned teams: what is credited to them never counts (teams_uncounted_idx). */
 const HIDDEN_TEAMS = sub
   .selectFrom('teams')
   .select('teams.id')
-  .where((t) => t.or([t('teams.hidden', '=', 1), t('teams.banned', '=', 1)]));
+  .where((t) => t.or([t('teams.hidden', '=', t.lit(1)), t('teams.banned', '=', t.lit(1))]));
 
 /**
  * THE filter of what counts in public (docs/product.md §15): a solve counts when its solver is neither an

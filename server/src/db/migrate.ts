@@ -29,6 +29,7 @@ import * as m0019e from './migrations/0019_e_email_accounts.js';
 import * as m0019o from './migrations/0019_o_challenge_owners.js';
 import * as m0019s from './migrations/0019_s_token_scopes.js';
 import * as m0020p from './migrations/0020_p_sign_in_indexes.js';
+import * as m0021u from './migrations/0021_u_uncounted_indexes.js';
 
 /** Append-only, numbered. Kysely's migrator takes a lock, so one process migrates and others wait. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -62,6 +63,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0019_o_challenge_owners': m0019o,
   '0019_s_token_scopes': m0019s,
   '0020_p_sign_in_indexes': m0020p,
+  '0021_u_uncounted_indexes': m0021u,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
