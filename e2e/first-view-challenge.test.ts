@@ -7,6 +7,7 @@ import { seedEvent } from '../bench/seed.js';
 import { buildApp } from '../server/src/app.js';
 import { loadConfig } from '../server/src/config.js';
 import { createChallenge } from '../server/src/modules/challenges/challenges.service.js';
+import { instanceDefinition } from '../server/test/instance-fixtures.js';
 import { browserAvailable, launchBrowser } from './support/browser.js';
 import { expectStillAsTheStylesheetArrives, hydrated, slowPhone } from './support/first-view.js';
 import { startServer, type RunningServer } from './support/server.js';
@@ -66,15 +67,7 @@ describe.runIf(run)('the challenge page rendered by the server, in Chromium', { 
         written_by: 'club',
         flag: 'flag{contained}',
         files: [],
-        instance: {
-          image: 'ctf-flag-service:test',
-          ports: [{ port: 1337, protocol: 'tcp' }],
-          memoryMb: 64,
-          cpus: 0.25,
-          pids: 32,
-          lifetimeMinutes: 30,
-          env: {},
-        },
+        instance: instanceDefinition(),
       })
     ).id;
     await app.close();

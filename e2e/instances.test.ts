@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dockerEngine, engineRequest } from '../server/test/docker.js';
-import { ENTRY_IMAGE, readService, requireImage } from '../server/test/instance-fixtures.js';
+import { ENTRY_IMAGE, instanceDefinition, readService, requireImage } from '../server/test/instance-fixtures.js';
 import { browserAvailable } from './support/browser.js';
 import { HttpClient, within } from './support/http.js';
 import { startServer, type RunningServer } from './support/server.js';
@@ -24,15 +24,7 @@ if (engine) for (const image of ['ctf-flag-service:test', ENTRY_IMAGE]) await re
 
 // An event that has ended with play left open (the default): challenges may be created and played.
 const WINDOW = { EVENT_START: '2020-01-01T00:00:00Z', EVENT_END: '2020-01-08T00:00:00Z' };
-const DEFINITION = {
-  image: 'ctf-flag-service:test',
-  ports: [{ port: 1337, protocol: 'tcp' }],
-  memoryMb: 64,
-  cpus: 0.25,
-  pids: 32,
-  lifetimeMinutes: 30,
-  env: {},
-};
+const DEFINITION = instanceDefinition();
 
 function instanceServerEnv(ports: string): Record<string, string> {
   return {
