@@ -8,7 +8,12 @@ import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dockerEngine, engineRequest } from '../server/test/docker.js';
-import { ENTRY_IMAGE, instanceDefinition, readService, requireImage } from '../server/test/instance-fixtures.js';
+import {
+  ENTRY_IMAGE,
+  instanceDefinition,
+  readService,
+  requireImage,
+} from '../server/test/instance-fixtures.js';
 import { browserAvailable } from './support/browser.js';
 import { HttpClient, within } from './support/http.js';
 import { startServer, type RunningServer } from './support/server.js';
