@@ -69,7 +69,14 @@ describe('SQLite dialect: bound values planned once', () => {
     const now = '2026-01-01T00:00:00.000Z';
     const user = await db
       .insertInto('users')
-      .values({ username: 'ada', username_key: 'ada', created_at: now })
+      .values({
+        username: 'ada',
+        username_key: 'ada',
+        email: '',
+        avatar_url: '',
+        is_admin: 0,
+        created_at: now,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     await db
