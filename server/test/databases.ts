@@ -13,7 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll } from 'vitest';
-import { connectDatabase } from '../src/db/connect.js';
+import { connectDatabase, type DatabaseHandle } from '../src/db/connect.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 
 /**
@@ -194,3 +194,12 @@ const pendingDrops = new Set<Promise<void>>();
 afterAll(async () => {
   await Promise.all(pendingDrops);
 });
+
+/** The app's own connection to a test database (its SQLite file, or its PostgreSQL URL). */
+export function connectTestDatabase(database: TestDatabase): Promise<DatabaseHandle> {
+  return connectDatabase(
+    database.databaseUrl
+      ? { kind: 'postgres', url: database.databaseUrl }
+      : { kind: 'sqlite', file: path.join(database.dataDir, SQLITE_FILE), synchronous: 'NORMAL' },
+  );
+}

@@ -1,7 +1,11 @@
-import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestDatabase, testDatabaseKinds, type TestDatabase } from '../../test/databases.js';
-import { connectDatabase, type DatabaseHandle } from './connect.js';
+import {
+  createTestDatabase,
+  testDatabaseKinds,
+  connectTestDatabase,
+  type TestDatabase,
+} from '../../test/databases.js';
+import type { DatabaseHandle } from './connect.js';
 import { claimDue, deleteClaimed, releaseForRetry, type LeasedQueue } from './leased-queue.js';
 
 /** The lease rules both outboxes (webhook messages, mail) rely on, on each of their tables. */
@@ -32,11 +36,7 @@ for (const kind of testDatabaseKinds()) {
       let handle: DatabaseHandle;
       beforeEach(async () => {
         database = await createTestDatabase(kind);
-        handle = await connectDatabase(
-          database.databaseUrl
-            ? { kind: 'postgres', url: database.databaseUrl }
-            : { kind: 'sqlite', file: path.join(database.dataDir, 'ctf.sqlite'), synchronous: 'NORMAL' },
-        );
+        handle = await connectTestDatabase(database);
       });
       afterEach(async () => {
         await handle.close();

@@ -6,11 +6,10 @@ import {
   type TokenRule,
   type TokenScope,
 } from '@ctf/contract';
-import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp, type TestClient } from '../../../test/build-test-app.js';
 import { addChallenge, openSite } from '../../../test/compete.js';
-import { createTestDatabase, testDatabaseKinds } from '../../../test/databases.js';
+import { connectTestDatabase, createTestDatabase, testDatabaseKinds } from '../../../test/databases.js';
 import { registeredRoutes } from '../../../test/registered-routes.js';
 import { connectDatabase } from '../../db/connect.js';
 import { migrateToLatest, migrateUpTo } from '../../db/migrate.js';
@@ -272,11 +271,7 @@ for (const kind of testDatabaseKinds()) {
   describe(`the upgrade to token scopes on ${kind}`, () => {
     it('makes existing tokens read and play (and author for authors), ending within 90 days', async () => {
       const database = await createTestDatabase(kind, { empty: true });
-      const handle = await connectDatabase(
-        database.databaseUrl
-          ? { kind: 'postgres', url: database.databaseUrl }
-          : { kind: 'sqlite', file: path.join(database.dataDir, 'ctf.sqlite'), synchronous: 'NORMAL' },
-      );
+      const handle = await connectTestDatabase(database);
       try {
         const db = handle.db;
         await migrateUpTo(db as never, '0018_w_writeups');

@@ -1,5 +1,6 @@
 import type { OAuthProvider } from '@ctf/contract';
 import type { Config, OAuthProviderConfig } from '../../config.js';
+import { requestJson } from '../../lib/http-json.js';
 
 /** What the rest of the login needs from a provider, as data read from configuration. */
 export interface ProviderSpec {
@@ -15,19 +16,51 @@ export interface ProviderSpec {
   ): Promise<{ id: string; handle: string; avatarUrl: string; email: string; verifiedEmails: string[] }>;
 }
 
-const FETCH_TIMEOUT_MS = 10_000;
-
 async function getJson(url: string, accessToken: string): Promise<unknown> {
-  const res = await fetch(url, {
+  const answer = await requestJson({
+    url,
     headers: {
-      Authorization: `Bearer ${accessToken}`,
-      Accept: 'application/json',
-      'User-Agent': 'ctf-platform',
+      authorization: `Bearer ${accessToken}`,
+      accept: 'application/json',
+      'user-agent': 'ctf-platform',
     },
-    signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
   });
-  if (!res.ok) throw new Error(`profile request failed with ${res.status}`);
-  return res.json();
+  if (answer.status < 200 || answer.status > 299)
+    throw new Error(`profile request failed with ${answer.status}`);
+  return answer.data;
+}
+
+/**
+ * The authorization code exchanged for an access token (RFC 6749 §4.1.3), as arctic's
+ * OAuth2Client sends it (client credentials in HTTP Basic, PKCE's verifier when used), on the
+ * server's own HTTP client (lib/http-json.ts) with its time and size budgets. GitHub reports a
+ * refused code with status 200 and an `error` field; every other failure is a status.
+ */
+export async function exchangeCode(
+  config: OAuthProviderConfig,
+  redirectUri: string,
+  code: string,
+  codeVerifier: string | null,
+): Promise<string> {
+  const form = new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri });
+  if (codeVerifier !== null) form.set('code_verifier', codeVerifier);
+  const credentials = Buffer.from(`${config.clientId}:${config.clientSecret}`, 'utf8').toString('base64');
+  const answer = await requestJson({
+    url: config.tokenUrl,
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      accept: 'application/json',
+      'user-agent': 'ctf-platform',
+      authorization: `Basic ${credentials}`,
+    },
+    body: form.toString(),
+  });
+  const data = answer.data as Record<string, unknown> | null;
+  if (answer.status !== 200 || typeof data !== 'object' || data === null || 'error' in data)
+    throw new Error(`token request failed with ${answer.status}`);
+  if (typeof data.access_token !== 'string' || data.access_token === '') throw new Error('no access token');
+  return data.access_token;
 }
 
 function str(v: unknown): string {
@@ -42,16 +75,14 @@ function githubSpec(config: OAuthProviderConfig): ProviderSpec {
     scopes: ['read:user', 'user:email'],
     pkce: true,
     async fetchProfile(token) {
-      const user = (await getJson(`${config.apiUrl}/user`, token)) as Record<string, unknown>;
       // Every verified address counts for the registration's domain rule ({API}/user/emails, with
-      // the user:email scope); the account keeps the public one, else the verified primary.
-      let listed: Record<string, unknown>[] = [];
-      try {
-        const emails = await getJson(`${config.apiUrl}/user/emails`, token);
-        listed = Array.isArray(emails) ? (emails as Record<string, unknown>[]).slice(0, 100) : [];
-      } catch {
-        listed = [];
-      }
+      // the user:email scope); the account keeps the public one, else the verified primary. The
+      // two are asked at once; the addresses are optional (a failure there lists none).
+      const [user, emails] = (await Promise.all([
+        getJson(`${config.apiUrl}/user`, token),
+        getJson(`${config.apiUrl}/user/emails`, token).catch(() => []),
+      ])) as [Record<string, unknown>, unknown];
+      const listed = Array.isArray(emails) ? (emails as Record<string, unknown>[]).slice(0, 100) : [];
       const verifiedEmails = listed
         .filter((e) => e.verified === true)
         .map((e) => str(e.email))

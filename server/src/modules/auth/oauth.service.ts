@@ -5,7 +5,7 @@ import type { UserRow } from '../../db/schema.js';
 import { constantTimeEqual, randomToken, sha256 } from '../../lib/crypto.js';
 import { findOrCreateUser, type ProviderProfile } from '../users/users.service.js';
 import { linkIdentity } from '../users/identities.js';
-import { providerSpec } from './oauth.providers.js';
+import { exchangeCode, providerSpec } from './oauth.providers.js';
 import { deleteExpiredOAuthStates, insertOAuthState, takeOAuthState } from './oauth.repo.js';
 
 export const OAUTH_STATE_TTL_MS = 10 * 60 * 1000;
@@ -145,17 +145,15 @@ export async function completeLogin(
   input: CallbackInput,
 ): Promise<CallbackOutcome> {
   const stored = await takeCallbackState(ctx, provider, input);
-  const { spec, oauth } = client(ctx, provider);
+  const { spec } = client(ctx, provider);
   let accessToken: string;
   try {
-    const tokens = await oauth.validateAuthorizationCode(
-      spec.config.tokenUrl,
+    accessToken = await exchangeCode(
+      spec.config,
+      redirectUri(ctx, provider),
       stored.code,
       spec.pkce ? stored.code_verifier : null,
     );
-    // NOTE: GitHub reports token errors with status 200 and an `error` field.
-    if ('error' in (tokens.data as Record<string, unknown>)) throw new Error('token error');
-    accessToken = tokens.accessToken();
   } catch (err) {
     ctx.log.warn(
       { provider, reason: err instanceof Error ? err.message : 'unknown' },

@@ -1,12 +1,35 @@
 import type { Executor, UserRow } from '../../db/schema.js';
+import { prepared } from '../../db/prepared.js';
 import { USER_COLUMNS } from '../../db/user-columns.js';
 
-export async function insertSession(
-  db: Executor,
-  row: { token_hash: string; user_id: number; expires_at: string; created_at: string },
-): Promise<void> {
-  await db.insertInto('sessions').values(row).execute();
+type SessionRow = { token_hash: string; user_id: number; expires_at: string; created_at: string };
+
+const insertSessionQuery = prepared<SessionRow, never>((db, bind) =>
+  db.insertInto('sessions').values({
+    token_hash: bind('token_hash'),
+    user_id: bind('user_id'),
+    expires_at: bind('expires_at'),
+    created_at: bind('created_at'),
+  }),
+);
+
+export async function insertSession(db: Executor, row: SessionRow): Promise<void> {
+  await insertSessionQuery.run(db, row);
 }
+
+const sessionUserQuery = prepared<{ tokenHash: string; nowIso: string }, UserRow & { expires_at: string }>(
+  (db, bind) =>
+    db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .leftJoin('teams', 'teams.id', 'users.team_id')
+      .select([...USER_COLUMNS, 'sessions.expires_at'])
+      .where('sessions.token_hash', '=', bind('tokenHash'))
+      .where('sessions.expires_at', '>', bind('nowIso'))
+      // A banned user, or a member of a banned team, has no session (issue 18).
+      .where('users.banned', '=', 0)
+      .where((eb) => eb.or([eb('teams.banned', 'is', null), eb('teams.banned', '=', 0)])),
+);
 
 /** The user of an unexpired session, with the session's end. */
 export async function findUserBySessionHash(
@@ -14,17 +37,7 @@ export async function findUserBySessionHash(
   tokenHash: string,
   nowIso: string,
 ): Promise<{ user: UserRow; expiresAt: string } | null> {
-  const row = await db
-    .selectFrom('sessions')
-    .innerJoin('users', 'users.id', 'sessions.user_id')
-    .leftJoin('teams', 'teams.id', 'users.team_id')
-    .select([...USER_COLUMNS, 'sessions.expires_at'])
-    .where('sessions.token_hash', '=', tokenHash)
-    .where('sessions.expires_at', '>', nowIso)
-    // A banned user, or a member of a banned team, has no session (issue 18).
-    .where('users.banned', '=', 0)
-    .where((eb) => eb.or([eb('teams.banned', 'is', null), eb('teams.banned', '=', 0)]))
-    .executeTakeFirst();
+  const row = await sessionUserQuery.first(db, { tokenHash, nowIso });
   if (!row) return null;
   const { expires_at: expiresAt, ...user } = row;
   return { user, expiresAt };
@@ -34,8 +47,12 @@ export async function deleteSession(db: Executor, tokenHash: string): Promise<vo
   await db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute();
 }
 
+const deleteExpiredSessionsQuery = prepared<{ nowIso: string }, never>((db, bind) =>
+  db.deleteFrom('sessions').where('expires_at', '<=', bind('nowIso')),
+);
+
 export async function deleteExpiredSessions(db: Executor, nowIso: string): Promise<void> {
-  await db.deleteFrom('sessions').where('expires_at', '<=', nowIso).execute();
+  await deleteExpiredSessionsQuery.run(db, { nowIso });
 }
 
 /** Ends every session of these users (a ban). */

@@ -54,7 +54,8 @@ export async function createSession(
 /** How many live sessions each process keeps in memory (a few hundred bytes each). */
 export const SESSION_CACHE_SIZE = 10_000;
 
-type SessionEntry = { user: UserRow; expiresAt: string } | null;
+/** A kept session: its user, and when it ends (epoch ms, compared without making a date text). */
+type SessionEntry = { user: UserRow; expiresAtMs: number } | null;
 const sessionCaches = new WeakMap<AppContext, KeyedCache<string, SessionEntry>>();
 
 /**
@@ -75,19 +76,33 @@ function sessionCache(ctx: AppContext): KeyedCache<string, SessionEntry> {
   return cache;
 }
 
-/** The user behind a session token, or null when it is unknown, expired or the user was removed. */
-export async function findSessionUser(ctx: AppContext, token: string): Promise<UserRow | null> {
+/**
+ * The user behind a session token, or null when it is unknown, expired or the user was removed.
+ * A session kept in memory is answered at once, without a promise (every signed-in request asks);
+ * otherwise the database is read.
+ */
+export function findSessionUser(ctx: AppContext, token: string): UserRow | null | Promise<UserRow | null> {
   if (token.length > 200) return null;
-  const now = ctx.clock.now().toISOString();
   const hash = sha256(token);
+  const cache = sessionCache(ctx);
+  const kept = cache.peek(hash);
+  if (kept !== undefined) return liveUser(ctx, kept);
   // Unknown tokens are not kept: made-up cookies must not push real sessions out.
-  const entry = await sessionCache(ctx).get(
-    hash,
-    () => findUserBySessionHash(ctx.database.db, hash, now),
-    (found) => found !== null,
-  );
-  // A kept session still ends on time.
-  return entry && entry.expiresAt > now ? entry.user : null;
+  return cache
+    .get(
+      hash,
+      async () => {
+        const found = await findUserBySessionHash(ctx.database.db, hash, ctx.clock.now().toISOString());
+        return found && { user: found.user, expiresAtMs: Date.parse(found.expiresAt) };
+      },
+      (found) => found !== null,
+    )
+    .then((entry) => liveUser(ctx, entry));
+}
+
+/** A kept session still ends on time. */
+function liveUser(ctx: AppContext, entry: SessionEntry): UserRow | null {
+  return entry && entry.expiresAtMs > ctx.clock.now().getTime() ? entry.user : null;
 }
 
 export async function endSession(ctx: AppContext, token: string): Promise<void> {

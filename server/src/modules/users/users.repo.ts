@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Role } from '@ctf/contract';
 import type { Executor, UserRow } from '../../db/schema.js';
+import { prepared } from '../../db/prepared.js';
 import { USER_COLUMNS } from '../../db/user-columns.js';
 import { roleColumns } from '../../db/user-role.js';
 import type { UserWithTeam } from './users.presenter.js';
@@ -26,37 +27,46 @@ export async function findUserByUsernameKey(db: Executor, key: string): Promise<
  * team, or nothing. Read by both the user and the team creation paths, so it lives here, below.
  */
 export async function findNameOwner(db: Executor, key: string): Promise<'user' | 'team' | null> {
-  const user = await db.selectFrom('users').select('id').where('username_key', '=', key).executeTakeFirst();
-  if (user) return 'user';
-  const team = await db.selectFrom('teams').select('id').where('name_key', '=', key).executeTakeFirst();
-  return team ? 'team' : null;
+  if (await userByNameKey.first(db, { key })) return 'user';
+  return (await teamByNameKey.first(db, { key })) ? 'team' : null;
 }
+
+const userByNameKey = prepared<{ key: string }, { id: number }>((db, bind) =>
+  db.selectFrom('users').select('id').where('username_key', '=', bind('key')),
+);
+const teamByNameKey = prepared<{ key: string }, { id: number }>((db, bind) =>
+  db.selectFrom('teams').select('id').where('name_key', '=', bind('key')),
+);
 
 /** The account whose stored address is this one (ignoring case), or null. */
 export async function findUserIdByEmail(db: Executor, email: string): Promise<number | null> {
-  const row = await db
-    .selectFrom('users')
-    .select('id')
-    .where(sql<string>`lower(email)`, '=', email.trim().toLowerCase())
-    .executeTakeFirst();
+  const row = await userByEmail.first(db, { email: email.trim().toLowerCase() });
   return row?.id ?? null;
 }
+
+const userByEmail = prepared<{ email: string }, { id: number }>((db, bind) =>
+  db
+    .selectFrom('users')
+    .select('id')
+    .where(sql<string>`lower(email)`, '=', bind('email')),
+);
 
 export async function findUserByIdentity(
   db: Executor,
   provider: string,
   providerUserId: string,
 ): Promise<UserRow | null> {
-  return (
-    (await db
-      .selectFrom('identities')
-      .innerJoin('users', 'users.id', 'identities.user_id')
-      .select(USER_COLUMNS)
-      .where('identities.provider', '=', provider)
-      .where('identities.provider_user_id', '=', providerUserId)
-      .executeTakeFirst()) ?? null
-  );
+  return (await userByIdentity.first(db, { provider, providerUserId })) ?? null;
 }
+
+const userByIdentity = prepared<{ provider: string; providerUserId: string }, UserRow>((db, bind) =>
+  db
+    .selectFrom('identities')
+    .innerJoin('users', 'users.id', 'identities.user_id')
+    .select(USER_COLUMNS)
+    .where('identities.provider', '=', bind('provider'))
+    .where('identities.provider_user_id', '=', bind('providerUserId')),
+);
 
 export async function insertUser(
   db: Executor,
@@ -69,21 +79,59 @@ export async function insertUser(
     created_at: string;
   },
 ): Promise<number> {
-  const { role, ...rest } = row;
-  const inserted = await db
-    .insertInto('users')
-    .values({ ...rest, ...roleColumns(role), team_id: null, team_joined_at: null })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const { role, is_admin } = roleColumns(row.role);
+  const inserted = await insertUserQuery.first(db, { ...row, role, is_admin });
+  if (!inserted) throw new Error('the new user was not inserted');
   return inserted.id;
 }
 
-export async function insertIdentity(
-  db: Executor,
-  row: { user_id: number; provider: string; provider_user_id: string; created_at: string; name?: string },
-): Promise<void> {
-  await db.insertInto('identities').values(row).execute();
+const insertUserQuery = prepared<
+  {
+    username: string;
+    username_key: string;
+    avatar_url: string;
+    email: string;
+    created_at: string;
+  } & ReturnType<typeof roleColumns>,
+  { id: number }
+>((db, bind) =>
+  db
+    .insertInto('users')
+    .values({
+      username: bind('username'),
+      username_key: bind('username_key'),
+      avatar_url: bind('avatar_url'),
+      email: bind('email'),
+      created_at: bind('created_at'),
+      role: bind('role'),
+      is_admin: bind('is_admin'),
+      team_id: null,
+      team_joined_at: null,
+    })
+    .returning('id'),
+);
+
+type IdentityRow = {
+  user_id: number;
+  provider: string;
+  provider_user_id: string;
+  created_at: string;
+  name: string;
+};
+
+export async function insertIdentity(db: Executor, row: IdentityRow): Promise<void> {
+  await insertIdentityQuery.run(db, row);
 }
+
+const insertIdentityQuery = prepared<IdentityRow, never>((db, bind) =>
+  db.insertInto('identities').values({
+    user_id: bind('user_id'),
+    provider: bind('provider'),
+    provider_user_id: bind('provider_user_id'),
+    created_at: bind('created_at'),
+    name: bind('name'),
+  }),
+);
 
 export async function updateIdentityName(
   db: Executor,

@@ -15,7 +15,7 @@ import { checkRegistration } from './registration.js';
 import { roleColumns } from '../../db/user-role.js';
 import { CachedJson } from '../../lib/cached-json.js';
 import { KeyedCache } from '../../lib/invalidation.js';
-import { followSolves } from '../scoreboard/solve-feed.js';
+import { dropTouchedBySolves } from '../scoreboard/solve-feed.js';
 import { listAwardsOfUsers } from '../awards/awards.service.js';
 import type { Executor, UserRow } from '../../db/schema.js';
 import { presentCompletion, presentUser, presentUserFor } from './users.presenter.js';
@@ -163,22 +163,13 @@ const userInfoCaches = new WeakMap<AppContext, KeyedCache<number, CachedJson>>()
 export async function getUserInfoAnswer(ctx: AppContext, user: UserRow): Promise<CachedJson> {
   let cache = userInfoCaches.get(ctx);
   if (!cache) {
-    const solvesSince = followSolves(ctx.database);
     cache = new KeyedCache(
       ctx.bus,
       // Awards are an admin's rare act: any of them drops every kept answer.
       ['users', 'teams', 'sessions', 'solves', 'ratings', 'challenges', 'awards', 'awards-added'],
       USER_ANSWER_CACHE_SIZE,
-      {
-        // A correct flag changes its solver's answer only.
-        topics: ['solves-added'],
-        stale: async () => {
-          const solves = await solvesSince();
-          if (!solves) return null;
-          const solvers = new Set(solves.map((s) => s.user_id));
-          return (userId) => solvers.has(userId);
-        },
-      },
+      // A correct flag changes its solver's answer only.
+      dropTouchedBySolves<number, CachedJson>(ctx.database, (userId, _answer, by) => by.users.has(userId)),
     );
     userInfoCaches.set(ctx, cache);
   }
