@@ -6,6 +6,7 @@ import { connectDatabase, type DatabaseHandle } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { DomainEvents } from './lib/domain-events.js';
+import { lazyChildLogger } from './lib/lazy-child-logger.js';
 import { terminalLogStream } from './lib/log-stream.js';
 import { ObservedBus, type InvalidationBus } from './lib/invalidation.js';
 import type { RateLimiter } from './lib/rate-limiter.js';
@@ -83,6 +84,8 @@ export async function buildApp(
       : false,
     // Per-request lines cost throughput at event start; errors are still logged.
     logController: new LogController({ disableRequestLogging: true }),
+    // And a request's logger is made only when it logs.
+    childLoggerFactory: lazyChildLogger,
     bodyLimit: JSON_BODY_LIMIT,
     // X-Forwarded-For is believed only from the proxies TRUST_PROXY names; unset, never (the
     // submission log's addresses cannot be forged).

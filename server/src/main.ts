@@ -1,5 +1,6 @@
 import cluster from 'node:cluster';
 import { buildApp } from './app.js';
+import { warmSharedAnswers } from './warm-up.js';
 import { ConfigError, LOCAL_SIGN_IN_WARNING, loadConfig, type Config } from './config.js';
 import { connectDatabase } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
@@ -22,6 +23,8 @@ function readConfig(): Config {
 /** One serving process: build the app, listen, close gracefully on SIGTERM/SIGINT. */
 async function serve(config: Config): Promise<void> {
   const { app } = await buildApp(config);
+  // The answers every first page asks for, made before the first player arrives.
+  await warmSharedAnswers(app);
   const close = async () => {
     await app.close();
     process.exit(0);

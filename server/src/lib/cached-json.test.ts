@@ -14,6 +14,20 @@ describe('Accept-Encoding negotiation', () => {
     expect([...acceptedCodings('br;q=nonsense, ,;')]).toEqual([]);
   });
 
+  it('keeps a short answer as its bytes, sent as they are, and gives its text back', () => {
+    const json = JSON.stringify({ name: 'Zoë', points: [1, 2, 3] });
+    const small = new CachedJson(json);
+    const sent = small.representation('identity').body();
+    expect(Buffer.isBuffer(sent)).toBe(true);
+    expect(sent.toString('utf8')).toBe(json);
+    // Memory of its own, not a slice of Node's shared pool (which a kept slice would hold alive).
+    expect((sent as Buffer).buffer.byteLength).toBe(sent.length);
+    expect(small.json).toBe(json);
+    // The same representation every time: nothing is made per request.
+    expect(small.representation('identity')).toBe(small.representation('identity'));
+    expect(small.etag()).toBe(new CachedJson(json).etag());
+  });
+
   it('sends small answers plain and large ones in the best accepted coding', () => {
     const small = new CachedJson('[1,2,3]');
     expect(small.codingFor('br')).toBe('identity');
@@ -22,6 +36,7 @@ describe('Accept-Encoding negotiation', () => {
     expect(large.codingFor('gzip')).toBe('gzip');
     expect(large.codingFor(undefined)).toBe('identity');
     expect(large.body('br')).toBe(large.body('br'));
+    expect((large.body('br') as Buffer).buffer.byteLength).toBe(large.body('br').length);
     expect(large.etag('br')).not.toBe(large.etag());
   });
 });

@@ -39,12 +39,40 @@ export interface Representation {
  */
 export class CachedJson {
   private readonly hash: string;
+  /**
+   * The JSON as it is kept: a short answer (under MIN_COMPRESSED_BYTES, sent uncompressed to
+   * every caller) as its UTF-8 bytes, which go to the socket as they are (a text is encoded again
+   * at every send, ~4 µs a request for a player's own answers); a longer one as text, compressed
+   * for nearly every caller. One form or the other, never both: per-player answers are kept by
+   * the thousand.
+   */
+  private readonly bytes: Buffer | null;
+  private readonly text: string | null;
+  /** The JSON text's length in UTF-16 code units (what codingFor compares). */
+  private readonly length: number;
   private readonly bodies = new Map<Compressed, Buffer>();
   private readonly fastBodies = new Map<Compressed, Buffer>();
   private readonly fastSends = new Map<Compressed, number>();
+  /** The representations, each made once: every send asks for one. */
+  private identity: Representation | null = null;
+  private readonly compressedRepresentations = new Map<`${Compressed}-${Tier}`, Representation>();
 
-  constructor(readonly json: string) {
+  constructor(json: string) {
     this.hash = sha256(json);
+    this.length = json.length;
+    const short = json.length < MIN_COMPRESSED_BYTES;
+    this.bytes = short ? ownBytes(Buffer.from(json, 'utf8')) : null;
+    this.text = short ? null : json;
+  }
+
+  /** The JSON text (a page composing several answers into one reads it). */
+  get json(): string {
+    return this.text ?? this.bytes!.toString('utf8');
+  }
+
+  /** The uncompressed body as it is kept: bytes for a short answer, text for a long one. */
+  private get plain(): string | Buffer {
+    return this.bytes ?? this.text!;
   }
 
   /**
@@ -62,7 +90,7 @@ export class CachedJson {
 
   /** The representation in this coding: the JSON text itself, or compressed bytes (well). */
   body(coding: ContentCoding): string | Buffer {
-    return coding === 'identity' ? this.json : this.compressed(coding, 'good');
+    return coding === 'identity' ? this.plain : this.compressed(coding, 'good');
   }
 
   /**
@@ -72,19 +100,29 @@ export class CachedJson {
    */
   representation(coding: ContentCoding): Representation {
     if (coding === 'identity') {
-      const etag = `"${this.hash}"`;
-      return { etag, validators: [etag], body: () => this.json };
+      if (!this.identity) {
+        const etag = `"${this.hash}"`;
+        const plain = this.plain;
+        this.identity = { etag, validators: [etag], body: () => plain };
+      }
+      return this.identity;
     }
     const tier: Tier =
       this.bodies.has(coding) || (this.fastSends.get(coding) ?? 0) >= FAST_SENDS ? 'good' : 'fast';
-    return {
-      etag: this.tagOf(coding, tier),
-      validators: [this.tagOf(coding, 'good'), this.tagOf(coding, 'fast')],
-      body: () => {
-        if (tier === 'fast') this.fastSends.set(coding, (this.fastSends.get(coding) ?? 0) + 1);
-        return this.compressed(coding, tier);
-      },
-    };
+    const key = `${coding}-${tier}` as const;
+    let made = this.compressedRepresentations.get(key);
+    if (!made) {
+      made = {
+        etag: this.tagOf(coding, tier),
+        validators: [this.tagOf(coding, 'good'), this.tagOf(coding, 'fast')],
+        body: () => {
+          if (tier === 'fast') this.fastSends.set(coding, (this.fastSends.get(coding) ?? 0) + 1);
+          return this.compressed(coding, tier);
+        },
+      };
+      this.compressedRepresentations.set(key, made);
+    }
+    return made;
   }
 
   private tagOf(coding: Compressed, tier: Tier): string {
@@ -105,7 +143,7 @@ export class CachedJson {
 
   /** The coding to send to a caller with this Accept-Encoding (RFC 9110 §12.5.3). */
   codingFor(acceptEncoding: string | undefined): ContentCoding {
-    if (!acceptEncoding || this.json.length < MIN_COMPRESSED_BYTES) return 'identity';
+    if (!acceptEncoding || this.length < MIN_COMPRESSED_BYTES) return 'identity';
     const accepted = acceptedCodings(acceptEncoding);
     if (accepted.has('br')) return 'br';
     if (accepted.has('gzip')) return 'gzip';
@@ -135,7 +173,18 @@ function compress(json: string, coding: Compressed, tier: Tier): Buffer {
       : gzipSync(raw, { level: tier === 'good' ? 6 : 1, chunkSize });
   // NOTE: zlib hands back a view of its 16 kB output chunk; kept per user, those add up (tens
   // of MB for a thousand players), so keep an exact copy instead.
-  return Buffer.from(compressed);
+  return ownBytes(compressed);
+}
+
+/**
+ * An exact copy of bytes kept for long in memory of its own. Node gives a small Buffer (under 4 kB)
+ * a slice of a shared 8 kB pool, and a kept slice holds the whole pool's memory alive with the
+ * short-lived buffers around it: thousands of kept answers could hold thousands of pools.
+ */
+function ownBytes(bytes: Uint8Array): Buffer {
+  const own = Buffer.allocUnsafeSlow(bytes.length);
+  own.set(bytes);
+  return own;
 }
 
 /** How many distinct Accept-Encoding values are remembered (browsers send a handful between them). */

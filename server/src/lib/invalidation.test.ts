@@ -52,6 +52,45 @@ describe('CachedValue', () => {
     expect(builds).toBe(2);
   });
 
+  it('answers a kept value at once (peek), and nothing while it may not be trusted or is being checked', async () => {
+    const bus = new LocalBus();
+    let trusted = true;
+    let stale: (key: string) => boolean = () => false;
+    const cache = new KeyedCache<string, string>(
+      bus,
+      ['users'],
+      10,
+      { topics: ['solves-added'], stale: async () => stale },
+      () => trusted,
+    );
+    expect(cache.peek('a')).toBeUndefined();
+    await cache.get('a', async () => 'a1');
+    expect(cache.peek('a')).toBe('a1');
+    trusted = false;
+    expect(cache.peek('a')).toBeUndefined();
+    trusted = true;
+    // A partial drop pending: only get() waits for it and answers what survives.
+    stale = (key) => key === 'a';
+    bus.publish('solves-added');
+    expect(cache.peek('a')).toBeUndefined();
+    expect(await cache.get('a', async () => 'a2')).toBe('a2');
+    expect(cache.peek('a')).toBe('a2');
+    bus.publish('users');
+    expect(cache.peek('a')).toBeUndefined();
+  });
+
+  it('keeps the recently used past half its size', async () => {
+    const cache = new KeyedCache<number, number>(new LocalBus(), ['users'], 4);
+    let builds = 0;
+    const build = (v: number) => async () => (builds++, v);
+    for (const k of [1, 2]) await cache.get(k, build(k));
+    expect(cache.peek(1)).toBe(1); // half full: 1 moves last
+    for (const k of [3, 4, 5]) await cache.get(k, build(k)); // 5 evicts 2, the least recently used
+    expect(builds).toBe(5);
+    expect(cache.peek(1)).toBe(1);
+    expect(cache.peek(2)).toBeUndefined();
+  });
+
   it('does not keep a build that an invalidation overtook', async () => {
     const bus = new LocalBus();
     const slow = deferred<string>();

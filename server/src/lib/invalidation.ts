@@ -151,6 +151,29 @@ export class KeyedCache<K, V> {
     return this.entries.size;
   }
 
+  /**
+   * The kept value of key when it may be answered at once, without a promise: the cache is
+   * trusted, no partial drop is pending and the key is kept. Undefined otherwise: then get().
+   */
+  peek(key: K): V | undefined {
+    if (this.partialPending || this.checking || !this.trusted()) return undefined;
+    const value = this.entries.get(key);
+    if (value !== undefined) this.touch(key, value);
+    return value;
+  }
+
+  /**
+   * Marks a key just used: most recently used last, so the first key is the one to evict. Below
+   * half the capacity nothing is evicted soon and the move (a delete and an insert, ~0.5 µs in a
+   * map of thousands, at every kept session's request) is skipped: once past half, the entries
+   * used since come last, and only those unused since keep their order of arrival.
+   */
+  private touch(key: K, value: V): void {
+    if (this.entries.size * 2 < this.maxEntries) return;
+    this.entries.delete(key);
+    this.entries.set(key, value);
+  }
+
   /** The value of key, built when missing; a built value is kept only when keep(value) says so. */
   async get(key: K, build: () => Promise<V>, keep: (value: V) => boolean = () => true): Promise<V> {
     if (!this.trusted()) {
@@ -162,9 +185,7 @@ export class KeyedCache<K, V> {
     while (this.partialPending || this.checking) await (this.checking ?? this.dropStale());
     if (this.entries.has(key)) {
       const value = this.entries.get(key) as V;
-      // Most recently used last, so the first key is the one to evict.
-      this.entries.delete(key);
-      this.entries.set(key, value);
+      this.touch(key, value);
       return value;
     }
     // Readers of a key already being built since the last invalidation share that build (a

@@ -27,7 +27,8 @@ export function sendCachedJson(
   // A caller's own answer (user or team info) must never sit in a shared cache.
   const cacheControl = audience === 'private' ? 'private, no-cache' : 'no-cache';
   void reply.header('etag', etag).header('cache-control', cacheControl).header('vary', 'Accept-Encoding');
-  if (validators.some((tag) => matches(request.headers['if-none-match'], tag))) return reply.code(304).send();
+  const held = request.headers['if-none-match'];
+  if (held && validators.some((tag) => matches(held, tag))) return reply.code(304).send();
   if (coding !== 'identity') void reply.header('content-encoding', coding);
   return reply.type('application/json; charset=utf-8').send(body());
 }

@@ -1,3 +1,4 @@
+import { checkHook } from './check-hook.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DomainError } from '../lib/errors.js';
 import { personalApiToken } from './session.js';
@@ -86,28 +87,31 @@ function checkActingGet(request: FastifyRequest, origins: ReadonlySet<string>): 
 export function registerOriginCheck(app: FastifyInstance, publicOrigin: string): void {
   const origins = siteOrigins(publicOrigin);
   const refusal = crossSiteRefusal(publicOrigin);
-  app.addHook('onRequest', async (request) => {
-    if (request.method === 'GET' || request.method === 'HEAD') {
-      if (request.routeOptions.config.acts === true) checkActingGet(request, origins);
-      return;
-    }
-    if (request.method === 'OPTIONS') return;
-    // A script with a personal API token and no cookie cannot be a forged browser request: a page
-    // of another site can neither read the token nor add an Authorization header without a CORS
-    // preflight, which this site never grants. With a cookie beside it the check stays (a
-    // browser's request then looks like any other, whatever the session plugin makes of it).
-    if (request.headers.cookie === undefined && personalApiToken(request) !== undefined) return;
-    const origin = request.headers.origin;
-    let source: string | undefined;
-    if (typeof origin === 'string' && origin !== 'null') {
-      source = origin;
-    } else if (typeof request.headers.referer === 'string') {
-      try {
-        source = new URL(request.headers.referer).origin;
-      } catch {
-        source = undefined;
+  app.addHook(
+    'onRequest',
+    checkHook((request) => {
+      if (request.method === 'GET' || request.method === 'HEAD') {
+        if (request.routeOptions.config.acts === true) checkActingGet(request, origins);
+        return;
       }
-    }
-    if (source === undefined || !origins.has(source)) throw new DomainError('forbidden', refusal);
-  });
+      if (request.method === 'OPTIONS') return;
+      // A script with a personal API token and no cookie cannot be a forged browser request: a page
+      // of another site can neither read the token nor add an Authorization header without a CORS
+      // preflight, which this site never grants. With a cookie beside it the check stays (a
+      // browser's request then looks like any other, whatever the session plugin makes of it).
+      if (request.headers.cookie === undefined && personalApiToken(request) !== undefined) return;
+      const origin = request.headers.origin;
+      let source: string | undefined;
+      if (typeof origin === 'string' && origin !== 'null') {
+        source = origin;
+      } else if (typeof request.headers.referer === 'string') {
+        try {
+          source = new URL(request.headers.referer).origin;
+        } catch {
+          source = undefined;
+        }
+      }
+      if (source === undefined || !origins.has(source)) throw new DomainError('forbidden', refusal);
+    }),
+  );
 }

@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptio
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { badInput } from '../lib/errors.js';
+import { checkHook } from './check-hook.js';
 import { requireStaff, requireUser } from './session.js';
 
 /**
@@ -57,7 +58,9 @@ export function route<E extends Endpoint>(
   // Every admin route is in the one authorisation table, or the app does not start.
   const roles = access === 'admin' ? rolesFor(ep) : undefined;
   if (access === 'admin' && !roles)
-    throw new Error(`${ep.method} ${ep.path} is missing from the authorisation table (contract api/staff-roles.ts)`);
+    throw new Error(
+      `${ep.method} ${ep.path} is missing from the authorisation table (contract api/staff-roles.ts)`,
+    );
   // What a token must carry to call it (contract api/token-scopes.ts). A route the token table
   // lacks takes no token at all (fail closed); the route-walking test finds any such route.
   const tokenRule = tokenRuleFor(ep);
@@ -79,22 +82,21 @@ export function route<E extends Endpoint>(
       ...(ep.query ? { querystring: ep.query } : {}),
       response: { 200: ep.response },
     },
-    // Hooks only where they have work: the cached public reads run none (each hook is a
-    // promise per request).
+    // Hooks only where they have work: the cached public reads run none.
     ...(access === 'user' || access === 'admin'
       ? {
-          onRequest: async (request: FastifyRequest) => {
+          onRequest: checkHook((request) => {
             if (access === 'user') requireUser(request);
             else requireStaff(request);
-          },
+          }),
         }
       : {}),
     ...(ep.body
       ? {
-          preValidation: async (request: FastifyRequest) => {
+          preValidation: checkHook((request) => {
             if (containsNul(request.body))
               throw badInput('Invalid input: text may not contain NUL characters');
-          },
+          }),
         }
       : {}),
     handler: handler as never,

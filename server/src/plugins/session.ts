@@ -63,29 +63,38 @@ export function tokenRuleOf(request: FastifyRequest): TokenRule | undefined {
  * 403 'This needs a signed-in session.', a scope the token lacks 403 'This token does not allow
  * that.' A route without a rule is the first kind (fail closed).
  */
-async function lookUpCaller(
+function lookUpCaller(
   ctx: AppContext,
   request: FastifyRequest,
   reply?: FastifyReply,
-): Promise<UserRow | null> {
+): UserRow | null | Promise<UserRow | null> {
   const apiToken = personalApiToken(request);
-  if (apiToken !== undefined) {
-    const caller = await findTokenUser(ctx, apiToken);
-    if (!caller) {
-      void reply?.header('www-authenticate', 'Bearer error="invalid_token"');
-      throw new DomainError('unauthenticated', API_TOKEN_REFUSED);
-    }
-    const rule = tokenRuleOf(request);
-    if (rule === undefined || rule === 'session')
-      throw new DomainError('forbidden', TOKEN_MESSAGES.sessionOnly);
-    if (!caller.scopes.includes(rule)) {
-      void reply?.header('www-authenticate', `Bearer error="insufficient_scope", scope="${rule}"`);
-      throw new DomainError('forbidden', TOKEN_MESSAGES.outsideScopes);
-    }
-    return caller.user;
-  }
+  if (apiToken !== undefined) return lookUpTokenCaller(ctx, request, apiToken, reply);
   const token = request.cookies[sessionCookieName(ctx)];
+  // A kept session is answered without a promise (findSessionUser).
   return token ? findSessionUser(ctx, token) : null;
+}
+
+/** The caller by a personal API token, held to the token table's rule for this route. */
+async function lookUpTokenCaller(
+  ctx: AppContext,
+  request: FastifyRequest,
+  apiToken: string,
+  reply?: FastifyReply,
+): Promise<UserRow> {
+  const caller = await findTokenUser(ctx, apiToken);
+  if (!caller) {
+    void reply?.header('www-authenticate', 'Bearer error="invalid_token"');
+    throw new DomainError('unauthenticated', API_TOKEN_REFUSED);
+  }
+  const rule = tokenRuleOf(request);
+  if (rule === undefined || rule === 'session')
+    throw new DomainError('forbidden', TOKEN_MESSAGES.sessionOnly);
+  if (!caller.scopes.includes(rule)) {
+    void reply?.header('www-authenticate', `Bearer error="insufficient_scope", scope="${rule}"`);
+    throw new DomainError('forbidden', TOKEN_MESSAGES.outsideScopes);
+  }
+  return caller.user;
 }
 
 export const API_TOKEN_REFUSED =
@@ -94,9 +103,23 @@ export const API_TOKEN_REFUSED =
 export async function registerSessions(app: FastifyInstance, ctx: AppContext): Promise<void> {
   await app.register(cookie);
   app.decorateRequest('user', null);
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.routeOptions.config.anonymous) return;
-    request.user = await lookUpCaller(ctx, request, reply);
+  // A callback hook, not an async one: a visitor and a kept session cost no promise.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.routeOptions.config.anonymous) return done();
+    let caller: UserRow | null | Promise<UserRow | null>;
+    try {
+      caller = lookUpCaller(ctx, request, reply);
+    } catch (err) {
+      return done(err as Error);
+    }
+    if (!(caller instanceof Promise)) {
+      request.user = caller;
+      return done();
+    }
+    caller.then((user) => {
+      request.user = user;
+      done();
+    }, done);
   });
 }
 

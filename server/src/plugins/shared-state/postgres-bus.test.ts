@@ -18,6 +18,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('PostgresBus', () => {
   beforeAll(async () => {
     database = await createTestDatabase('postgres', { empty: true });
     pool = new pg.Pool({ connectionString: database.databaseUrl, max: 4 });
+    // As the app's pool (db/connect.ts): an idle connection's backend ending is not a crash.
+    pool.on('error', () => {});
   });
   afterAll(async () => {
     await pool.end();
@@ -90,6 +92,12 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('PostgresBus', () => {
     await until(() => bus.hearsOthers(), 'the bus listens again');
     // Back: every cache was told to drop what it had (it may have missed a notification).
     expect(heard).toEqual([...ALL_TOPICS]);
+    // On one connection: the lost one is not left open beside it.
+    const listening = await pool.query(
+      `select count(*)::int as n from pg_stat_activity
+       where datname = current_database() and query = 'LISTEN ctf_invalidate'`,
+    );
+    expect(listening.rows[0].n).toBe(1);
     await read();
     await read();
     expect(builds).toBe(4);

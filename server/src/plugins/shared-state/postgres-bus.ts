@@ -29,6 +29,7 @@ const BYE = '@bye';
  */
 export class PostgresBus implements InvalidationBus {
   private readonly local = new LocalBus();
+  /** The listening connection, or the one being made; ended by close() either way. */
   private client: pg.Client | null = null;
   private closed = false;
   private readonly origin = `${process.pid}-${Math.random().toString(36).slice(2)}`;
@@ -85,8 +86,14 @@ export class PostgresBus implements InvalidationBus {
     if (this.closed) return;
     const { default: driver } = await import('pg');
     const client: pg.Client = new driver.Client({ connectionString: this.url });
-    client.on('error', () => this.reconnectSoon());
-    client.on('end', () => this.reconnectSoon());
+    // Only the current connection may start a reconnect: a replaced one's late error or end is
+    // ignored (two reconnects at once would leave two listening connections).
+    this.client = client;
+    const lost = () => {
+      if (this.client === client) this.reconnectSoon();
+    };
+    client.on('error', lost);
+    client.on('end', lost);
     client.on('notification', (n) => {
       if (n.channel !== CHANNEL || !n.payload) return;
       const [origin, topic] = n.payload.split('|');
@@ -98,7 +105,6 @@ export class PostgresBus implements InvalidationBus {
       await client.connect();
       await client.query(`LISTEN ${CHANNEL}`);
       if (this.closed) return;
-      this.client = client;
       this.listeningSince = this.now();
       // Only now, listening again, is every cache dropped: a notification sent while the channel
       // was down is lost, and a cache refilled before LISTEN could hold what it revoked.
@@ -106,7 +112,8 @@ export class PostgresBus implements InvalidationBus {
       this.listening = true;
       await this.signal(HELLO);
     } catch {
-      this.reconnectSoon();
+      // reconnectSoon ends this connection (it may have opened yet failed to LISTEN).
+      if (this.client === client) this.reconnectSoon();
     }
   }
 
@@ -115,6 +122,8 @@ export class PostgresBus implements InvalidationBus {
     if (this.closed || this.reconnecting) return;
     this.reconnecting = true;
     this.listening = false;
+    // The lost connection is ended (its socket may still be open) before the next is made.
+    void this.client?.end().catch(() => {});
     this.client = null;
     this.listeningSince = null;
     setTimeout(() => {
