@@ -25,9 +25,14 @@ import { solutionFor } from './solutions.js';
  * everyone else during one), and one challenge's page behind the gate.
  */
 
+/** Each challenge as last valued, kept with its base object: reused while its value holds. */
+const lastValued = new WeakMap<PublicChallenge, PublicChallenge>();
+
 /**
  * The list with each challenge's current value and solve count as a board has them (the score
- * board counts solves the same way: users who count), ordered by those values.
+ * board counts solves the same way: users who count), ordered by those values. A challenge whose
+ * value, count and first blood did not move is the same object as in the last valuing, so the
+ * list's serialisation (public-list.ts) reuses its text: a correct flag re-serialises one.
  */
 export function withCurrentValues(
   list: readonly PublicChallenge[],
@@ -39,20 +44,47 @@ export function withCurrentValues(
       const id = Number(c._id);
       const points = board.values.get(id);
       if (points === undefined) return c;
-      const valued = { ...c, points, user_completions: board.counts.get(id) ?? 0 };
+      const count = board.counts.get(id) ?? 0;
+      let firstBlood = c.first_blood;
       // A frozen board names a first blood only when its solve is on it (before the freeze).
-      if (board.cutoff !== null && firstBloodIds && c.first_blood !== null) {
+      if (board.cutoff !== null && firstBloodIds && firstBlood !== null) {
         const blood = firstBloodIds.get(id);
-        if (blood === undefined || board.firstSolves.get(id) !== blood) valued.first_blood = null;
+        if (blood === undefined || board.firstSolves.get(id) !== blood) firstBlood = null;
       }
+      const kept = lastValued.get(c);
+      if (
+        kept &&
+        kept.points === points &&
+        kept.user_completions === count &&
+        kept.first_blood === firstBlood
+      )
+        return kept;
+      const valued = { ...c, points, user_completions: count, first_blood: firstBlood };
+      lastValued.set(c, valued);
       return valued;
     })
-    .sort((a, b) =>
-      compareChallenges(
-        { points: a.points, name: a.name, id: Number(a._id) },
-        { points: b.points, name: b.name, id: Number(b._id) },
-      ),
-    );
+    .sort(byValueThenName(list));
+}
+
+/** Each list's challenges ranked by name, then id: compareChallenges after the points, made once per list. */
+const nameRanks = new WeakMap<readonly PublicChallenge[], ReadonlyMap<string, number>>();
+
+/**
+ * compareChallenges over valued challenges of `list`, with their names compared once for the list
+ * (the kept list is valued again at every correct flag; its names do not change, and the
+ * collator's comparisons were most of a sort).
+ */
+function byValueThenName(
+  list: readonly PublicChallenge[],
+): (a: PublicChallenge, b: PublicChallenge) => number {
+  let ranks = nameRanks.get(list);
+  if (!ranks) {
+    const named = list.map((c) => ({ points: 0, name: c.name, id: Number(c._id) })).sort(compareChallenges);
+    ranks = new Map(named.map((c, i) => [String(c.id), i]));
+    nameRanks.set(list, ranks);
+  }
+  const rank = ranks;
+  return (a, b) => a.points - b.points || rank.get(a._id)! - rank.get(b._id)!;
 }
 
 const valuedLists = new WeakMap<

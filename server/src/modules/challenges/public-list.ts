@@ -108,7 +108,7 @@ export function listAnswer(
   let answer: CachedJson | undefined;
   return {
     get answer() {
-      return (answer ??= new CachedJson(JSON.stringify(list)));
+      return (answer ??= new CachedJson(serialiseList(list)));
     },
     list,
     all,
@@ -118,6 +118,27 @@ export function listAnswer(
     schedule,
     nextRelease,
   };
+}
+
+/** Each challenge's JSON text, kept with the (never mutated) object it was made from. */
+const challengeJson = new WeakMap<PublicChallenge, string>();
+
+/**
+ * JSON.stringify(list), the same text, from each challenge's kept text: a new version of the list
+ * (every correct flag, while an event starts) serialises only the challenges that changed.
+ */
+export function serialiseList(list: readonly PublicChallenge[]): string {
+  let out = '[';
+  for (let i = 0; i < list.length; i++) {
+    const c = list[i]!;
+    let json = challengeJson.get(c);
+    if (json === undefined) {
+      json = JSON.stringify(c);
+      challengeJson.set(c, json);
+    }
+    out += i === 0 ? json : `,${json}`;
+  }
+  return `${out}]`;
 }
 
 /** The whole list; the solve feed position is read first, never after. */

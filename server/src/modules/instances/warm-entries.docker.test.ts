@@ -186,7 +186,8 @@ for (const kind of testDatabaseKinds()) {
       expect((JSON.parse(row!.ports) as { hostPort: number }[])[0]!.hostPort).toBe(warmPort);
       // ... and that entry point goes (the row is marked failed first, then the engine removes it,
       // and the start ends: a sweep makes no warm entry point while a start is under way); the
-      // next one has another port.
+      // next one is a new entry point. Its port is a random free one of the range, which may be
+      // the same number again: the failed row shows no address, so no team is sent to it.
       await until(
         'the failed start to end and its entry point to be removed',
         async () =>
@@ -196,7 +197,10 @@ for (const kind of testDatabaseKinds()) {
       await sweepInstances(t.ctx);
       const next = (await onEngine()).containers.filter((c) => warmNamed([c.name]).length === 1);
       expect(next).toHaveLength(1);
-      expect(next[0]!.labels['ctf.ports']).not.toContain(`"hostPort":${warmPort}`);
+      expect(next[0]!.name).not.toBe(warm[0]!.name);
+      const failedView = await alice.get(`/api/ctf/instance?challenge_id=${broken.id}`);
+      expect(failedView.status).toBe(503);
+      expect(JSON.stringify(failedView.body)).not.toContain(String(warmPort));
     }, 60_000);
 
     it('a host port another program holds: the start moves to another random port of the range', async () => {

@@ -47,5 +47,49 @@ for (const kind of testDatabaseKinds()) {
       expect(names(now.userCompletions)).toEqual([c2.name]);
       expect(now.teamCompletions).toEqual([]);
     });
+
+    it("a team's kept completions, shared by its members' team and completions answers, follow a solve and a rename", async () => {
+      const t = await scenario({ kind, users: ['ann', 'bob'], challenges: { c1: 'Simple', c2: 'Easy' } });
+      const { ann, bob } = t.users;
+      const { c1, c2 } = t.challenges;
+      await makeTeam(t, 'Red', [ann.user!.id, bob.user!.id]);
+      await t.solve(bob, c1);
+      const answers = async () => {
+        const [team, annCompletions, bobCompletions] = [
+          (await ann.get('/api/team/info')).body,
+          (await ann.post(COMPLETIONS, {})).body,
+          (await bob.post(COMPLETIONS, {})).body,
+        ];
+        return {
+          team: team.completions,
+          ann: annCompletions.teamCompletions,
+          bob: bobCompletions.teamCompletions,
+        };
+      };
+      const credited = (list: { name: string; memberName: string }[]) =>
+        list.map((c) => `${c.name} by ${c.memberName}`).sort();
+
+      // Each answer is kept after this read, all from one kept list of the team.
+      let now = await answers();
+      for (const list of Object.values(now)) expect(credited(list)).toEqual([`${c1.name} by bob`]);
+
+      await t.solve(ann, c2);
+      now = await answers();
+      for (const list of Object.values(now)) {
+        expect(credited(list)).toEqual([`${c1.name} by bob`, `${c2.name} by ann`].sort());
+      }
+
+      // A member's new name shows in every kept answer of the team.
+      await t.ctx.database.db
+        .updateTable('users')
+        .set({ username: 'robert' })
+        .where('id', '=', bob.user!.id)
+        .execute();
+      t.ctx.bus.publish('users');
+      now = await answers();
+      for (const list of Object.values(now)) {
+        expect(credited(list)).toEqual([`${c1.name} by robert`, `${c2.name} by ann`].sort());
+      }
+    });
   });
 }

@@ -4,9 +4,9 @@ import type { UserRow } from '../../db/schema.js';
 import { CachedJson } from '../../lib/cached-json.js';
 import { KeyedCache } from '../../lib/invalidation.js';
 import { getScoreView } from '../scoreboard/scoreboard.service.js';
-import { withBoardPoints } from '../scoreboard/scoreboard.views.js';
-import { followSolves } from '../scoreboard/solve-feed.js';
-import { listTeamCompletions } from '../teams/teams.views.js';
+import { answerAtBoardValues, type BoardValuedAnswer } from '../scoreboard/scoreboard.views.js';
+import { dropTouchedBySolves } from '../scoreboard/solve-feed.js';
+import { listTeamCompletions, touchesMemberOrTeam } from '../teams/teams.views.js';
 import { USER_ANSWER_CACHE_SIZE, listCompletionsOfUser } from '../users/users.service.js';
 
 /**
@@ -15,9 +15,10 @@ import { USER_ANSWER_CACHE_SIZE, listCompletionsOfUser } from '../users/users.se
  */
 interface CompletionsEntry {
   userCompletions: UserCompletion[];
-  teamCompletions: TeamCompletion[];
+  /** The team's kept list (listTeamCompletions), shared with its other members' answers. */
+  teamCompletions: readonly TeamCompletion[];
   teamId: number | null;
-  valued: { points: number[]; answer: CachedJson } | null;
+  valued: BoardValuedAnswer | null;
 }
 
 const caches = new WeakMap<AppContext, KeyedCache<number, CompletionsEntry>>();
@@ -25,24 +26,14 @@ const caches = new WeakMap<AppContext, KeyedCache<number, CompletionsEntry>>();
 function completionsCache(ctx: AppContext): KeyedCache<number, CompletionsEntry> {
   let cache = caches.get(ctx);
   if (cache) return cache;
-  const solvesSince = followSolves(ctx.database);
   cache = new KeyedCache<number, CompletionsEntry>(
     ctx.bus,
     // The same writes as the team's answer (teams.views.ts): memberships, removals, any solve
     // deleted or challenge changed; awards do not show here but are rare, so they drop it too.
     ['teams', 'users', 'solves', 'challenges'],
     USER_ANSWER_CACHE_SIZE,
-    {
-      // A correct flag changes the answers of its solver and of its solver's team only.
-      topics: ['solves-added'],
-      stale: async () => {
-        const solves = await solvesSince();
-        if (!solves) return null;
-        const teams = new Set(solves.map((s) => s.team_id));
-        const solvers = new Set(solves.map((s) => s.user_id));
-        return (userId, entry) => solvers.has(userId) || (entry.teamId !== null && teams.has(entry.teamId));
-      },
-    },
+    // A correct flag changes the answers of its solver and of its solver's team only.
+    dropTouchedBySolves(ctx.database, touchesMemberOrTeam),
   );
   caches.set(ctx, cache);
   return cache;
@@ -51,7 +42,7 @@ function completionsCache(ctx: AppContext): KeyedCache<number, CompletionsEntry>
 /**
  * POST /api/info/get-completions for the caller, read from the database once per change and kept
  * per user; serialised again only when a team completion's value on the board the caller sees
- * moved (a dynamic challenge, the freeze). The same answer as getOwnCompletions.
+ * moved (a dynamic challenge, the freeze: answerAtBoardValues). The same answer as getOwnCompletions.
  */
 export async function getOwnCompletionsAnswer(ctx: AppContext, user: UserRow): Promise<CachedJson> {
   const entry = await completionsCache(ctx).get(user.id, async () => {
@@ -61,19 +52,13 @@ export async function getOwnCompletionsAnswer(ctx: AppContext, user: UserRow): P
     ]);
     return { userCompletions, teamCompletions, teamId: user.team_id, valued: null };
   });
-  let teamCompletions = entry.teamCompletions;
-  if (teamCompletions.length > 0) {
-    const view = await getScoreView(ctx, { live: user.is_admin === 1 });
-    teamCompletions = withBoardPoints(view.board, teamCompletions);
-  }
-  const points = teamCompletions.map((c) => c.points);
-  const kept = entry.valued;
-  if (kept && kept.points.length === points.length && kept.points.every((p, i) => p === points[i]))
-    return kept.answer;
-  const answer = CachedJson.of(leaderboardApi.getCompletions.response, {
-    userCompletions: entry.userCompletions,
-    teamCompletions,
-  });
-  entry.valued = { points, answer };
-  return answer;
+  const board =
+    entry.teamCompletions.length > 0 ? (await getScoreView(ctx, { live: user.is_admin === 1 })).board : null;
+  entry.valued = answerAtBoardValues(entry.valued, board, entry.teamCompletions, (teamCompletions) =>
+    CachedJson.of(leaderboardApi.getCompletions.response, {
+      userCompletions: entry.userCompletions,
+      teamCompletions: [...teamCompletions],
+    }),
+  );
+  return entry.valued.answer;
 }

@@ -1,5 +1,6 @@
 import type { CtftimeFeed, GraphSeries, ScoreboardExportRow, SolveExportRow } from '@ctf/contract';
 import { compareCodePoints } from '@ctf/contract';
+import type { CachedJson } from '../../lib/cached-json.js';
 import type { BoardAward, Competitor, ScoreBoard } from './score-board.js';
 
 /**
@@ -181,4 +182,37 @@ export function withBoardPoints<T extends { id: string; points: number }>(
     const points = solvedPoints(board, Number(c.id), c.points);
     return points === c.points ? c : { ...c, points };
   });
+}
+
+/**
+ * An answer that shows completions at the values of a board (the caller's: live or frozen), with
+ * what it was made from: the points it shows, and the board at its version (a board changes in
+ * place, its version counting each change).
+ */
+export interface BoardValuedAnswer {
+  answer: CachedJson;
+  points: readonly number[];
+  board: ScoreBoard | null;
+  version: number;
+}
+
+/**
+ * The answer of these completions at the board's values now (no board: as stored). Kept as it
+ * was while the board has not moved; valued again when it has, and serialised again only when one
+ * of its points moved (a dynamic challenge's value, the freeze): its bytes and ETag stand
+ * otherwise.
+ */
+export function answerAtBoardValues<T extends { id: string; points: number }>(
+  kept: BoardValuedAnswer | null,
+  board: ScoreBoard | null,
+  completions: readonly T[],
+  serialise: (valued: readonly T[]) => CachedJson,
+): BoardValuedAnswer {
+  const version = board?.version ?? 0;
+  if (kept && kept.board === board && kept.version === version) return kept;
+  const valued = board && completions.length > 0 ? withBoardPoints(board, completions) : completions;
+  const points = valued.map((c) => c.points);
+  if (kept && kept.points.length === points.length && kept.points.every((p, i) => p === points[i]))
+    return { ...kept, board, version };
+  return { answer: serialise(valued), points, board, version };
 }

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { DatabaseHandle, Dialect } from '../../db/connect.js';
 import type { Executor } from '../../db/schema.js';
+import type { PartialInvalidation } from '../../lib/invalidation.js';
 
 /**
  * Where a reader of the solves stands: the highest id it has seen, and what tells it that solves
@@ -124,7 +125,7 @@ export async function currentSolvePosition(db: Executor, dialect: Dialect): Prom
  * and then the caller drops everything. The starting position is read at once: answers built
  * before it was read are kept only if no solve was published while they were built (KeyedCache).
  */
-export function followSolves(database: DatabaseHandle): () => Promise<NewSolve[] | null> {
+function followSolves(database: DatabaseHandle): () => Promise<NewSolve[] | null> {
   const start = () => currentSolvePosition(database.db, database.dialect).catch(() => null);
   let position: Promise<SolveFeedPosition | null> = start();
   return async () => {
@@ -140,5 +141,35 @@ export function followSolves(database: DatabaseHandle): () => Promise<NewSolve[]
     );
     const { solves, consistent } = await feed;
     return consistent ? solves : null;
+  };
+}
+
+/** Whom a batch of new solves touches: their solvers, and their teams (null: a solo solver's). */
+export interface SolveTouch {
+  users: ReadonlySet<number>;
+  teams: ReadonlySet<number | null>;
+}
+
+/**
+ * A KeyedCache's partial drop on `solves-added`: the new solves are read once for the cache
+ * (followSolves), and `touched` names the kept entries they change; when the feed cannot tell,
+ * the cache drops everything.
+ */
+export function dropTouchedBySolves<K, V>(
+  database: DatabaseHandle,
+  touched: (key: K, value: V, by: SolveTouch) => boolean,
+): PartialInvalidation<K, V> {
+  const solvesSince = followSolves(database);
+  return {
+    topics: ['solves-added'],
+    stale: async () => {
+      const solves = await solvesSince();
+      if (!solves) return null;
+      const by = {
+        users: new Set(solves.map((s) => s.user_id)),
+        teams: new Set(solves.map((s) => s.team_id)),
+      };
+      return (key, value) => touched(key, value, by);
+    },
   };
 }
