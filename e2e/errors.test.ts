@@ -2,6 +2,7 @@ import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserAvailable, launchBrowser } from './support/browser.js';
 import { createSampleChallenges, populateEvent, type DemoEvent } from './support/demo-event.js';
+import { hydrated } from './support/first-view.js';
 import { HttpClient } from './support/http.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { localSignIn } from './support/session.js';
@@ -188,7 +189,10 @@ describe.runIf(run)('failed requests and broken pages in Chromium', { timeout: 1
       const heal = await breakApi(page, c.api, c.how);
       await page.goto(`${server.url}${c.from?.path ?? c.path}`);
       if (c.from) {
-        // The navbar's link (a page may name another page in its text too).
+        // The navbar's link (a page may name another page in its text too), once React holds it:
+        // the page's shell carries the same links, and one clicked before that loads the next
+        // page from the server, drawn there with what it carries (no request to fail).
+        await hydrated(page, '#main-nav');
         await page.locator('#main-nav').getByRole('link', { name: c.from.link, exact: true }).click();
         await page.waitForURL((url) => url.pathname === c.path);
       }
