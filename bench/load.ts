@@ -44,6 +44,21 @@ export const BROWSER_HEADERS = { 'accept-encoding': 'gzip, deflate, br' } as con
 
 /** The scenarios whose answers are read (to count correct and wrong flags). */
 const READS_BODIES: ReadonlySet<ScenarioName> = new Set(['submit', 'wrong-flag', 'regex-submit', 'mixed']);
+/**
+ * Whether a scenario is warmed before its measured slices (`warmUp`): every one that only reads.
+ * The players' kept answers are built once, as in an event under way, so the ratios are of the
+ * steady state; a player's first requests are what the rush measures (bench/rush.ts). The flag
+ * scenarios write and count their answers, so they are not (their sessions are, by the reads
+ * before them).
+ */
+export function isWarmed(name: ScenarioName): boolean {
+  return !READS_BODIES.has(name);
+}
+/**
+ * How long a scenario is warmed at its highest connections: every seeded player is met in it (a
+ * shorter measurement, such as the tests' tiny run, is warmed no longer than it is measured).
+ */
+export const WARM_SECONDS = 2;
 const CORRECT_FLAG = Buffer.from('Correct Flag!');
 const INCORRECT_FLAG = Buffer.from('Incorrect Flag!');
 
@@ -258,6 +273,11 @@ async function loadStretch(target: LoadTarget, connections: number, seconds: num
     correct,
     wrong,
   };
+}
+
+/** Load that is not measured: a read scenario's warm-up (isWarmed). */
+export async function warmUp(target: LoadTarget, connections: number, durationSec: number): Promise<void> {
+  await loadStretch(target, connections, Math.min(WARM_SECONDS, durationSec));
 }
 
 function percentile(sorted: Float64Array, p: number): number {

@@ -5,9 +5,11 @@ import {
   SUBMITTING,
   currentListEtag,
   currentRssMb,
+  isWarmed,
   peakRssMb,
   requestMaker,
   type LoadResult,
+  warmUp,
   type ScenarioName,
 } from './load.js';
 import {
@@ -60,11 +62,18 @@ async function loadAll(
   const out: LoadResult[] = [];
   const maxC = Math.max(...opts.connections);
   for (const name of scenarios) {
+    if (isWarmed(name)) {
+      const make = requestMaker(name, event, server.url, etag, competitors);
+      await warmUp({ url: `http://127.0.0.1:${server.port}`, name, make }, maxC, opts.durationSec);
+    }
     for (const c of opts.connections) {
       if (AT_MOST_CONNECTIONS_ONLY.has(name) && c !== maxC) continue;
       const make = requestMaker(name, event, server.url, etag, competitors);
       const r = await measure(baseline, `http://127.0.0.1:${server.port}`, name, make, c, opts, hello);
       logLine(opts, '', r);
+      // Which scenario raises the server's peak: its memory now and its peak so far.
+      const pid = server.process.pid!;
+      opts.log?.(`    server RSS ${currentRssMb(pid).toFixed(1)} MB (peak ${peakRssMb(pid).toFixed(1)} MB)`);
       out.push(r);
     }
   }

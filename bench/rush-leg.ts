@@ -99,7 +99,6 @@ export async function benchRush(
     LOG_LEVEL: 'warn',
     // e.g. '--cpu-prof --cpu-prof-dir=/tmp/x' to profile the server of a rush run here.
     ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
-    ...(process.env.BENCH_SQL_TIMING ? { CTF_SQL_TIMING: process.env.BENCH_SQL_TIMING } : {}),
     EVENT_START: new Date(now - 10 * 60_000).toISOString(),
     EVENT_END: new Date(now + 24 * 3600_000).toISOString(),
   };
