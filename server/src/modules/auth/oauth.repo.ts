@@ -1,7 +1,7 @@
 import { prepared } from '../../db/prepared.js';
 import type { Executor } from '../../db/schema.js';
 
-type OAuthStateRow = {
+export type OAuthStateRow = {
   state_hash: string;
   provider: string;
   code_verifier: string;

@@ -3,10 +3,16 @@ import { IDENTITY_MESSAGES, type IdentityKind, type OAuthProvider } from '@ctf/c
 import type { AppContext } from '../../context.js';
 import type { UserRow } from '../../db/schema.js';
 import { constantTimeEqual, randomToken, sha256 } from '../../lib/crypto.js';
+import { EXPIRED_ROWS_SWEEP_MS, atMostEvery } from '../../lib/housekeeping.js';
 import { findOrCreateUser, type ProviderProfile } from '../users/users.service.js';
 import { linkIdentity } from '../users/identities.js';
 import { exchangeCode, providerSpec } from './oauth.providers.js';
-import { deleteExpiredOAuthStates, insertOAuthState, takeOAuthState } from './oauth.repo.js';
+import {
+  deleteExpiredOAuthStates,
+  insertOAuthState,
+  takeOAuthState,
+  type OAuthStateRow,
+} from './oauth.repo.js';
 
 export const OAUTH_STATE_TTL_MS = 10 * 60 * 1000;
 
@@ -29,6 +35,18 @@ function client(ctx: AppContext, provider: OAuthProvider) {
   };
 }
 
+const expiredStatesSweep = atMostEvery(EXPIRED_ROWS_SWEEP_MS);
+
+/**
+ * Stores a sign-in's state (OAuth or OIDC), and at most once a minute deletes the expired ones
+ * first (a state is refused after its expiry wherever it is read).
+ */
+export async function storeOAuthState(ctx: AppContext, now: Date, row: OAuthStateRow): Promise<void> {
+  if (expiredStatesSweep(ctx, now.getTime()))
+    await deleteExpiredOAuthStates(ctx.database.db, now.toISOString());
+  await insertOAuthState(ctx.database.db, row);
+}
+
 /**
  * Starts a login: a single-use state (stored hashed, with the PKCE verifier) and the provider's
  * authorize URL. The caller puts the state in a short-lived HttpOnly cookie too, binding the
@@ -43,8 +61,7 @@ export async function beginLogin(
   const state = randomToken(32);
   const verifier = generateCodeVerifier();
   const now = ctx.clock.now();
-  await deleteExpiredOAuthStates(ctx.database.db, now.toISOString());
-  await insertOAuthState(ctx.database.db, {
+  await storeOAuthState(ctx, now, {
     state_hash: sha256(state),
     provider,
     code_verifier: spec.pkce ? verifier : '',

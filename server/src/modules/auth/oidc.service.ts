@@ -1,11 +1,11 @@
 import * as oidc from 'openid-client';
 import type { AppContext } from '../../context.js';
 import { hmac, randomToken, sha256 } from '../../lib/crypto.js';
-import { deleteExpiredOAuthStates, insertOAuthState } from './oauth.repo.js';
 import {
   LoginError,
   OAUTH_STATE_TTL_MS,
   finishCallback,
+  storeOAuthState,
   takeCallbackState,
   type CallbackInput,
   type CallbackOutcome,
@@ -92,8 +92,7 @@ export async function beginOidcLogin(
   const state = randomToken(32);
   const verifier = oidc.randomPKCECodeVerifier();
   const now = ctx.clock.now();
-  await deleteExpiredOAuthStates(ctx.database.db, now.toISOString());
-  await insertOAuthState(ctx.database.db, {
+  await storeOAuthState(ctx, now, {
     state_hash: sha256(state),
     provider: 'oidc',
     code_verifier: verifier,

@@ -27,6 +27,28 @@ for (const kind of testDatabaseKinds()) {
       expect((await ann.get(AUTH)).status).toBe(401);
     });
 
+    it('are deleted once expired by a later sign-in, at most once a minute', async () => {
+      const holders = async () =>
+        (
+          await t.ctx.database.db
+            .selectFrom('sessions')
+            .innerJoin('users', 'users.id', 'sessions.user_id')
+            .select('users.username')
+            .orderBy('users.username')
+            .execute()
+        ).map((r) => r.username);
+      await t.login('ann');
+      t.clock.advance(SESSION_TTL_MS - 10_000);
+      await t.login('bob');
+      t.clock.advance(20_000);
+      // ann's session has expired (and is refused), but the last sweep was 20 s ago.
+      await t.login('cat');
+      expect(await holders()).toEqual(['ann', 'bob', 'cat']);
+      t.clock.advance(60_000);
+      await t.login('dan');
+      expect(await holders()).toEqual(['bob', 'cat', 'dan']);
+    });
+
     it('end at logout on every device of that cookie, and other sessions live on', async () => {
       const ann = await t.login('ann');
       const annPhone = await t.login('ann');

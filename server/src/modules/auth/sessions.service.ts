@@ -2,6 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { Executor, UserRow } from '../../db/schema.js';
 import { randomToken, sha256 } from '../../lib/crypto.js';
 import { DomainError } from '../../lib/errors.js';
+import { EXPIRED_ROWS_SWEEP_MS, atMostEvery } from '../../lib/housekeeping.js';
 import { KeyedCache } from '../../lib/invalidation.js';
 import {
   deleteExpiredSessions,
@@ -46,10 +47,14 @@ export async function createSession(
     expires_at: expires.toISOString(),
     created_at: now.toISOString(),
   });
-  // Housekeeping rides on logins, which are rare compared with reads.
-  await deleteExpiredSessions(ctx.database.db, now.toISOString());
+  // Housekeeping rides on logins, at most once a minute (an expired session is refused where it is
+  // read, so one kept a minute longer opens nothing).
+  if (expiredSessionsSweep(ctx, now.getTime()))
+    await deleteExpiredSessions(ctx.database.db, now.toISOString());
   return { token, expires };
 }
+
+const expiredSessionsSweep = atMostEvery(EXPIRED_ROWS_SWEEP_MS);
 
 /** How many live sessions each process keeps in memory (a few hundred bytes each). */
 export const SESSION_CACHE_SIZE = 10_000;

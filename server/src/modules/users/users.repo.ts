@@ -78,12 +78,17 @@ export async function insertUser(
     role: Role;
     created_at: string;
   },
-): Promise<number> {
+): Promise<UserRow> {
   const { role, is_admin } = roleColumns(row.role);
   const inserted = await insertUserQuery.first(db, { ...row, role, is_admin });
   if (!inserted) throw new Error('the new user was not inserted');
-  return inserted.id;
+  return inserted;
 }
+
+/** USER_COLUMNS as an insert's RETURNING names them (its own table's columns, unqualified). */
+const RETURNED_USER_COLUMNS = USER_COLUMNS.map((c) =>
+  c.slice('users.'.length),
+) as unknown as readonly ((typeof USER_COLUMNS)[number] extends `users.${infer C}` ? C : never)[];
 
 const insertUserQuery = prepared<
   {
@@ -93,7 +98,7 @@ const insertUserQuery = prepared<
     email: string;
     created_at: string;
   } & ReturnType<typeof roleColumns>,
-  { id: number }
+  UserRow
 >((db, bind) =>
   db
     .insertInto('users')
@@ -108,7 +113,7 @@ const insertUserQuery = prepared<
       team_id: null,
       team_joined_at: null,
     })
-    .returning('id'),
+    .returning(RETURNED_USER_COLUMNS),
 );
 
 type IdentityRow = {

@@ -117,8 +117,8 @@ export async function findOrCreateUser(
     if ((await findNameOwner(db, nameKey(username))) === 'team') continue;
     try {
       const now = ctx.clock.now().toISOString();
-      const id = await ctx.database.transaction(async (trx) => {
-        const userId = await insertUser(trx, {
+      const created = await ctx.database.transaction(async (trx) => {
+        const user = await insertUser(trx, {
           username,
           username_key: nameKey(username),
           avatar_url: profile.avatarUrl,
@@ -127,19 +127,18 @@ export async function findOrCreateUser(
           created_at: now,
         });
         await insertIdentity(trx, {
-          user_id: userId,
+          user_id: user.id,
           provider: profile.provider,
           provider_user_id: profile.providerUserId,
           created_at: now,
           name: profile.handle.slice(0, 200),
         });
-        return userId;
+        return user;
       });
       // NOTE: a new player is in no kept answer yet, so nothing is told (the board learns them at
       // their first solve, ScoreBoard.learnUsers); a new admin changes who the site's admins are.
       if (admin) ctx.bus.publish('users');
-      const created = await findUserByIdentity(db, profile.provider, profile.providerUserId);
-      if (!created || created.id !== id) throw new Error('user vanished after creation');
+      // The row as the insert wrote it (its RETURNING): not read again.
       return created;
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
@@ -270,7 +269,7 @@ export async function insertNamedUser(
   trx: Executor,
   row: { username: string; email: string; provider: string; providerUserId: string; now: string },
 ): Promise<number> {
-  const userId = await insertUser(trx, {
+  const { id: userId } = await insertUser(trx, {
     username: row.username,
     username_key: nameKey(row.username),
     avatar_url: '',
