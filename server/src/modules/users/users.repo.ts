@@ -27,15 +27,18 @@ export async function findUserByUsernameKey(db: Executor, key: string): Promise<
  * team, or nothing. Read by both the user and the team creation paths, so it lives here, below.
  */
 export async function findNameOwner(db: Executor, key: string): Promise<'user' | 'team' | null> {
-  if (await userByNameKey.first(db, { key })) return 'user';
-  return (await teamByNameKey.first(db, { key })) ? 'team' : null;
+  const owners = await nameOwnersQuery.first(db, { key });
+  if (owners?.user_id != null) return 'user';
+  return owners?.team_id != null ? 'team' : null;
 }
 
-const userByNameKey = prepared<{ key: string }, { id: number }>((db, bind) =>
-  db.selectFrom('users').select('id').where('username_key', '=', bind('key')),
-);
-const teamByNameKey = prepared<{ key: string }, { id: number }>((db, bind) =>
-  db.selectFrom('teams').select('id').where('name_key', '=', bind('key')),
+/** The user and the team a name key belongs to, in one statement (each column null when none). */
+const nameOwnersQuery = prepared<{ key: string }, { user_id: number | null; team_id: number | null }>(
+  (db, bind) =>
+    db.selectNoFrom((eb) => [
+      eb.selectFrom('users').select('id').where('username_key', '=', bind('key')).limit(1).as('user_id'),
+      eb.selectFrom('teams').select('id').where('name_key', '=', bind('key')).limit(1).as('team_id'),
+    ]),
 );
 
 /** The account whose stored address is this one (ignoring case), or null. */
