@@ -283,3 +283,34 @@ for (const kind of testDatabaseKinds()) {
     });
   });
 }
+
+describe("a caller's rank on one board version", () => {
+  it('is looked up once per competitor (a binary search), their team first, then themselves', () => {
+    const asked: string[] = [];
+    const places = new Map([
+      ['team:7', 0],
+      ['user:3', 4],
+    ]);
+    const pages = new BoardPages(
+      [
+        { kind: 'team' as const, id: 7, name: 'Red', points: 900 },
+        { kind: 'user' as const, id: 3, name: 'cat', points: 100 },
+      ],
+      {
+        placeOf: (kind, id) => {
+          asked.push(`${kind}:${id}`);
+          return places.get(`${kind}:${id}`) ?? -1;
+        },
+      },
+    );
+    for (let i = 0; i < 3; i++) {
+      expect(pages.rankOf({ id: 1, team_id: 7 })).toBe(1);
+      expect(pages.rankOf({ id: 3, team_id: null })).toBe(5);
+      // A team off the board: its member counts alone (here, nowhere).
+      expect(pages.rankOf({ id: 9, team_id: 8 })).toBeNull();
+    }
+    // A team's id and a user's with the same number are different competitors.
+    expect(pages.rankOf({ id: 7, team_id: null })).toBeNull();
+    expect(asked).toEqual(['team:7', 'user:3', 'team:8', 'user:9', 'user:7']);
+  });
+});
