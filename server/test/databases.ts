@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { afterAll } from 'vitest';
+import { afterAll, afterEach, beforeEach } from 'vitest';
 import { connectDatabase, type DatabaseHandle } from '../src/db/connect.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 
@@ -202,4 +202,27 @@ export function connectTestDatabase(database: TestDatabase): Promise<DatabaseHan
       ? { kind: 'postgres', url: database.databaseUrl }
       : { kind: 'sqlite', file: path.join(database.dataDir, SQLITE_FILE), synchronous: 'NORMAL' },
   );
+}
+
+/**
+ * A fresh test database of this kind for each test of the calling describe block, connected as
+ * the app connects; closed and dropped after each. Read the handle inside a test.
+ */
+export function connectedDatabaseEach(kind: TestDatabaseKind): () => DatabaseHandle {
+  let database: TestDatabase | null = null;
+  let handle: DatabaseHandle | null = null;
+  beforeEach(async () => {
+    database = await createTestDatabase(kind);
+    handle = await connectTestDatabase(database);
+  });
+  afterEach(async () => {
+    await handle?.close();
+    await database?.drop();
+    handle = null;
+    database = null;
+  });
+  return () => {
+    if (!handle) throw new Error('the test database is connected only inside a test');
+    return handle;
+  };
 }

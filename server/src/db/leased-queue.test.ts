@@ -1,10 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  createTestDatabase,
-  testDatabaseKinds,
-  connectTestDatabase,
-  type TestDatabase,
-} from '../../test/databases.js';
+import { describe, expect, it } from 'vitest';
+import { connectedDatabaseEach, testDatabaseKinds } from '../../test/databases.js';
 import type { DatabaseHandle } from './connect.js';
 import { claimDue, deleteClaimed, releaseForRetry, type LeasedQueue } from './leased-queue.js';
 
@@ -32,22 +27,13 @@ async function enqueue(handle: DatabaseHandle, queue: LeasedQueue, at: number): 
 for (const kind of testDatabaseKinds()) {
   for (const queue of ['mail_outbox', 'webhook_outbox'] as const) {
     describe(`the leased queue ${queue} on ${kind}`, () => {
-      let database: TestDatabase;
-      let handle: DatabaseHandle;
-      beforeEach(async () => {
-        database = await createTestDatabase(kind);
-        handle = await connectTestDatabase(database);
-      });
-      afterEach(async () => {
-        await handle.close();
-        await database.drop();
-      });
+      const handle = connectedDatabaseEach(kind);
 
       it('hands a due row to exactly one of many claimers at once, the oldest first', async () => {
-        const first = await enqueue(handle, queue, T0);
-        await enqueue(handle, queue, T0 + 10);
+        const first = await enqueue(handle(), queue, T0);
+        await enqueue(handle(), queue, T0 + 10);
         const claims = await Promise.all(
-          Array.from({ length: 8 }, (_, i) => claimDue(handle.db, queue, T0 + 5, LEASE_MS, `p${i}`)),
+          Array.from({ length: 8 }, (_, i) => claimDue(handle().db, queue, T0 + 5, LEASE_MS, `p${i}`)),
         );
         const won = claims.filter((c) => c !== undefined);
         expect(won).toHaveLength(1);
@@ -56,19 +42,25 @@ for (const kind of testDatabaseKinds()) {
       });
 
       it('takes a claim back only after its lease has run out', async () => {
-        const id = await enqueue(handle, queue, T0);
-        expect((await claimDue(handle.db, queue, T0, LEASE_MS, 'dead'))?.id).toBe(id);
-        expect(await claimDue(handle.db, queue, T0 + LEASE_MS - 1, LEASE_MS, 'other')).toBeUndefined();
-        expect((await claimDue(handle.db, queue, T0 + LEASE_MS + 1, LEASE_MS, 'other'))?.id).toBe(id);
+        const id = await enqueue(handle(), queue, T0);
+        expect((await claimDue(handle().db, queue, T0, LEASE_MS, 'dead'))?.id).toBe(id);
+        expect(await claimDue(handle().db, queue, T0 + LEASE_MS - 1, LEASE_MS, 'other')).toBeUndefined();
+        expect((await claimDue(handle().db, queue, T0 + LEASE_MS + 1, LEASE_MS, 'other'))?.id).toBe(id);
         // The dead process's late delete finds nothing of its own: the row stays with the new holder.
-        await deleteClaimed(handle.db, queue, id, 'dead');
-        await releaseForRetry(handle.db, queue, { id, token: 'other' }, T0 + 5 * LEASE_MS, 'x'.repeat(2000));
-        expect(await claimDue(handle.db, queue, T0 + 4 * LEASE_MS, LEASE_MS, 'third')).toBeUndefined();
-        const retried = await claimDue(handle.db, queue, T0 + 5 * LEASE_MS, LEASE_MS, 'third');
+        await deleteClaimed(handle().db, queue, id, 'dead');
+        await releaseForRetry(
+          handle().db,
+          queue,
+          { id, token: 'other' },
+          T0 + 5 * LEASE_MS,
+          'x'.repeat(2000),
+        );
+        expect(await claimDue(handle().db, queue, T0 + 4 * LEASE_MS, LEASE_MS, 'third')).toBeUndefined();
+        const retried = await claimDue(handle().db, queue, T0 + 5 * LEASE_MS, LEASE_MS, 'third');
         expect(retried).toMatchObject({ id, attempts: 1 });
         expect(retried!.last_error).toHaveLength(500);
-        await deleteClaimed(handle.db, queue, id, 'third');
-        expect(await claimDue(handle.db, queue, T0 + 10 * LEASE_MS, LEASE_MS, 'fourth')).toBeUndefined();
+        await deleteClaimed(handle().db, queue, id, 'third');
+        expect(await claimDue(handle().db, queue, T0 + 10 * LEASE_MS, LEASE_MS, 'fourth')).toBeUndefined();
       });
     });
   }
