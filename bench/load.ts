@@ -119,14 +119,13 @@ export function requestMaker(
   /**
    * A signed-in player's challenge page, as the web asks for it (features/challenges): the list
    * without credentials (the same bytes for everyone), their own record with its solved marks
-   * (GET /api/user/info) and their team's (POST /api/info/get-completions); one of the three in
-   * turn, so the figure is the page's requests as a whole.
+   * (GET /api/user/info) and their team's (GET /api/info/completions); one of the three in turn,
+   * so the figure is the page's requests as a whole.
    */
   const completions = (): Req => ({
-    method: 'POST',
-    path: '/api/info/get-completions',
-    headers: { ...BROWSER_HEADERS, cookie: cookie(), origin, 'content-type': 'application/json' },
-    body: '{"userCompletions":[],"teamCompletions":[]}',
+    method: 'GET',
+    path: '/api/info/completions',
+    headers: { ...BROWSER_HEADERS, cookie: cookie() },
   });
   let signedInTurn = 0;
   const signedInList = (): Req => {

@@ -147,7 +147,7 @@ describe.runIf(run)('failed requests and broken pages in Chromium', { timeout: 1
     {
       user: event.users.member,
       path: '/profile',
-      api: '/api/info/get-completions',
+      api: '/api/info/completions',
       how: 'server',
       what: "Your team's completions could not be loaded.",
       before: (p) => p.locator('label[for="stats-team"]').click(),

@@ -105,6 +105,13 @@ export const getCompletions = endpoint({
   response: Completions,
 });
 
+/** The same answer as a GET: what the web asks for (no body to send or parse, and an ETag to revalidate). */
+export const ownCompletions = endpoint({
+  ...ROUTES.leaderboard.ownCompletions,
+  body: undefined,
+  response: Completions,
+});
+
 export const GraphPoint = z.object({ time: z.string(), score: z.number() });
 export const GraphSeries = z.object({ name: z.string(), points: z.array(GraphPoint) });
 export type GraphSeries = z.infer<typeof GraphSeries>;

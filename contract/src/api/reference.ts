@@ -84,7 +84,9 @@ const SUMMARIES: Summaries = {
   },
   leaderboard: {
     leaderboard: 'The leaderboard: the whole board, or a page of it (limit, offset, around=me, q, division).',
-    getCompletions: "The caller's completions.",
+    getCompletions: "The caller's completions (the body is validated and otherwise ignored).",
+    ownCompletions:
+      "The caller's completions, as get-completions answers them: a read the browser can revalidate by its ETag.",
     scoreGraph: "The best competitors' cumulative points over time.",
     ctftime: "The standings in CTFtime's JSON scoreboard format.",
   },

@@ -60,6 +60,7 @@ export const ROUTES = {
   leaderboard: {
     leaderboard: get('/api/info/leaderboard'),
     getCompletions: post('/api/info/get-completions'),
+    ownCompletions: get('/api/info/completions'),
     scoreGraph: get('/api/info/scoreboard/graph'),
     ctftime: get('/api/ctftime'),
   },

@@ -74,7 +74,13 @@ const RULES: Rules = {
     rateChallenge: 'play',
     unlockHint: 'play',
   },
-  leaderboard: { leaderboard: 'read', getCompletions: 'read', scoreGraph: 'read', ctftime: 'read' },
+  leaderboard: {
+    leaderboard: 'read',
+    getCompletions: 'read',
+    ownCompletions: 'read',
+    scoreGraph: 'read',
+    ctftime: 'read',
+  },
   events: { stream: 'read' },
   admin: {
     getTeams: 'admin',

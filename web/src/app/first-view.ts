@@ -59,7 +59,7 @@ export interface FirstViewSeed {
    * GET /api/user/info ...
    */
   user?: User;
-  /** ... and, for a team member, POST /api/info/get-completions. */
+  /** ... and, for a team member, GET /api/info/completions. */
   completions?: Awaited<ReturnType<typeof completionsQuery.queryFn>>;
 }
 

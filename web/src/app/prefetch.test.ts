@@ -89,10 +89,10 @@ describe('prefetchForPage', () => {
 
   it("asks for a team member's completions on the compete page once the user's team is known", async () => {
     const member = { username: 'alice', team_id: '7' };
-    expect(await prefetched('/compete', member)).toContain('/api/info/get-completions');
-    expect(await prefetched('/leaderboard', member)).not.toContain('/api/info/get-completions');
+    expect(await prefetched('/compete', member)).toContain('/api/info/completions');
+    expect(await prefetched('/leaderboard', member)).not.toContain('/api/info/completions');
     expect(await prefetched('/compete', { username: 'solo', team_id: null })).not.toContain(
-      '/api/info/get-completions',
+      '/api/info/completions',
     );
   });
 });

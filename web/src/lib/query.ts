@@ -12,7 +12,7 @@ export const queryKeys = {
   challenge: (id: string) => ['challenge', id] as const,
   leaderboard: ['leaderboard'] as const,
   announcements: ['announcements'] as const,
-  /** POST /api/info/get-completions: the caller's own user and team completions. */
+  /** GET /api/info/completions: the caller's own user and team completions. */
   completions: ['completions'] as const,
   admin: (what: string) => ['admin', what] as const,
   /** GET /api/user/writeups: the caller's competitor's writeups (issue 32). */

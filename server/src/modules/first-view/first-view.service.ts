@@ -218,7 +218,7 @@ export function firstViewPages(
 /**
  * The caller's own answers a user page marks its content from and the navbar names them by: their
  * record (GET /api/user/info) and, for a team member, the team's completions
- * (POST /api/info/get-completions), the same answers the API keeps per player.
+ * (GET /api/info/completions), the same answers the API keeps per player.
  */
 async function callerRecordAnswers(ctx: AppContext, caller: UserRow): Promise<SeedPart> {
   const user = await getUserInfoAnswer(ctx, caller);

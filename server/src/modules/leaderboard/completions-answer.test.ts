@@ -4,6 +4,8 @@ import { testDatabaseKinds } from '../../../test/databases.js';
 import { scenario } from '../../../test/fixtures.js';
 
 const COMPLETIONS = '/api/info/get-completions';
+/** The same answer as a GET (what the web asks for). */
+const OWN_COMPLETIONS = '/api/info/completions';
 const names = (list: { name: string }[]) => list.map((c) => c.name).sort();
 
 for (const kind of testDatabaseKinds()) {
@@ -18,18 +20,24 @@ for (const kind of testDatabaseKinds()) {
       const { c1, c2, c3 } = t.challenges;
       await makeTeam(t, 'Red', [ann.user!.id, bob.user!.id]);
       const read = async () => {
-        const res = await ann.post(COMPLETIONS, {});
+        const res = await ann.get(OWN_COMPLETIONS);
         expect(res.status).toBe(200);
         return res;
       };
 
       const empty = await read();
       expect(empty.body).toEqual({ userCompletions: [], teamCompletions: [] });
-      // Kept: the same bytes again, under the same validator.
+      // Kept: the same bytes again, under the same validator, which the GET revalidates.
       expect((await read()).headers.etag).toBe(empty.headers.etag);
       expect(empty.headers['cache-control']).toBe('private, no-cache');
+      expect((await ann.get(OWN_COMPLETIONS, { 'if-none-match': String(empty.headers.etag) })).status).toBe(
+        304,
+      );
 
       await t.solve(bob, c1); // a team mate's solve
+      expect((await ann.get(OWN_COMPLETIONS, { 'if-none-match': String(empty.headers.etag) })).status).toBe(
+        200,
+      );
       let now = (await read()).body;
       expect(names(now.userCompletions)).toEqual([]);
       expect(names(now.teamCompletions)).toEqual([c1.name]);
@@ -57,7 +65,7 @@ for (const kind of testDatabaseKinds()) {
       const answers = async () => {
         const [team, annCompletions, bobCompletions] = [
           (await ann.get('/api/team/info')).body,
-          (await ann.post(COMPLETIONS, {})).body,
+          (await ann.get(OWN_COMPLETIONS)).body,
           (await bob.post(COMPLETIONS, {})).body,
         ];
         return {

@@ -43,4 +43,9 @@ export function registerLeaderboardRoutes(app: FastifyInstance, ctx: AppContext)
   route(app, leaderboardApi.getCompletions, 'user', async (request, reply) =>
     sendCachedJson(request, reply, await getOwnCompletionsAnswer(ctx, request.user!), 'private'),
   );
+  // The same answer as a GET, which the web asks for: no body to read and parse (a POST's body
+  // costs the server more than the rest of this answer), and an ETag the browser revalidates.
+  route(app, leaderboardApi.ownCompletions, 'user', async (request, reply) =>
+    sendCachedJson(request, reply, await getOwnCompletionsAnswer(ctx, request.user!), 'private'),
+  );
 }

@@ -5,6 +5,7 @@ import { scenario } from '../../../test/fixtures.js';
 
 const BOARD = '/api/info/leaderboard';
 const COMPLETIONS = '/api/info/get-completions';
+const OWN_COMPLETIONS = '/api/info/completions';
 
 for (const kind of testDatabaseKinds()) {
   describe(`leaderboard and completions on ${kind}`, () => {
@@ -225,6 +226,12 @@ for (const kind of testDatabaseKinds()) {
         // The answer does not depend on the body at all.
         expect((await ann.post(COMPLETIONS, {})).body).toEqual(res.body);
         expect((await ann.post(COMPLETIONS)).body).toEqual(res.body);
+        // GET /api/info/completions answers the same bytes, under the same validator.
+        const asGet = await ann.get(OWN_COMPLETIONS);
+        expect(asGet.status).toBe(200);
+        expect(asGet.body).toEqual(res.body);
+        expect(asGet.headers.etag).toBe(res.headers.etag);
+        expect(asGet.headers['cache-control']).toBe('private, no-cache');
       });
 
       it('answers an empty team list for a teamless user', async () => {
@@ -237,6 +244,7 @@ for (const kind of testDatabaseKinds()) {
       it('needs a login', async () => {
         const t = await scenario({ kind });
         expect((await t.visitor().post(COMPLETIONS, {})).status).toBe(401);
+        expect((await t.visitor().get(OWN_COMPLETIONS)).status).toBe(401);
       });
 
       it('validates the body', async () => {

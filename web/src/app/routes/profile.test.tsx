@@ -38,7 +38,7 @@ describe('/profile', () => {
       'GET /api/authenticated': () => json({ message: 'Authorized' }),
       'GET /api/user/info': () => json(makeUser()),
       'GET /api/user/practice': () => json([{ id: '4', name: 'Warm-up', time: '2026-01-10T14:00:00.000Z' }]),
-      'POST /api/info/get-completions': () => json({ user_completions: [], team_completions: [] }),
+      'GET /api/info/completions': () => json({ user_completions: [], team_completions: [] }),
     });
     renderPage(<ProfileRoute />, '/profile');
     expect(await screen.findByRole('heading', { name: 'Practice solves' })).toBeInTheDocument();

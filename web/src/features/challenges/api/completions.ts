@@ -4,12 +4,12 @@ import { fetchData } from '../../../lib/api';
 import { queryKeys } from '../../../lib/query';
 
 /**
- * POST /api/info/get-completions: the caller's own user and team completions (the server answers
- * its own records whatever the body holds). Only asked for by team members.
+ * GET /api/info/completions: the caller's own user and team completions (the same answer as
+ * POST /api/info/get-completions, without a body to send). Only asked for by team members.
  */
 export const completionsQuery = {
   queryKey: queryKeys.completions,
-  queryFn: () => fetchData(leaderboardApi.getCompletions, { userCompletions: [], teamCompletions: [] }),
+  queryFn: () => fetchData(leaderboardApi.ownCompletions),
 };
 
 export function useCompletions(enabled: boolean) {

@@ -31,7 +31,7 @@ function serve(user: User, routes: Record<string, Handler> = {}) {
   return mockApi({
     'POST /api/ctf/challenge': () => json(detail),
     'GET /api/user/info': () => json(user),
-    'POST /api/info/get-completions': () => json({ userCompletions: [], teamCompletions: [] }),
+    'GET /api/info/completions': () => json({ userCompletions: [], teamCompletions: [] }),
     ...routes,
   });
 }
@@ -180,7 +180,7 @@ describe('ChallengePage', { timeout: 20_000 }, () => {
 
   it('shows the thank-you panel instead of the form once rated, and the team icon to members', async () => {
     serve(solvedUser({ user_rates: ['5'], team: 'Red', team_id: '3' }), {
-      'POST /api/info/get-completions': () =>
+      'GET /api/info/completions': () =>
         json({
           userCompletions: [],
           teamCompletions: [

@@ -20,7 +20,7 @@ function serve(
     'GET /api/ctf/challenges': () =>
       Array.isArray(challenges) ? json(challenges) : json({ message: challenges.message }, challenges.status),
     'GET /api/user/info': () => json(user),
-    'POST /api/info/get-completions': () =>
+    'GET /api/info/completions': () =>
       json({
         userCompletions: [],
         teamCompletions: teamIds.map((id) => ({

@@ -44,7 +44,7 @@ describe('hints and the attempt limit on the challenge page', { timeout: 20_000 
     const api = mockApi({
       'POST /api/ctf/challenge': () => json(detail),
       'GET /api/user/info': () => json(makeUser()),
-      'POST /api/info/get-completions': () => json({ userCompletions: [], teamCompletions: [] }),
+      'GET /api/info/completions': () => json({ userCompletions: [], teamCompletions: [] }),
       'POST /api/ctf/unlock-hint': () => {
         detail = {
           ...base,
@@ -74,7 +74,7 @@ describe('hints and the attempt limit on the challenge page', { timeout: 20_000 
     mockApi({
       'POST /api/ctf/challenge': () => json({ ...base, hints: [], attempts_left: left }),
       'GET /api/user/info': () => json(makeUser()),
-      'POST /api/info/get-completions': () => json({ userCompletions: [], teamCompletions: [] }),
+      'GET /api/info/completions': () => json({ userCompletions: [], teamCompletions: [] }),
       'POST /api/ctf/submit-flag': () => {
         if (left === 0) return json({ message: MESSAGES.noAttemptsLeft }, 403);
         left -= 1;
@@ -101,7 +101,7 @@ describe('prerequisites on the challenge page', { timeout: 20_000 }, () => {
       'POST /api/ctf/challenge': () =>
         json({ ...base, description: '', hints: [], attempts_left: null, locked: true }),
       'GET /api/user/info': () => json(makeUser()),
-      'POST /api/info/get-completions': () => json({ userCompletions: [], teamCompletions: [] }),
+      'GET /api/info/completions': () => json({ userCompletions: [], teamCompletions: [] }),
     });
     renderPage(<ChallengePage />, '/challenge?id=5');
     expect(await screen.findByTestId('challenge-locked')).toHaveTextContent(MESSAGES.challengeLocked);

@@ -48,7 +48,7 @@ describe('the instance panel', { timeout: 20_000 }, () => {
     const api = mockApi({
       'POST /api/ctf/challenge': () => json(detail),
       'GET /api/user/info': () => json(makeUser()),
-      'POST /api/info/get-completions': () => json({ userCompletions: [], teamCompletions: [] }),
+      'GET /api/info/completions': () => json({ userCompletions: [], teamCompletions: [] }),
       [GET]: () => (current ? json(current) : json({ message: INSTANCE_MESSAGES.none }, 404)),
       'POST /api/ctf/instance/start': () => {
         current = starting;
@@ -84,7 +84,7 @@ describe('the instance panel', { timeout: 20_000 }, () => {
     mockApi({
       'POST /api/ctf/challenge': () => json(detail),
       'GET /api/user/info': () => json(makeUser()),
-      'POST /api/info/get-completions': () => json({ userCompletions: [], teamCompletions: [] }),
+      'GET /api/info/completions': () => json({ userCompletions: [], teamCompletions: [] }),
       [GET]: () => json({ message: INSTANCE_MESSAGES.failed }, 503),
       'POST /api/ctf/instance/start': () => json({ message: INSTANCE_MESSAGES.perTeamLimit(3) }, 409),
     });

@@ -17,7 +17,7 @@ describe('a challenge behind prerequisites on the Compete page', { timeout: 20_0
               solved ? { completions: [{ id: '1', name: 'Gate', time: '2025-10-15T01:00:00Z' }] } : {},
             ),
           ),
-        'POST /api/info/get-completions': () => json({ userCompletions: [], teamCompletions: [] }),
+        'GET /api/info/completions': () => json({ userCompletions: [], teamCompletions: [] }),
       });
     serve(false);
     const view = renderPage(<CompetePage />, '/compete');

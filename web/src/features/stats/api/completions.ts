@@ -3,11 +3,11 @@ import { useQuery } from '@tanstack/react-query';
 import { fetchData } from '../../../lib/api';
 import { queryKeys } from '../../../lib/query';
 
-/** POST /api/info/get-completions: the caller's own user and team completions. */
+/** GET /api/info/completions: the caller's own user and team completions. */
 export function useCompletions(enabled: boolean) {
   return useQuery({
     queryKey: queryKeys.completions,
-    queryFn: () => fetchData(leaderboardApi.getCompletions, { userCompletions: [], teamCompletions: [] }),
+    queryFn: () => fetchData(leaderboardApi.ownCompletions),
     enabled,
   });
 }

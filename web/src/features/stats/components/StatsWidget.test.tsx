@@ -26,7 +26,7 @@ const baseUser: User = {
 function serve(user: Partial<User>, teamCompletions: TeamCompletion[] = []) {
   const fetch = vi.fn(async (path: string) => {
     if (path === '/api/user/info') return new Response(JSON.stringify({ ...baseUser, ...user }));
-    if (path === '/api/info/get-completions') {
+    if (path === '/api/info/completions') {
       return new Response(JSON.stringify({ userCompletions: [], teamCompletions }));
     }
     throw new Error(`unexpected call ${path}`);
@@ -73,7 +73,7 @@ describe('StatsWidget', { timeout: 20_000 }, () => {
     renderWidget();
     await userEvent.click(screen.getByRole('radio', { name: 'Team Stats' }));
     expect(await screen.findByText(UI_TEXT.notOnTeam)).toBeInTheDocument();
-    expect(fetch).not.toHaveBeenCalledWith('/api/info/get-completions', expect.anything());
+    expect(fetch).not.toHaveBeenCalledWith('/api/info/completions', expect.anything());
   });
 
   it("says 'No completions yet' for a team that scored nothing", async () => {

@@ -20,7 +20,7 @@ function serve(user: User, team: Team | null, routes: Record<string, Handler> = 
     'GET /api/user/info': () => json(user),
     'GET /api/team/info': () => json(team),
     'GET /api/team/list': () => json(list),
-    'POST /api/info/get-completions': () => json({ userCompletions: [], teamCompletions: [] }),
+    'GET /api/info/completions': () => json({ userCompletions: [], teamCompletions: [] }),
     'GET /api/info/leaderboard': () => json([]),
     ...routes,
   });
