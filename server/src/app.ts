@@ -1,5 +1,5 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { serializerCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { connectDatabase, type DatabaseHandle } from './db/connect.js';
@@ -48,6 +48,7 @@ import { registerOriginCheck } from './plugins/origin-check.js';
 import { recordRoutes, type RegisteredRoute } from './plugins/route-table.js';
 import { registerSecurityHeaders } from './plugins/security.js';
 import { registerSessions } from './plugins/session.js';
+import { routeValidatorCompiler } from './plugins/validator.js';
 import { createSharedState } from './plugins/shared-state/index.js';
 import { registerWebApp } from './plugins/web-app.js';
 import { firstViewHook } from './modules/first-view/first-view.service.js';
@@ -92,7 +93,7 @@ export async function buildApp(
     trustProxy: config.trustProxy,
     return503OnClosing: true,
   });
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(routeValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
   const ownsDatabase = !options.database;
