@@ -1,5 +1,5 @@
 import { LEADERBOARD_PAGE, leaderboardApi } from '@ctf/contract';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { sendCachedJson } from '../../plugins/cached-json.js';
 import { route } from '../../plugins/route.js';
@@ -38,14 +38,12 @@ export function registerLeaderboardRoutes(app: FastifyInstance, ctx: AppContext)
     return sendCachedJson(request, reply, page.answer, 'private');
   });
 
-  // The body is validated and otherwise ignored: the answer is always the caller's own.
-  // Kept per user and serialised once per change, as user and team info are.
-  route(app, leaderboardApi.getCompletions, 'user', async (request, reply) =>
-    sendCachedJson(request, reply, await getOwnCompletionsAnswer(ctx, request.user!), 'private'),
-  );
-  // The same answer as a GET, which the web asks for: no body to read and parse (a POST's body
-  // costs the server more than the rest of this answer), and an ETag the browser revalidates.
-  route(app, leaderboardApi.ownCompletions, 'user', async (request, reply) =>
-    sendCachedJson(request, reply, await getOwnCompletionsAnswer(ctx, request.user!), 'private'),
-  );
+  // The caller's own completions, kept per user and serialised once per change, as user and team
+  // info are. The POST's body is validated and otherwise ignored; the GET, which the web asks for,
+  // has no body to read and parse (a POST's body costs the server more than the rest of this
+  // answer) and an ETag the browser revalidates.
+  const ownCompletions = async (request: FastifyRequest, reply: FastifyReply) =>
+    sendCachedJson(request, reply, await getOwnCompletionsAnswer(ctx, request.user!), 'private');
+  route(app, leaderboardApi.getCompletions, 'user', ownCompletions);
+  route(app, leaderboardApi.ownCompletions, 'user', ownCompletions);
 }
