@@ -15,7 +15,7 @@ import { queryKeys } from '../lib/query';
 import { authenticatedQuery, currentUserQuery } from '../lib/auth';
 import { siteInfoQuery } from '../lib/site-info';
 import { challengeListQuery } from '../features/challenges/api/challenge-list';
-import { completionsQuery } from '../features/challenges/api/completions';
+import { completionsQuery } from '../lib/completions';
 import { instanceKey, instanceViewOf } from '../features/challenges/api/instance';
 import { fetchMyRank, leaderboardPageQuery } from '../features/leaderboard/api/leaderboard';
 

@@ -2,7 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { announcementsQuery } from '../lib/announcements';
 import { adminAuthenticatedQuery, authenticatedQuery, currentUserQuery } from '../lib/auth';
 import { challengeListQuery } from '../features/challenges/api/challenge-list';
-import { completionsQuery } from '../features/challenges/api/completions';
+import { completionsQuery } from '../lib/completions';
 import { leaderboardPageQuery } from '../features/leaderboard/api/leaderboard';
 import { siteInfoQuery } from '../lib/site-info';
 

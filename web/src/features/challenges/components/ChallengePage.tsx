@@ -5,7 +5,7 @@ import { Link, useSearchParams } from 'react-router';
 import { QueryError } from '../../../components/QueryError';
 import { useCurrentUser } from '../../../lib/auth';
 import { useChallengeDetail } from '../api/challenge-detail';
-import { useCompletions } from '../api/completions';
+import { useCompletions } from '../../../lib/completions';
 import { useRefreshAfterScore } from '../api/invalidate';
 import type { RatingOutcome } from '../api/rate-challenge';
 import { ChallengeDetailView } from './ChallengeDetailView';

@@ -6,7 +6,7 @@ import { QueryError } from '../../../components/QueryError';
 import { useCurrentUser } from '../../../lib/auth';
 import { useSiteInfo } from '../../../lib/site-info';
 import { useChallengeList } from '../api/challenge-list';
-import { useCompletions } from '../api/completions';
+import { useCompletions } from '../../../lib/completions';
 import { DEFAULT_FILTERS, authorsOf, filterChallenges, paginate, type ChallengeFilters } from '../filter';
 import { ChallengeCard } from './ChallengeCard';
 import { ChallengeFilterForm } from './ChallengeFilterForm';

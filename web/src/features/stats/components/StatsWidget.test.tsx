@@ -24,9 +24,9 @@ const baseUser: User = {
 };
 
 function serve(user: Partial<User>, teamCompletions: TeamCompletion[] = []) {
-  const fetch = vi.fn(async (path: string) => {
+  const fetch = vi.fn(async (path: string, init?: RequestInit) => {
     if (path === '/api/user/info') return new Response(JSON.stringify({ ...baseUser, ...user }));
-    if (path === '/api/info/completions') {
+    if (path === '/api/info/completions' && init?.method === 'GET') {
       return new Response(JSON.stringify({ userCompletions: [], teamCompletions }));
     }
     throw new Error(`unexpected call ${path}`);

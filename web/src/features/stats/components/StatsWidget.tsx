@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { Card, ToggleButton, ToggleButtonGroup } from 'react-bootstrap';
 import { QueryError } from '../../../components/QueryError';
 import { useCurrentUser } from '../../../lib/auth';
-import { useCompletions } from '../api/completions';
+import { useCompletions } from '../../../lib/completions';
 import { pointsByMember } from '../points';
 import { TeamPieChart } from './TeamPieChart';
 

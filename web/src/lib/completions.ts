@@ -1,11 +1,12 @@
 import { leaderboardApi } from '@ctf/contract';
 import { useQuery } from '@tanstack/react-query';
-import { fetchData } from '../../../lib/api';
-import { queryKeys } from '../../../lib/query';
+import { fetchData } from './api';
+import { queryKeys } from './query';
 
 /**
  * GET /api/info/completions: the caller's own user and team completions (the same answer as
- * POST /api/info/get-completions, without a body to send). Only asked for by team members.
+ * POST /api/info/get-completions, without a body to send). Only asked for by team members: Compete, the challenge page and My
+ * Stats share it.
  */
 export const completionsQuery = {
   queryKey: queryKeys.completions,
