@@ -1,10 +1,10 @@
 import SQLite from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { Kysely, PostgresDialect, sql, type SqliteDatabase, type Transaction } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, sql, type SqliteDatabase, type Transaction } from 'kysely';
 import type { Config } from '../config.js';
 import type { Database, DB } from './schema.js';
-import { startCheckpointer } from './sqlite-checkpointer.js';
+import { startSqliteWorker } from './sqlite-worker.js';
 import { PlannedOnceSqliteDialect } from './sqlite-dialect.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -19,6 +19,13 @@ export interface DatabaseHandle {
   sqlite: SQLite.Database | null;
   /** A parameterised statement outside Kysely (PostgreSQL NOTIFY); not for application queries. */
   rawQuery(text: string, values: unknown[]): Promise<unknown>;
+  /**
+   * Runs one write statement off the event loop, in its own transaction, resolving once it is
+   * committed: on SQLite by the worker's connection (db/sqlite-worker.ts; the server's own when the
+   * worker does not run). Null on PostgreSQL, whose writes run in its own processes already. For
+   * bulk writes that no request waits for (the submission log's batches).
+   */
+  writeInBackground: ((text: string, params: readonly unknown[]) => Promise<void>) | null;
 }
 
 /**
@@ -46,6 +53,7 @@ export async function connectDatabase(database: Config['database']): Promise<Dat
       dialect: 'postgres',
       sqlite: null,
       rawQuery: (text, values) => pool.query(text, values),
+      writeInBackground: null,
       transaction: (fn) => db.transaction().execute(fn),
       close: () => db.destroy(),
     };
@@ -65,15 +73,22 @@ export async function connectDatabase(database: Config['database']): Promise<Dat
   // Checkpoints run in a worker thread, not inside the commit that fills the log (the module).
   // Off before the worker starts, so a worker that fails even to start turns them back on.
   sqlite.pragma('wal_autocheckpoint = 0');
-  const checkpointer = await startCheckpointer(database.file, () => {
+  const worker = await startSqliteWorker(database.file, database.synchronous, () => {
     if (sqlite.open) sqlite.pragma('wal_autocheckpoint = 1000');
   });
-  const db = new Kysely<Database>({ dialect: new PlannedOnceSqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = new Kysely<Database>({
+    dialect: new PlannedOnceSqliteDialect({ database: withStatementCache(sqlite) }),
+  });
   return {
     db,
     dialect: 'sqlite',
     sqlite,
     rawQuery: async (text, values) => sqlite.prepare(text).all(...(values as never[])),
+    writeInBackground: async (text, params) => {
+      if (worker.running) return worker.write(text, params);
+      // Through Kysely's connection lock: never inside a transaction another request holds open.
+      await db.executeQuery(CompiledQuery.raw(text, [...params]));
+    },
     // Kysely's SQLite driver holds one connection behind a mutex; connection() keeps every
     // statement of fn on it, and BEGIN IMMEDIATE takes the write lock up front so another
     // process sharing the file waits (busy_timeout) instead of failing with SQLITE_BUSY mid-way.
@@ -89,9 +104,9 @@ export async function connectDatabase(database: Config['database']): Promise<Dat
           throw err;
         }
       }),
-    // The checkpointer's connection closes first, so the server's, the last one, removes the log.
+    // The worker's connection closes first, so the server's, the last one, removes the log.
     close: async () => {
-      await checkpointer.stop();
+      await worker.stop();
       await db.destroy();
     },
   };
@@ -140,7 +155,16 @@ export function isUniqueViolation(err: unknown): boolean {
 
 /** Errors of a database that cannot be reached (or is shutting down), not of the query itself. */
 const UNREACHABLE_CODES = new Set([
-  ...['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN'],
+  ...[
+    'ECONNREFUSED',
+    'ECONNRESET',
+    'ETIMEDOUT',
+    'EPIPE',
+    'EHOSTUNREACH',
+    'ENETUNREACH',
+    'ENOTFOUND',
+    'EAI_AGAIN',
+  ],
   // PostgreSQL: connection exceptions (08*), shutting down or starting (57P01-57P03), too many clients.
   ...['08000', '08001', '08003', '08004', '08006', '57P01', '57P02', '57P03', '53300'],
   // SQLite: still locked after busy_timeout, or the file cannot be read or written.
@@ -160,8 +184,14 @@ export function isDatabaseUnavailable(err: unknown): boolean {
     const e = stack.pop();
     if (!e || typeof e !== 'object' || seen.has(e)) continue;
     seen.add(e);
-    const { code, message, cause, errors } = e as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
-    if (typeof code === 'string' && (UNREACHABLE_CODES.has(code) || code.startsWith('SQLITE_IOERR'))) return true;
+    const { code, message, cause, errors } = e as {
+      code?: unknown;
+      message?: unknown;
+      cause?: unknown;
+      errors?: unknown;
+    };
+    if (typeof code === 'string' && (UNREACHABLE_CODES.has(code) || code.startsWith('SQLITE_IOERR')))
+      return true;
     if (typeof message === 'string' && UNREACHABLE_TEXT.test(message)) return true;
     stack.push(cause);
     if (Array.isArray(errors)) stack.push(...(errors as unknown[]));

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Dialect } from '../../db/connect.js';
+import type { DatabaseHandle, Dialect } from '../../db/connect.js';
 import type { Executor } from '../../db/schema.js';
 
 /** An attempt to write: the competitor's team and challenge names are looked up as it is written. */
@@ -16,7 +16,7 @@ export interface NewAttemptRow {
   matched_competitor: string | null;
 }
 
-/** Rows per INSERT, so one statement never holds the event loop for long (~10 ms on SQLite). */
+/** Rows per INSERT, so one statement never holds the database's write lock for long (~10 ms on SQLite). */
 const INSERT_CHUNK = 500;
 
 /**
@@ -27,21 +27,25 @@ const INSERT_CHUNK = 500;
  * each batch size and fill the statement cache (bench/NOTES.md, the fourth round).
  */
 export async function insertAttemptRows(
-  db: Executor,
-  dialect: Dialect,
+  database: DatabaseHandle,
   rows: readonly NewAttemptRow[],
 ): Promise<void> {
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
     const json = JSON.stringify(rows.slice(i, i + INSERT_CHUNK));
-    await sql`insert into submissions (created_at, user_id, username, team_id, team_name, challenge_id,
+    const insert = sql`insert into submissions (created_at, user_id, username, team_id, team_name, challenge_id,
         challenge_name, result, submitted, address, matched_challenge_id, matched_competitor)
       select r.created_at, r.user_id, r.username, r.team_id, t.name, r.challenge_id,
         coalesce(c.name, '#' || r.challenge_id), r.result, r.submitted, r.address,
         r.matched_challenge_id, r.matched_competitor
-      from (${dialect === 'postgres' ? postgresRows(json) : sqliteRows(json)}) r
+      from (${database.dialect === 'postgres' ? postgresRows(json) : sqliteRows(json)}) r
       left join teams t on t.id = r.team_id
       left join challenges c on c.id = r.challenge_id
-      order by r.position`.execute(db);
+      order by r.position`;
+    // On SQLite the worker's connection writes it: a chunk's index entries never hold a request.
+    if (database.writeInBackground) {
+      const { sql: text, parameters } = insert.compile(database.db);
+      await database.writeInBackground(text, parameters);
+    } else await insert.execute(database.db);
   }
 }
 

@@ -131,7 +131,7 @@ class AttemptBuffer {
           break;
         }
       }
-      await insertAttemptRows(db, this.ctx.database.dialect, rows);
+      await insertAttemptRows(this.ctx.database, rows);
     } catch (err) {
       // Put the batch back for the next flush; never log the rows (they hold submitted flags).
       this.pending = [...batch, ...this.pending].slice(-MAX_PENDING);
