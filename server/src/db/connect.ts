@@ -5,7 +5,7 @@ import { CompiledQuery, Kysely, PostgresDialect, sql, type SqliteDatabase, type 
 import type { Config } from '../config.js';
 import type { Database, DB } from './schema.js';
 import { startSqliteWorker } from './sqlite-worker.js';
-import { PlannedOnceSqliteDialect } from './sqlite-dialect.js';
+import { BUSY_TIMEOUT_MS, ServerSqliteDialect } from './sqlite-dialect.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -64,7 +64,7 @@ export async function connectDatabase(database: Config['database']): Promise<Dat
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma(`synchronous = ${database.synchronous}`);
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   // SQLite keeps no statistics by itself; the recommended start-up call gathers what the query
   // planner lacks, quickly (a bounded sample per index), so a bulk import does not leave the
   // leaderboard's plan guessing.
@@ -77,7 +77,7 @@ export async function connectDatabase(database: Config['database']): Promise<Dat
     if (sqlite.open) sqlite.pragma('wal_autocheckpoint = 1000');
   });
   const db = new Kysely<Database>({
-    dialect: new PlannedOnceSqliteDialect({ database: withStatementCache(sqlite) }),
+    dialect: new ServerSqliteDialect(withStatementCache(sqlite), sqlite),
   });
   return {
     db,
@@ -91,7 +91,8 @@ export async function connectDatabase(database: Config['database']): Promise<Dat
     },
     // Kysely's SQLite driver holds one connection behind a mutex; connection() keeps every
     // statement of fn on it, and BEGIN IMMEDIATE takes the write lock up front so another
-    // process sharing the file waits (busy_timeout) instead of failing with SQLITE_BUSY mid-way.
+    // connection's writer (the worker, a process sharing the file) is waited for before the first
+    // statement (on a timer: ServerSqliteDialect) instead of failing with SQLITE_BUSY mid-way.
     transaction: (fn) =>
       db.connection().execute(async (conn) => {
         await sql`begin immediate`.execute(conn);

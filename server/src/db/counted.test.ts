@@ -6,7 +6,7 @@ import { withStatementCache } from './connect.js';
 import { countedSolve } from './counted.js';
 import { migrateToLatest } from './migrate.js';
 import type { Database } from './schema.js';
-import { PlannedOnceSqliteDialect } from './sqlite-dialect.js';
+import { ServerSqliteDialect } from './sqlite-dialect.js';
 
 let raw: SQLite.Database;
 afterEach(() => raw?.open && raw.close());
@@ -14,7 +14,7 @@ afterEach(() => raw?.open && raw.close());
 async function open(): Promise<Kysely<Database>> {
   raw = new SQLite(':memory:');
   const db = new Kysely<Database>({
-    dialect: new PlannedOnceSqliteDialect({ database: withStatementCache(raw) }),
+    dialect: new ServerSqliteDialect(withStatementCache(raw), raw),
   });
   await migrateToLatest(db as Kysely<unknown>);
   return db;

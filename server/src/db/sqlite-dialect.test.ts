@@ -1,18 +1,21 @@
 import SQLite from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Kysely, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { findUserBySessionHash } from '../modules/auth/sessions.repo.js';
-import { withStatementCache } from './connect.js';
+import { connectDatabase, withStatementCache } from './connect.js';
 import { migrateToLatest } from './migrate.js';
 import type { Database } from './schema.js';
-import { PlannedOnceSqliteDialect } from './sqlite-dialect.js';
+import { BUSY_TIMEOUT_MS, ServerSqliteDialect } from './sqlite-dialect.js';
 
 let raw: SQLite.Database;
 afterEach(() => raw?.open && raw.close());
 
 function open<T>(): Kysely<T> {
   raw = new SQLite(':memory:');
-  return new Kysely<T>({ dialect: new PlannedOnceSqliteDialect({ database: withStatementCache(raw) }) });
+  return new Kysely<T>({ dialect: new ServerSqliteDialect(withStatementCache(raw), raw) });
 }
 
 describe('SQLite dialect: bound values planned once', () => {
@@ -102,5 +105,62 @@ describe('SQLite dialect: bound values planned once', () => {
     ).map((r) => r.detail);
     expect(plan[0]).toMatch(/^SEARCH sessions USING INDEX .*\(token_hash=\?\)/);
     expect(plan.slice(1).every((step) => /USING INTEGER PRIMARY KEY/.test(step))).toBe(true);
+  });
+});
+
+describe("SQLite dialect: another connection's write lock waited for on a timer", () => {
+  let dir = '';
+  afterEach(() => dir && rmSync(dir, { recursive: true, force: true }));
+
+  it('a transaction and a lone write wait while the event loop runs, then both write', async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'ctf-busy-'));
+    const file = path.join(dir, 'ctf.sqlite');
+    const handle = await connectDatabase({ kind: 'sqlite', file, synchronous: 'NORMAL' });
+    const other = new SQLite(file);
+    try {
+      handle.sqlite!.exec('create table t (v integer)');
+      // Another writer holds the lock (as the worker does while it writes a chunk of the log).
+      other.exec('begin immediate');
+      let written = 0;
+      const inTransaction = handle
+        .transaction(async (trx) => {
+          await sql`insert into t (v) values (1)`.execute(trx);
+        })
+        .then(() => (written += 1));
+      const alone = sql`insert into t (v) values (2)`.execute(handle.db).then(() => (written += 1));
+      // SQLite's busy handler would sleep on this thread: these timers would not fire until it
+      // gave up (5 s, then "database is locked").
+      let ticks = 0;
+      while (ticks < 10) {
+        await new Promise((resolve) => setTimeout(resolve, 2));
+        ticks += 1;
+      }
+      expect(written).toBe(0);
+      other.exec('insert into t (v) values (0); commit');
+      await Promise.all([inTransaction, alone]);
+      expect(handle.sqlite!.prepare('select v from t order by rowid').pluck().all()).toEqual([0, 1, 2]);
+    } finally {
+      other.close();
+      await handle.close();
+    }
+  });
+
+  it('answers what a write that is not about the lock throws at once', async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'ctf-busy-'));
+    const handle = await connectDatabase({
+      kind: 'sqlite',
+      file: path.join(dir, 'ctf.sqlite'),
+      synchronous: 'NORMAL',
+    });
+    try {
+      handle.sqlite!.exec('create table t (v integer not null)');
+      await expect(sql`insert into t (v) values (null)`.execute(handle.db)).rejects.toThrow(
+        'NOT NULL constraint failed',
+      );
+      // The busy timeout is back for what runs outside the dialect (start-up pragmas, backups).
+      expect(handle.sqlite!.pragma('busy_timeout', { simple: true })).toBe(BUSY_TIMEOUT_MS);
+    } finally {
+      await handle.close();
+    }
   });
 });
