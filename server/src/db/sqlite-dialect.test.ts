@@ -1,11 +1,9 @@
 import SQLite from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { Kysely, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { findUserBySessionHash } from '../modules/auth/sessions.repo.js';
-import { connectDatabase, withStatementCache } from './connect.js';
+import { connectedDatabaseEach } from '../../test/databases.js';
+import { withStatementCache } from './connect.js';
 import { migrateToLatest } from './migrate.js';
 import type { Database } from './schema.js';
 import { BUSY_TIMEOUT_MS, ServerSqliteDialect } from './sqlite-dialect.js';
@@ -109,16 +107,14 @@ describe('SQLite dialect: bound values planned once', () => {
 });
 
 describe("SQLite dialect: another connection's write lock waited for on a timer", () => {
-  let dir = '';
-  afterEach(() => dir && rmSync(dir, { recursive: true, force: true }));
+  // A fresh SQLite file for each test, connected as the app connects.
+  const database = connectedDatabaseEach('sqlite');
 
   it('a transaction and a lone write wait while the event loop runs, then both write', async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'ctf-busy-'));
-    const file = path.join(dir, 'ctf.sqlite');
-    const handle = await connectDatabase({ kind: 'sqlite', file, synchronous: 'NORMAL' });
-    const other = new SQLite(file);
+    const handle = database();
+    handle.sqlite!.exec('create table t (v integer)');
+    const other = new SQLite(handle.sqlite!.name);
     try {
-      handle.sqlite!.exec('create table t (v integer)');
       // Another writer holds the lock (as the worker does while it writes a chunk of the log).
       other.exec('begin immediate');
       let written = 0;
@@ -141,26 +137,16 @@ describe("SQLite dialect: another connection's write lock waited for on a timer"
       expect(handle.sqlite!.prepare('select v from t order by rowid').pluck().all()).toEqual([0, 1, 2]);
     } finally {
       other.close();
-      await handle.close();
     }
   });
 
   it('answers what a write that is not about the lock throws at once', async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'ctf-busy-'));
-    const handle = await connectDatabase({
-      kind: 'sqlite',
-      file: path.join(dir, 'ctf.sqlite'),
-      synchronous: 'NORMAL',
-    });
-    try {
-      handle.sqlite!.exec('create table t (v integer not null)');
-      await expect(sql`insert into t (v) values (null)`.execute(handle.db)).rejects.toThrow(
-        'NOT NULL constraint failed',
-      );
-      // The busy timeout is back for what runs outside the dialect (start-up pragmas, backups).
-      expect(handle.sqlite!.pragma('busy_timeout', { simple: true })).toBe(BUSY_TIMEOUT_MS);
-    } finally {
-      await handle.close();
-    }
+    const handle = database();
+    handle.sqlite!.exec('create table t (v integer not null)');
+    await expect(sql`insert into t (v) values (null)`.execute(handle.db)).rejects.toThrow(
+      'NOT NULL constraint failed',
+    );
+    // The busy timeout is back for what runs outside the dialect (start-up pragmas, backups).
+    expect(handle.sqlite!.pragma('busy_timeout', { simple: true })).toBe(BUSY_TIMEOUT_MS);
   });
 });

@@ -1,102 +1,77 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { connectDatabase } from './connect.js';
+import { describe, expect, it, vi } from 'vitest';
+import { connectedDatabaseEach } from '../../test/databases.js';
 import { startSqliteWorker } from './sqlite-worker.js';
 
-let dir: string;
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
 describe('the SQLite worker: checkpoints and bulk writes off the event loop', () => {
+  // A fresh SQLite file for each test, connected as the app connects (with its worker).
+  const database = connectedDatabaseEach('sqlite');
+
   it("a worker copies the log into the file while the server's own connection never does", async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'ctf-ckpt-'));
-    const file = path.join(dir, 'ctf.sqlite');
-    const handle = await connectDatabase({ kind: 'sqlite', file, synchronous: 'NORMAL' });
-    try {
-      const sqlite = handle.sqlite!;
-      expect(sqlite.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
-      sqlite.exec('create table t (v text)');
-      const before = statSync(file).size;
-      const insert = sqlite.prepare('insert into t (v) values (?)');
-      sqlite.transaction(() => {
-        for (let i = 0; i < 2000; i++) insert.run('x'.repeat(1000));
-      })();
-      // The rows are in the log, not yet in the file; the worker's checkpoint brings them.
-      await vi.waitFor(() => expect(statSync(file).size).toBeGreaterThan(before + 1_000_000), {
-        timeout: 15_000,
-        interval: 50,
-      });
-      expect(sqlite.prepare('select count(*) as n from t').get()).toEqual({ n: 2000 });
-    } finally {
-      await handle.close();
-    }
+    const sqlite = database().sqlite!;
+    expect(sqlite.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+    sqlite.exec('create table t (v text)');
+    const before = statSync(sqlite.name).size;
+    const insert = sqlite.prepare('insert into t (v) values (?)');
+    sqlite.transaction(() => {
+      for (let i = 0; i < 2000; i++) insert.run('x'.repeat(1000));
+    })();
+    // The rows are in the log, not yet in the file; the worker's checkpoint brings them.
+    await vi.waitFor(() => expect(statSync(sqlite.name).size).toBeGreaterThan(before + 1_000_000), {
+      timeout: 15_000,
+      interval: 50,
+    });
+    expect(sqlite.prepare('select count(*) as n from t').get()).toEqual({ n: 2000 });
   });
 
   it('reports a worker that cannot run, so the caller checkpoints by itself again', async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'ctf-ckpt-'));
-    const onFailure = vi.fn();
-    const worker = await startSqliteWorker(path.join(dir, 'missing', 'ctf.sqlite'), 'NORMAL', onFailure);
-    expect(onFailure).toHaveBeenCalledTimes(1);
-    expect(worker.running).toBe(false);
-    await expect(worker.write('select 1', [])).rejects.toThrow('the SQLite worker is not running');
+    const dir = mkdtempSync(path.join(tmpdir(), 'ctf-ckpt-'));
+    try {
+      const onFailure = vi.fn();
+      const worker = await startSqliteWorker(path.join(dir, 'missing', 'ctf.sqlite'), 'NORMAL', onFailure);
+      expect(onFailure).toHaveBeenCalledTimes(1);
+      expect(worker.running).toBe(false);
+      await expect(worker.write('select 1', [])).rejects.toThrow('the SQLite worker is not running');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("commits a write on its own connection before answering, seen by the server's next read", async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'ctf-ckpt-'));
-    const handle = await connectDatabase({
-      kind: 'sqlite',
-      file: path.join(dir, 'ctf.sqlite'),
-      synchronous: 'NORMAL',
-    });
-    try {
-      const sqlite = handle.sqlite!;
-      sqlite.exec('create table t (v text)');
-      const write = handle.writeInBackground!;
-      await Promise.all(
-        [1, 2, 3].map((n) => write('insert into t (v) select value from json_each(?)', [`[${n},${n}]`])),
-      );
-      expect(sqlite.prepare('select count(*) as n from t').get()).toEqual({ n: 6 });
-    } finally {
-      await handle.close();
-    }
+    const handle = database();
+    handle.sqlite!.exec('create table t (v text)');
+    const write = handle.writeInBackground!;
+    await Promise.all(
+      [1, 2, 3].map((n) => write('insert into t (v) select value from json_each(?)', [`[${n},${n}]`])),
+    );
+    expect(handle.sqlite!.prepare('select count(*) as n from t').get()).toEqual({ n: 6 });
   });
 
   it("refuses what the server's connection refuses (foreign keys), with the database's message", async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'ctf-ckpt-'));
-    const handle = await connectDatabase({
-      kind: 'sqlite',
-      file: path.join(dir, 'ctf.sqlite'),
-      synchronous: 'NORMAL',
-    });
-    try {
-      const sqlite = handle.sqlite!;
-      sqlite.exec(
-        'create table parent (id integer primary key); create table child (parent_id integer references parent (id))',
-      );
-      await expect(
-        handle.writeInBackground!('insert into child (parent_id) values (?)', [7]),
-      ).rejects.toThrow('FOREIGN KEY constraint failed');
-      await handle.writeInBackground!('insert into parent (id) values (?)', [7]);
-      await handle.writeInBackground!('insert into child (parent_id) values (?)', [7]);
-      expect(sqlite.prepare('select count(*) as n from child').get()).toEqual({ n: 1 });
-    } finally {
-      await handle.close();
-    }
+    const handle = database();
+    const sqlite = handle.sqlite!;
+    sqlite.exec(
+      'create table parent (id integer primary key); create table child (parent_id integer references parent (id))',
+    );
+    await expect(handle.writeInBackground!('insert into child (parent_id) values (?)', [7])).rejects.toThrow(
+      'FOREIGN KEY constraint failed',
+    );
+    await handle.writeInBackground!('insert into parent (id) values (?)', [7]);
+    await handle.writeInBackground!('insert into child (parent_id) values (?)', [7]);
+    expect(sqlite.prepare('select count(*) as n from child').get()).toEqual({ n: 1 });
   });
 
   it('answers every write sent before it was stopped, and refuses those after', async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'ctf-ckpt-'));
-    const file = path.join(dir, 'ctf.sqlite');
-    const handle = await connectDatabase({ kind: 'sqlite', file, synchronous: 'NORMAL' });
-    handle.sqlite!.exec('create table t (v integer)');
-    const worker = await startSqliteWorker(file, 'NORMAL', () => {});
+    const sqlite = database().sqlite!;
+    sqlite.exec('create table t (v integer)');
+    const worker = await startSqliteWorker(sqlite.name, 'NORMAL', () => {});
     const writes = Array.from({ length: 20 }, (_, i) => worker.write('insert into t (v) values (?)', [i]));
     await worker.stop();
     await Promise.all(writes);
     expect(worker.running).toBe(false);
     await expect(worker.write('insert into t (v) values (?)', [99])).rejects.toThrow('not running');
-    expect(handle.sqlite!.prepare('select count(*) as n from t').get()).toEqual({ n: 20 });
-    await handle.close();
+    expect(sqlite.prepare('select count(*) as n from t').get()).toEqual({ n: 20 });
   });
 });
