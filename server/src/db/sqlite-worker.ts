@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { BUSY_TIMEOUT_MS } from './sqlite-dialect.js';
 
 /** How often the write-ahead log is copied into the database file, off the event loop. */
 export const CHECKPOINT_INTERVAL_MS = 1000;
@@ -15,7 +16,7 @@ const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const SQLite = require(workerData.driver);
 const db = new SQLite(workerData.file);
-db.pragma('busy_timeout = 5000');
+db.pragma('busy_timeout = ' + workerData.busyTimeoutMs);
 db.pragma('synchronous = ' + workerData.synchronous);
 db.pragma('foreign_keys = ON');
 const checkpoint = () => { try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {} };
@@ -71,7 +72,7 @@ export interface SqliteWorker {
  * - it runs bulk writes that nothing waits for on the request path (the submission log's batches,
  *   thousands of index entries each), so they take a second core instead of holding every request.
  *   SQLite lets one writer at a time: a server write that meets one of them waits for its
- *   transaction (busy_timeout), as it would for another process's.
+ *   transaction on a timer, as it does for another process's (ServerSqliteDialect).
  */
 export async function startSqliteWorker(
   file: string,
@@ -82,7 +83,7 @@ export async function startSqliteWorker(
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
-    workerData: { file, driver, intervalMs, synchronous },
+    workerData: { file, driver, intervalMs, synchronous, busyTimeoutMs: BUSY_TIMEOUT_MS },
     // A timer and a few statements: the smallest heap V8 allows (a worker's isolate is memory of
     // the server process).
     resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 8, codeRangeSizeMb: 2 },
