@@ -36,6 +36,32 @@ describe('LoneProcessRateLimiter', () => {
     expect(shared.keys).toEqual([]);
   });
 
+  it('keeps a longer window while shorter ones turn over, and only the current windows', async () => {
+    let now = 600_000;
+    const limiter = new LoneProcessRateLimiter(
+      recordingLimiter(),
+      () => true,
+      () => now,
+    );
+    // A ten-minute limit (registration codes) reached in its first minute.
+    for (let i = 0; i < 3; i++) await limiter.hit('code:1.2.3.4', 3, 600_000);
+    // Minutes later, flags counted in one-minute windows, each minute a new window.
+    for (let minute = 1; minute <= 5; minute++) {
+      now = 600_000 + minute * 60_000;
+      for (let user = 0; user < 100; user++) await limiter.hit(`flag:${user}:1`, 10, 60_000);
+      // The ten-minute window still holds its three attempts: the fourth is refused.
+      expect(await limiter.hit('code:1.2.3.4', 3, 600_000)).toMatchObject({
+        allowed: false,
+        count: 3 + minute,
+      });
+      // Only this minute's flag keys are kept beside the ten-minute window's one.
+      expect(limiter.size).toBe(101);
+    }
+    // The ten-minute window ends: its key goes with it.
+    now = 1_200_000;
+    expect(await limiter.hit('code:1.2.3.4', 3, 600_000)).toMatchObject({ allowed: true, count: 1 });
+  });
+
   it('hands every count to the shared limiter once another process shares the database', async () => {
     let alone = true;
     const shared = recordingLimiter();
