@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SERVER_ENTRY, SERVER_ENV, SERVER_NODE_FLAGS } from '../e2e/support/server.js';
+import { ARCHIVE_NODE_FLAGS, ARCHIVE_SCRIPT } from './archive.js';
 import { formatReport } from './report.js';
 import { SCENARIOS, runBench } from './run.js';
 import { challengeMatcher } from '../server/src/modules/challenges/flags.js';
@@ -24,6 +25,16 @@ describe('benchmark harness', () => {
       path.relative(root, SERVER_ENTRY),
     ].join(' ');
     expect(pkg.scripts.start).toBe(`npm run build && ${command}`);
+  });
+
+  it('measures the archive as `npm run archive` runs it: the same script and Node flags', () => {
+    const root = path.resolve(import.meta.dirname, '..');
+    const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+      scripts: { archive: string };
+    };
+    expect(
+      pkg.scripts.archive.endsWith(` && node ${[...ARCHIVE_NODE_FLAGS, ARCHIVE_SCRIPT].join(' ')}`),
+    ).toBe(true);
   });
 
   it("regex-submit's right answers are accepted by a pattern alone, its wrong ones by none", () => {
