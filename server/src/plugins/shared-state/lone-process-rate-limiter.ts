@@ -46,6 +46,8 @@ export class LoneProcessRateLimiter implements RateLimiter {
     }
     const now = this.now();
     const start = windowStart(now, windowMs);
+    // Windows that have ended go whole, of any length (a handful: flags, codes, email, instances).
+    for (const [length, ended] of this.windows) if (ended.start + length <= now) this.windows.delete(length);
     let window = this.windows.get(windowMs);
     if (!window || window.start !== start) {
       window = { start, counts: new Map() };
