@@ -1,6 +1,7 @@
 import { MESSAGES } from '@ctf/contract';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openAdminTab } from './support/admin-panel.js';
 import { browserAvailable, launchBrowser } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { localSignIn } from './support/session.js';
@@ -44,7 +45,7 @@ describe.runIf(run)('admin panel in Chromium', () => {
 
   const api = (path: string) => playerContext.request.get(`${server.url}${path}`);
   const message = () => page.getByTestId('admin-message').textContent();
-  const tab = (name: string) => page.getByRole('tab', { name, exact: true }).click();
+  const tab = (name: string) => openAdminTab(page, name);
 
   it('runs an event from the panel: upload, create, open, solve, disable, solvers, remove, close', async () => {
     await page.goto(`${server.url}/admin/panel`);

@@ -1,6 +1,7 @@
 import { MESSAGES, pointsFor } from '@ctf/contract';
 import type { BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { openAdminTab } from './support/admin-panel.js';
 import { browserAvailable } from './support/browser.js';
 import type { RunningServer } from './support/server.js';
 import { pressAndAnswer as pressAndWait, useBrowserSuite } from './support/suite.js';
@@ -33,7 +34,7 @@ describe.runIf(run)('challenge authoring in Chromium', () => {
   });
 
   const message = () => admin.getByTestId('admin-message').textContent();
-  const tab = (name: string) => admin.getByRole('tab', { name, exact: true }).click();
+  const tab = (name: string) => openAdminTab(admin, name);
   /** Presses a button (of the panel, unless another page is given) and waits for the server's answer. */
   const pressAndAnswer = (button: ReturnType<Page['getByRole']>, path: string, on: Page = admin) =>
     pressAndWait(button, path, on);

@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from './support/a11y.js';
+import { openAdminTab } from './support/admin-panel.js';
 import { browserAvailable, launchBrowser } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { localSignIn } from './support/session.js';
@@ -42,7 +43,7 @@ describe.runIf(run)('Import / Export tab in Chromium', () => {
     await server?.stop();
   });
 
-  const tab = (name: string) => page.getByRole('tab', { name, exact: true }).click();
+  const tab = (name: string) => openAdminTab(page, name);
 
   it('checks a ZIP with a dry run, imports it, and the challenge appears in the admin list', async () => {
     const zip = makeZip([

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { MESSAGES } from '@ctf/contract';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { settledTabViolations, tableCells } from './support/admin-panel.js';
+import { openAdminTab, settledTabViolations, tableCells } from './support/admin-panel.js';
 import { browserAvailable } from './support/browser.js';
 import { HttpClient } from './support/http.js';
 import { buildIntegrityWorld, INTEGRITY_CHALLENGES, type IntegrityWorld } from './support/integrity-world.js';
@@ -36,7 +36,7 @@ describe.runIf(run)('integrity and moderation in Chromium', { timeout: 240_000 }
   /** A Submissions row without its id and time: user, team, challenge, result, text, address. */
   const visible = (row: string[]) => row.slice(2);
   const axe = () => settledTabViolations(world.admin);
-  const tab = (name: string) => world.admin.getByRole('tab', { name, exact: true }).click();
+  const tab = (name: string) => openAdminTab(world.admin, name);
   const adminMessage = () => world.admin.getByTestId('admin-message').textContent();
 
   it('lists every attempt newest first with result and address, filters, pages, and exports the CSV', async () => {
