@@ -15,9 +15,9 @@ interface CurrentWindow {
  * start of an event costs no database write each.
  *
  * Each window length (a minute for flags, ten minutes for registration codes, ...) keeps only its
- * current window, a map of key to count: when that window ends the whole map is dropped, so memory
- * follows recent activity with no sweep, and a short window turning over never touches a longer
- * one's counts. A count is a small integer in the map, not an object of its own: at the start of
+ * current window, a map of key to count: once that window has ended the whole map is dropped at
+ * the next count (of any length), so memory follows recent activity with no sweep of keys, and a
+ * short window turning over never touches a longer one's counts. A count is a small integer in the map, not an object of its own: at the start of
  * an event tens of thousands of (player, challenge) keys are counted a minute.
  *
  * NOTE: counts kept in memory are not carried over when a sibling appears, nor across a restart:
