@@ -1,4 +1,4 @@
-import { onTestFinished } from 'vitest';
+import { expect, onTestFinished } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { TEST_ORIGIN, TEST_SECRET, type TestClock } from './build-test-app.js';
@@ -37,4 +37,18 @@ export async function twoProcesses(
     await built.app.ready();
   }
   return { a: apps[0]!, b: apps[1]! };
+}
+
+/**
+ * `read` (a request to the process that did not make a change) gives `expected`: at its very next
+ * request on SQLite, where every request reads the events file first; within a few seconds on
+ * PostgreSQL, whose LISTEN / NOTIFY news arrives a few milliseconds after the commit.
+ */
+export async function expectOnOtherProcess<T>(
+  kind: TestDatabaseKind,
+  read: () => Promise<T>,
+  expected: T,
+): Promise<void> {
+  if (kind === 'sqlite') expect(await read()).toEqual(expected);
+  else await expect.poll(read, { timeout: 5000 }).toEqual(expected);
 }
