@@ -5,7 +5,7 @@ import { CompiledQuery, Kysely, PostgresDialect, sql, type SqliteDatabase, type 
 import type { Config } from '../config.js';
 import type { Database, DB } from './schema.js';
 import { startSqliteWorker } from './sqlite-worker.js';
-import { BUSY_TIMEOUT_MS, ServerSqliteDialect } from './sqlite-dialect.js';
+import { ServerSqliteDialect, connectionPragmas } from './sqlite-dialect.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -62,9 +62,7 @@ export async function connectDatabase(database: Config['database']): Promise<Dat
   mkdirSync(path.dirname(database.file), { recursive: true });
   const sqlite = new SQLite(database.file);
   sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma(`synchronous = ${database.synchronous}`);
-  sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  for (const pragma of connectionPragmas(database.synchronous)) sqlite.pragma(pragma);
   // SQLite keeps no statistics by itself; the recommended start-up call gathers what the query
   // planner lacks, quickly (a bounded sample per index), so a bulk import does not leave the
   // leaderboard's plan guessing.

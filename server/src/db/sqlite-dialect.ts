@@ -13,6 +13,27 @@ import {
 
 /** How long a statement waits for another connection's write lock before it fails (SQLITE_BUSY). */
 export const BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * Each connection's page cache, in KiB. better-sqlite3 builds SQLite with 16 MB a connection, a
+ * copy of pages the operating system's file cache holds anyway (a page that misses is read from
+ * there, a few µs, never the disk of a busy site): the worker's batches of the submission log
+ * alone filled its 16 MB, and the memory stayed with the process (bench/NOTES.md).
+ */
+export const PAGE_CACHE_KIB = 2048;
+
+/**
+ * How every connection of the server to its SQLite file is set up: the server's own and the
+ * worker's (sqlite-worker.ts) alike, so the worker's writes are as durable and as checked.
+ */
+export function connectionPragmas(synchronous: string): readonly string[] {
+  return [
+    `synchronous = ${synchronous}`,
+    'foreign_keys = ON',
+    `busy_timeout = ${BUSY_TIMEOUT_MS}`,
+    `cache_size = -${PAGE_CACHE_KIB}`,
+  ];
+}
 /** The longest pause between two tries of a write that found the lock taken. */
 const MAX_BUSY_PAUSE_MS = 8;
 

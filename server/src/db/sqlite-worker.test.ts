@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { connectedDatabaseEach } from '../../test/databases.js';
+import { BUSY_TIMEOUT_MS, PAGE_CACHE_KIB } from './sqlite-dialect.js';
 import { startSqliteWorker } from './sqlite-worker.js';
 
 describe('the SQLite worker: checkpoints and bulk writes off the event loop', () => {
@@ -61,6 +62,26 @@ describe('the SQLite worker: checkpoints and bulk writes off the event loop', ()
     await handle.writeInBackground!('insert into parent (id) values (?)', [7]);
     await handle.writeInBackground!('insert into child (parent_id) values (?)', [7]);
     expect(sqlite.prepare('select count(*) as n from child').get()).toEqual({ n: 1 });
+  });
+
+  it("sets its connection up as the server's (connectionPragmas), with the small page cache", async () => {
+    const handle = database();
+    const sqlite = handle.sqlite!;
+    const settings = `select (select cache_size from pragma_cache_size) as cache_size,
+      (select timeout from pragma_busy_timeout) as busy_timeout,
+      (select synchronous from pragma_synchronous) as synchronous,
+      (select foreign_keys from pragma_foreign_keys) as foreign_keys`;
+    const server = sqlite.prepare(settings).get();
+    expect(server).toEqual({
+      cache_size: -PAGE_CACHE_KIB,
+      busy_timeout: BUSY_TIMEOUT_MS,
+      synchronous: expect.any(Number),
+      foreign_keys: 1,
+    });
+    // The worker writes what its own connection reads.
+    sqlite.exec('create table seen (cache_size, busy_timeout, synchronous, foreign_keys)');
+    await handle.writeInBackground!(`insert into seen ${settings}`, []);
+    expect(sqlite.prepare('select * from seen').get()).toEqual(server);
   });
 
   it('answers every write sent before it was stopped, and refuses those after', async () => {

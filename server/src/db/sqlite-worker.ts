@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { BUSY_TIMEOUT_MS } from './sqlite-dialect.js';
+import { connectionPragmas } from './sqlite-dialect.js';
 
 /** How often the write-ahead log is copied into the database file, off the event loop. */
 export const CHECKPOINT_INTERVAL_MS = 1000;
@@ -9,16 +9,14 @@ export const CHECKPOINT_INTERVAL_MS = 1000;
  * The worker: its own connection to the file, a PASSIVE checkpoint at each interval (it never
  * blocks the server's writes or reads), the write statements it is sent, each in its own
  * transaction and answered once committed, and a last checkpoint when told to stop. Its connection
- * is set up as the server's (synchronous, foreign keys, busy timeout), so what it writes is as
- * durable and as checked as the server's own writes.
+ * is set up as the server's (connectionPragmas: synchronous, foreign keys, busy timeout, page
+ * cache), so what it writes is as durable and as checked as the server's own writes.
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const SQLite = require(workerData.driver);
 const db = new SQLite(workerData.file);
-db.pragma('busy_timeout = ' + workerData.busyTimeoutMs);
-db.pragma('synchronous = ' + workerData.synchronous);
-db.pragma('foreign_keys = ON');
+for (const pragma of workerData.pragmas) db.pragma(pragma);
 const checkpoint = () => { try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {} };
 const timer = setInterval(checkpoint, workerData.intervalMs);
 // Its writers send a few fixed statement texts: each is prepared once.
@@ -83,7 +81,7 @@ export async function startSqliteWorker(
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
-    workerData: { file, driver, intervalMs, synchronous, busyTimeoutMs: BUSY_TIMEOUT_MS },
+    workerData: { file, driver, intervalMs, pragmas: connectionPragmas(synchronous) },
     // A timer and a few statements: the smallest heap V8 allows (a worker's isolate is memory of
     // the server process).
     resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 8, codeRangeSizeMb: 2 },
