@@ -13,12 +13,14 @@ import {
 
 /** How long a statement waits for another connection's write lock before it fails (SQLITE_BUSY). */
 export const BUSY_TIMEOUT_MS = 5000;
+/** The longest pause between two tries of a write that found the lock taken. */
+const MAX_BUSY_PAUSE_MS = 8;
 
 /**
  * Each connection's page cache, in KiB. better-sqlite3 builds SQLite with 16 MB a connection, a
  * copy of pages the operating system's file cache holds anyway (a page that misses is read from
- * there, a few µs, never the disk of a busy site): the worker's batches of the submission log
- * alone filled its 16 MB, and the memory stayed with the process (bench/NOTES.md).
+ * there in a few µs while the file is cached): the worker's batches of the submission log alone
+ * filled its 16 MB, and the memory stayed with the process (bench/NOTES.md).
  */
 export const PAGE_CACHE_KIB = 2048;
 
@@ -34,8 +36,6 @@ export function connectionPragmas(synchronous: string): readonly string[] {
     `cache_size = -${PAGE_CACHE_KIB}`,
   ];
 }
-/** The longest pause between two tries of a write that found the lock taken. */
-const MAX_BUSY_PAUSE_MS = 8;
 
 /**
  * Kysely's SQLite dialect for the server's connection, with two changes:
