@@ -55,8 +55,8 @@ for (const kind of testDatabaseKinds()) {
       const at = new Date(clock.now().getTime() - 60_000).toISOString();
       const frozen = await root.post('/api/admin/scoreboard/freeze', { freeze_at: at });
       expect(frozen.status, frozen.text).toBe(200);
-      await expectOnOtherProcess(kind, frozenAt, frozen.body.freeze_at);
       expect(frozen.body.freeze_at).not.toBeNull();
+      await expectOnOtherProcess(kind, frozenAt, frozen.body.freeze_at);
     });
   });
 }
